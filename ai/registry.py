@@ -1,0 +1,233 @@
+"""The engine registry: every engine and its parameters, declared once in YAML, read into typed objects.
+
+The declarations live in ``ai/data/*.yaml`` (one file per family of engines, so each family keeps its own
+file); presets in ``ai/data/presets.yaml``.  The GUI menus and the command line both read this registry.
+
+Command-line form of an engine: ``name`` or ``name:key=value,key=value``, e.g. ``alphabeta:depth=8``.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ai.base import Engine, EngineError
+from rules import Game
+
+DATA_DIR = Path(__file__).with_name("data")
+_TYPES = {"int": int, "float": float, "bool": bool, "choice": str, "str": str}
+
+
+@dataclass(frozen=True)
+class EngineParam:
+    """One engine parameter: type, range or choices, default and a one-line description."""
+
+    name: str
+    type: str
+    default: Any
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+    optional: bool = False
+    """When true the parameter may be left unset (``none``), e.g. a time limit that is not used."""
+
+    def convert(self, engine: str, value: Any) -> Any:
+        """``value`` (text from a command line or a YAML value) checked and converted, or EngineError."""
+        where = f"{engine}: {self.name}"
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
+            if self.optional:
+                return None
+            raise EngineError(f"{where} needs a value ({self._expected()})")
+        if self.type == "bool":
+            if isinstance(value, str):
+                lowered = value.strip().lower()
+                if lowered in ("true", "yes", "on", "1"):
+                    return True
+                if lowered in ("false", "no", "off", "0"):
+                    return False
+            if isinstance(value, bool):
+                return value
+            raise EngineError(f"{where} must be true or false, not {value!r}")
+        if self.type == "choice":
+            text = str(value).strip()
+            if self.choices and text not in self.choices:
+                raise EngineError(f"{where} must be one of {', '.join(self.choices)}, not {text!r}")
+            return text
+        if self.type == "str":
+            return str(value)
+        try:
+            number = float(value) if self.type == "float" else _whole(value)
+        except (TypeError, ValueError):
+            raise EngineError(f"{where} must be {self._expected()}, not {value!r}") from None
+        if isinstance(number, float) and not math.isfinite(number):
+            raise EngineError(f"{where} must be a finite number, not {value!r}")
+        if (self.minimum is not None and number < self.minimum) or (
+            self.maximum is not None and number > self.maximum
+        ):
+            raise EngineError(f"{where} must be {self._expected()}, not {number}")
+        return number
+
+    def _expected(self) -> str:
+        kind = "a whole number" if self.type == "int" else "a number"
+        if self.minimum is not None and self.maximum is not None:
+            return f"{kind} from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"{kind} of at least {self.minimum}"
+        return kind
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, float):
+        if value != int(value):
+            raise ValueError(value)
+        return int(value)
+    return int(str(value).strip())
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """A registered engine: where its class lives, what it is for, and its parameters."""
+
+    name: str
+    title: str
+    kind: str
+    description: str
+    target: str
+    params: tuple[EngineParam, ...]
+
+    def param(self, name: str) -> EngineParam:
+        for param in self.params:
+            if param.name == name:
+                return param
+        valid = ", ".join(p.name for p in self.params) or "none"
+        raise EngineError(f"{self.name} has no parameter {name!r} (valid: {valid})")
+
+    def defaults(self) -> dict[str, Any]:
+        return {param.name: param.default for param in self.params}
+
+    def suits(self, game: Game) -> bool:
+        return self.kind == "any" or (self.kind == "adversary") == (game.num_players == 2)
+
+    def load(self) -> type[Engine]:
+        module_name, _, class_name = self.target.partition(":")
+        return getattr(importlib.import_module(module_name), class_name)
+
+
+def _read_param(engine: str, name: str, raw: Any, source: Path) -> EngineParam:
+    if not isinstance(raw, dict):
+        raise EngineError(f"{source.name}: engine {engine} parameter {name}: expected a mapping")
+    kind = raw.get("type")
+    if kind not in _TYPES:
+        raise EngineError(
+            f"{source.name}: engine {engine} parameter {name}: type must be one of {', '.join(_TYPES)}, not {kind!r}"
+        )
+    if "description" not in raw or "default" not in raw:
+        raise EngineError(f"{source.name}: engine {engine} parameter {name}: needs 'default' and 'description'")
+    choices = tuple(str(c) for c in raw["choices"]) if raw.get("choices") is not None else None
+    param = EngineParam(
+        name=name,
+        type=kind,
+        default=None,
+        description=str(raw["description"]),
+        minimum=raw.get("min"),
+        maximum=raw.get("max"),
+        choices=choices,
+        optional=bool(raw.get("optional", False)),
+    )
+    default = param.convert(engine, raw["default"]) if raw["default"] is not None or not param.optional else None
+    return EngineParam(**{**param.__dict__, "default": default})
+
+
+@lru_cache(maxsize=1)
+def _load_registry() -> dict[str, EngineInfo]:
+    engines: dict[str, EngineInfo] = {}
+    for path in sorted(DATA_DIR.glob("*.yaml")):
+        if path.name == "presets.yaml":
+            continue
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for name, raw in (data.get("engines") or {}).items():
+            if name in engines:
+                raise EngineError(f"{path.name}: engine {name!r} is declared twice")
+            params = tuple(
+                _read_param(name, pname, praw, path) for pname, praw in (raw.get("params") or {}).items()
+            )
+            engines[name] = EngineInfo(
+                name=name,
+                title=str(raw.get("title", name)),
+                kind=str(raw.get("kind", "adversary")),
+                description=str(raw.get("description", "")),
+                target=str(raw["class"]),
+                params=params,
+            )
+    return engines
+
+
+def engines(game: Game | None = None) -> list[EngineInfo]:
+    """Every registered engine, or those that suit ``game``."""
+    infos = list(_load_registry().values())
+    return [info for info in infos if game is None or info.suits(game)]
+
+
+def engine_info(name: str) -> EngineInfo:
+    registry = _load_registry()
+    if name not in registry:
+        raise EngineError(f"unknown engine {name!r} (valid: {', '.join(registry)})")
+    return registry[name]
+
+
+def parse_engine_spec(spec: str) -> tuple[EngineInfo, dict[str, Any]]:
+    """Read ``name:key=value,...`` into the engine's info and its full, checked parameters."""
+    name, _, rest = spec.strip().partition(":")
+    info = engine_info(name.strip())
+    params = info.defaults()
+    if rest.strip():
+        for item in rest.split(","):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise EngineError(f"bad engine parameter {item!r} in {spec!r}: expected key=value")
+            param = info.param(key.strip())
+            params[param.name] = param.convert(info.name, value)
+    return info, params
+
+
+def make_engine(game: Game, spec: str) -> Engine:
+    """Build the engine named by ``spec`` for ``game`` (raises EngineError when it does not suit the game)."""
+    info, params = parse_engine_spec(spec)
+    if not info.suits(game):
+        raise EngineError(f"engine {info.name} does not play {game.title}")
+    return info.load()(game, **params)
+
+
+def format_engine_spec(name: str, params: dict[str, Any]) -> str:
+    """The inverse of ``parse_engine_spec``: only parameters that differ from the defaults are written."""
+    info = engine_info(name)
+    defaults = info.defaults()
+    parts = []
+    for key, value in params.items():
+        if defaults.get(key) != value:
+            text = str(value).lower() if isinstance(value, bool) or value is None else f"{value:g}" if isinstance(value, float) else str(value)
+            parts.append(f"{key}={text}")
+    return f"{name}:{','.join(parts)}" if parts else name
+
+
+@lru_cache(maxsize=1)
+def _load_presets() -> dict[str, dict[str, str]]:
+    path = DATA_DIR / "presets.yaml"
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(game): {str(level): str(spec) for level, spec in (levels or {}).items()} for game, levels in data.items()}
+
+
+def presets(game: Game) -> dict[str, str]:
+    """Friendly presets (Easy, Medium, Hard, Strongest) for ``game``: preset name -> engine spec."""
+    table = _load_presets()
+    return dict(table.get(game.name, table.get("default", {})))

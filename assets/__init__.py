@@ -1,0 +1,1 @@
+"""Images, sounds and fonts, shipped as package data."""

@@ -1,0 +1,1 @@
+"""Level files (solitaire deals and other puzzles), shipped as package data."""

@@ -1,0 +1,110 @@
+"""What the sowing games share: the position notation's fields and the 2x6-style console board.
+
+Notation.  A sowing position is one line of space-separated ``key=value`` fields, for example Kalah's start::
+
+    pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S
+
+``pits`` lists South's pits then North's, each in its owner's numbering (RULES.md's canonical order), the two
+sides split by ``/``; ``stores`` is ``south,north``; ``move`` is ``S`` or ``N``.  Games add fields of their own
+(Oware's no-capture counter, for instance).  ``read_fields`` and the ``parse_*`` helpers turn text back into
+values and raise NotationError naming the field and what was expected.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from rules.base import NotationError, Player
+
+SIDE_LETTERS = ("S", "N")
+
+
+def read_fields(text: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict[str, str]:
+    """Split ``key=value`` fields; every required key must appear once and no unknown key may appear."""
+    if not isinstance(text, str):
+        raise NotationError(f"a position must be text, not {type(text).__name__}")
+    required = tuple(required)
+    allowed = set(required) | set(optional)
+    fields: dict[str, str] = {}
+    for token in text.split():
+        key, sep, value = token.partition("=")
+        if not sep:
+            raise NotationError(f"field {token!r} has no '=': expected key=value fields like {required[0]}=...")
+        if key not in allowed:
+            raise NotationError(f"unknown field {key!r}: expected the fields {', '.join(sorted(allowed))}")
+        if key in fields:
+            raise NotationError(f"field {key!r} appears twice")
+        fields[key] = value
+    missing = [key for key in required if key not in fields]
+    if missing:
+        raise NotationError(f"missing field {missing[0]!r} in {text!r}: expected the fields {', '.join(required)}")
+    return fields
+
+
+def parse_count(field: str, value: str, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """A non-negative whole number, with bounds, or NotationError naming the field."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise NotationError(f"{field}: {value!r} is not a whole number") from None
+    if number < minimum or (maximum is not None and number > maximum):
+        upper = f" to {maximum}" if maximum is not None else " or more"
+        raise NotationError(f"{field}: {number} is out of range (expected {minimum}{upper})")
+    return number
+
+
+def parse_counts(field: str, value: str, length: int) -> tuple[int, ...]:
+    """``length`` comma-separated non-negative counts."""
+    items = value.split(",")
+    if len(items) != length:
+        raise NotationError(f"{field}: expected {length} comma-separated counts, got {len(items)} in {value!r}")
+    return tuple(parse_count(field, item) for item in items)
+
+
+def parse_sides(field: str, value: str, per_side: int) -> tuple[int, ...]:
+    """Two sides of ``per_side`` counts each, split by ``/`` (South first), as one tuple."""
+    sides = value.split("/")
+    if len(sides) != 2:
+        raise NotationError(f"{field}: expected South's and North's counts split by '/', got {value!r}")
+    return parse_counts(field, sides[0], per_side) + parse_counts(field, sides[1], per_side)
+
+
+def format_sides(pits: Sequence[int], per_side: int) -> str:
+    """The inverse of ``parse_sides``."""
+    south = ",".join(map(str, pits[:per_side]))
+    north = ",".join(map(str, pits[per_side:]))
+    return f"{south}/{north}"
+
+
+def parse_side(field: str, value: str) -> Player:
+    """``S`` or ``N`` to a player number."""
+    if value not in SIDE_LETTERS:
+        raise NotationError(f"{field}: expected S or N, got {value!r}")
+    return SIDE_LETTERS.index(value)
+
+
+def render_two_rows(
+    pits: Sequence[int],
+    stores: tuple[int, int] | None,
+    to_move: Player | None,
+    names: tuple[str, str] = ("South", "North"),
+) -> str:
+    """A console picture of a two-row board as South sees it, with each side's pit numbers.
+
+    North's pits run right to left along the top (its own left is South's right), South's left to right along
+    the bottom; North's store is at the left, South's at the right.
+    """
+    per_side = len(pits) // 2
+    south, north = pits[:per_side], pits[per_side:]
+    cell = lambda count: f"[{count:>2}]"  # noqa: E731 - a tiny formatter
+    label = lambda number: f" {number:>2} "  # noqa: E731
+    margin = " " * 6
+    north_labels = margin + "".join(label(i) for i in reversed(range(per_side)))
+    north_row = margin + "".join(cell(north[i]) for i in reversed(range(per_side)))
+    south_row = margin + "".join(cell(south[i]) for i in range(per_side))
+    south_labels = margin + "".join(label(i) for i in range(per_side))
+    lines = [f"{margin}{names[1]}{' (to move)' if to_move == 1 else ''}", north_labels, north_row]
+    if stores is not None:
+        width = 4 * per_side
+        lines.append(f"  {stores[1]:>2}  " + " " * width + f"  {stores[0]:<2}")
+    lines += [south_row, south_labels, f"{margin}{names[0]}{' (to move)' if to_move == 0 else ''}"]
+    return "\n".join(lines)
