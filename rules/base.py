@@ -142,6 +142,8 @@ class Game(ABC):
     num_players: ClassVar[int] = 2
     params: ClassVar[tuple[Param, ...]] = ()
     player_names: ClassVar[tuple[str, ...]] = ("South", "North")
+    examples: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Parameter sets the conformance suite runs this game under (the defaults, plus variants worth checking)."""
 
     def __init__(self, **parameters: Any) -> None:
         known = {param.name: param for param in self.params}

@@ -77,6 +77,7 @@ class Kalah(Game):
         Param("seeds", int, 4, "seeds in each pit at the start", minimum=1, maximum=12),
         Param("empty_capture", bool, True, "capture the last seed alone when the opposite pit is empty"),
     )
+    examples = ({}, {"pits": 3, "seeds": 3}, {"empty_capture": False}, {"pits": 4, "seeds": 12})
 
     def __init__(self, **parameters: object) -> None:
         super().__init__(**parameters)

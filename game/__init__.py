@@ -1,0 +1,1 @@
+"""The StoneCave application: the arcade window, its screens, and the text (console) mode of every game."""
