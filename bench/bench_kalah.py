@@ -1,0 +1,73 @@
+"""Kalah rules speed: random-playout plies per second and perft nodes per second.
+
+    python bench/bench_kalah.py [--seconds 3] [--depth 7]
+
+Random playouts use ``Kalah.random_playout`` (the hot loop MCTS rollouts use); "apply playouts" go through the
+public protocol (``legal_moves`` + ``apply``) for comparison.  Perft counts the positions ``apply`` produces.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rules  # noqa: E402
+
+
+def playout_rate(game, seconds: float) -> tuple[float, int]:
+    rng = random.Random(1)
+    start = game.initial_state()
+    plies = games = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        for _ in range(200):
+            plies += game.random_playout(start, rng)[1]
+        games += 200
+    return plies / (time.perf_counter() - began), games
+
+
+def apply_rate(game, seconds: float) -> float:
+    rng = random.Random(2)
+    plies = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            plies += 1
+    return plies / (time.perf_counter() - began)
+
+
+def perft(game, state, depth: int) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for move in game.legal_moves(state):
+        total += perft(game, game.apply(state, move), depth - 1)
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per playout measurement")
+    parser.add_argument("--depth", type=int, default=7, help="perft depth")
+    parser.add_argument("--game", default="kalah", help="game spec, e.g. kalah:pits=6,seeds=4")
+    args = parser.parse_args()
+    game = rules.parse_game_spec(args.game)
+    print(f"{game.spec} on Python {platform.python_version()} ({platform.machine()})")
+    rate, games = playout_rate(game, args.seconds)
+    print(f"random playouts: {rate:,.0f} plies/s over {games} games")
+    print(f"apply playouts:  {apply_rate(game, args.seconds):,.0f} plies/s (legal_moves + apply per ply)")
+    began = time.perf_counter()
+    nodes = sum(perft(game, game.initial_state(), d) for d in range(1, args.depth + 1))
+    elapsed = time.perf_counter() - began
+    print(f"perft 1..{args.depth}: {nodes:,} nodes in {elapsed:.2f} s = {nodes / elapsed:,.0f} nodes/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,348 @@
+"""Kalah: one before/after test per rule edge, the perft table, and the solved value of Kalah(3,3).
+
+Positions are written in the notation (``pits=South/North stores=south,north move=S|N``), each side's pits in
+its owner's numbering, as RULES.md orders them.
+"""
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+import rules
+from rules import IllegalMoveError, NotationError, Reason
+from rules.kalah import Kalah, KalahState
+
+DATA = Path(__file__).with_name("data")
+
+
+def position(game: Kalah, text: str) -> KalahState:
+    return game.from_text(text)
+
+
+def after(game: Kalah, text: str, move: int) -> str:
+    return game.to_text(game.apply(game.from_text(text), move))
+
+
+# -- the rules, edge by edge -------------------------------------------------------------------------------
+def test_start_position_and_registry_parameters():
+    game = rules.get_game("kalah", pits=6, seeds=4, empty_capture=True)
+    state = game.initial_state()
+    assert state.pits == (4,) * 12 and state.stores == (0, 0) and game.to_move(state) == 0
+    assert game.legal_moves(state) == (0, 1, 2, 3, 4, 5)
+    small = rules.get_game("kalah", pits=3, seeds=2)
+    assert small.initial_state().pits == (2,) * 6
+
+
+def test_plain_sowing_passes_the_turn():
+    game = Kalah()
+    assert after(game, "pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S", 0) == (
+        "pits=0,5,5,5,5,4/4,4,4,4,4,4 stores=0,0 move=N"
+    )
+
+
+def test_sowing_runs_through_own_store_onto_the_opponents_side():
+    game = Kalah()
+    assert after(game, "pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S", 5) == (
+        "pits=4,4,4,4,4,0/5,5,5,4,4,4 stores=1,0 move=N"
+    )
+
+
+def test_last_seed_in_own_store_gives_an_extra_turn():
+    game = Kalah()
+    assert after(game, "pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S", 2) == (
+        "pits=4,4,0,5,5,5/4,4,4,4,4,4 stores=1,0 move=S"
+    )
+    # The same for North: North's pit 3 with 3 seeds ends in North's store.
+    assert after(game, "pits=1,1,1,1,1,1/4,4,4,3,4,4 stores=0,0 move=N", 3) == (
+        "pits=1,1,1,1,1,1/4,4,4,0,5,5 stores=0,1 move=N"
+    )
+
+
+def test_chained_extra_turns():
+    game = Kalah()
+    state = position(game, "pits=1,1,1,1,2,1/4,4,4,4,4,4 stores=0,0 move=S")
+    state = game.apply(state, 5)  # one seed into the store
+    assert game.to_move(state) == 0
+    state = game.apply(state, 4)  # two seeds: pit 5, store
+    assert game.to_move(state) == 0
+    assert game.to_text(state) == "pits=1,1,1,1,0,1/4,4,4,4,4,4 stores=2,0 move=S"
+
+
+def test_sowing_skips_the_opponents_store():
+    game = Kalah()
+    # 10 seeds from South pit 5: store, North 0..5, then North's store is skipped, South 0, 1, 2.
+    assert after(game, "pits=0,0,1,0,0,10/1,1,1,1,1,1 stores=0,0 move=S", 5) == (
+        "pits=1,1,2,0,0,0/2,2,2,2,2,2 stores=1,0 move=N"
+    )
+    # The same move when South's pit 2 was empty ends there and captures North's pit 3 opposite.
+    assert after(game, "pits=0,0,0,0,0,10/1,1,1,1,1,1 stores=0,0 move=S", 5) == (
+        "pits=1,1,0,0,0,0/2,2,2,0,2,2 stores=4,0 move=N"
+    )
+
+
+def test_capture_with_the_opposite_pit_full():
+    game = Kalah()
+    # South pit 0 (1 seed) lands in empty pit 1; North's pit 4 is opposite South's pit 1 and holds 7.
+    assert after(game, "pits=1,0,3,3,3,3/3,3,3,3,7,3 stores=0,0 move=S", 0) == (
+        "pits=0,0,3,3,3,3/3,3,3,3,0,3 stores=8,0 move=N"
+    )
+
+
+def test_capture_for_north():
+    game = Kalah()
+    # North pit 2 (2 seeds) lands in empty North pit 4, opposite South pit 1 (5 seeds).
+    assert after(game, "pits=3,5,3,3,3,3/3,3,2,3,0,3 stores=0,0 move=N", 2) == (
+        "pits=3,0,3,3,3,3/3,3,0,4,0,3 stores=0,6 move=S"
+    )
+
+
+@pytest.mark.parametrize("empty_capture, expected", [
+    (True, "pits=0,0,3,3,3,3/3,3,3,3,0,3 stores=1,0 move=N"),
+    (False, "pits=0,1,3,3,3,3/3,3,3,3,0,3 stores=0,0 move=N"),
+])
+def test_capture_with_the_opposite_pit_empty_under_both_settings(empty_capture, expected):
+    game = Kalah(empty_capture=empty_capture)
+    assert after(game, "pits=1,0,3,3,3,3/3,3,3,3,0,3 stores=0,0 move=S", 0) == expected
+
+
+def test_no_capture_in_a_pit_that_was_not_empty_or_on_the_opponents_side():
+    game = Kalah()
+    # Lands in South pit 1 which already held a seed: no capture.
+    assert after(game, "pits=1,1,3,3,3,3/3,3,3,3,7,3 stores=0,0 move=S", 0) == (
+        "pits=0,2,3,3,3,3/3,3,3,3,7,3 stores=0,0 move=N"
+    )
+    # Lands in an empty North pit: no capture for South.
+    assert after(game, "pits=3,3,3,3,3,2/0,3,3,3,3,3 stores=0,0 move=S", 5) == (
+        "pits=3,3,3,3,3,0/1,3,3,3,3,3 stores=1,0 move=N"
+    )
+
+
+def test_a_full_lap_of_13_back_into_the_emptied_pit_captures():
+    game = Kalah()
+    # 13 seeds from South pit 0 go around once (12 pits and South's store) and the last falls into pit 0,
+    # empty since the move began: it captures North's pit 5 (opposite) plus itself.
+    state = position(game, "pits=13,1,1,1,1,1/1,1,1,1,1,6 stores=0,0 move=S")
+    assert after(game, game.to_text(state), 0) == "pits=0,2,2,2,2,2/2,2,2,2,2,0 stores=9,0 move=N"
+    report = game.report(state, 0)
+    assert report.path[-1] == 0 and report.captured == 8 and len(report.path) == 13
+
+
+def test_two_laps_land_in_a_pit_that_is_no_longer_empty():
+    game = Kalah()
+    # 26 seeds: two laps; the start pit gets a seed on the first lap, so the last seed does not capture.
+    assert after(game, "pits=26,1,1,1,1,1/1,1,1,1,1,1 stores=0,0 move=S", 0) == (
+        "pits=2,3,3,3,3,3/3,3,3,3,3,3 stores=2,0 move=N"
+    )
+
+
+def test_end_when_the_movers_side_empties_remaining_seeds_go_to_their_owner():
+    game = Kalah()
+    state = game.apply(position(game, "pits=0,0,0,0,0,1/2,0,3,0,0,1 stores=20,21 move=S"), 5)
+    assert game.is_terminal(state)
+    assert state.pits == (0,) * 12 and state.stores == (21, 27)
+    outcome = game.outcome(state)
+    assert outcome.winner == 1 and outcome.reason is Reason.SIDE_EMPTY and outcome.scores == (21, 27)
+    assert game.legal_moves(state) == ()
+
+
+def test_end_when_a_capture_empties_the_opponents_side():
+    game = Kalah()
+    # South captures North's only seeds: North's side is empty, so South takes its own remaining seeds.
+    state = game.apply(position(game, "pits=1,0,2,0,0,0/0,0,0,0,5,0 stores=10,30 move=S"), 0)
+    assert game.is_terminal(state)
+    assert state.stores == (18, 30)
+    assert game.outcome(state).winner == 1
+
+
+def test_end_after_an_extra_turn_move_ends_the_game():
+    game = Kalah()
+    state = game.apply(position(game, "pits=0,0,0,0,0,1/1,1,1,1,1,1 stores=20,20 move=S"), 5)
+    assert game.is_terminal(state) and state.stores == (21, 26)
+
+
+def test_a_draw():
+    game = Kalah()
+    state = game.apply(position(game, "pits=0,0,0,0,0,1/0,0,0,0,0,1 stores=23,23 move=S"), 5)
+    outcome = game.outcome(state)
+    assert outcome.winner is None and outcome.scores == (24, 24)
+    assert outcome.utility(0) == outcome.utility(1) == 0.0
+
+
+# -- errors -------------------------------------------------------------------------------------------------
+def test_illegal_moves_say_why():
+    game = Kalah()
+    state = position(game, "pits=0,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S")
+    with pytest.raises(IllegalMoveError, match="pit 0 is empty; legal moves: 1, 2, 3, 4, 5"):
+        game.apply(state, 0)
+    with pytest.raises(IllegalMoveError, match="numbered 0..5"):
+        game.apply(state, 6)
+    with pytest.raises(IllegalMoveError, match="pit number"):
+        game.apply(state, "2")
+    with pytest.raises(IllegalMoveError, match="legal moves: 1, 2, 3, 4, 5"):
+        game.parse_move(state, "0")
+    assert game.parse_move(state, " 3 ") == 3
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0", "missing field 'move'"),
+    ("pits=4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S", "expected 6 comma-separated counts"),
+    ("pits=4,4,4,4,4,4/4,4,4,4,4,-1 stores=0,0 move=S", "out of range"),
+    ("pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0 move=S", "stores: expected south,north"),
+    ("pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=X", "expected S or N"),
+    ("pits=4,4,4,4,4,4,4,4,4,4,4,4 stores=0,0 move=S", "split by '/'"),
+    ("pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S colour=red", "unknown field 'colour'"),
+])
+def test_bad_notation_names_the_problem(text, expected):
+    with pytest.raises(NotationError, match=expected):
+        Kalah().from_text(text)
+
+
+def test_bad_parameters_name_the_range():
+    with pytest.raises(rules.ParameterError, match="pits must be from 1 to 12"):
+        rules.get_game("kalah", pits=0)
+    with pytest.raises(rules.ParameterError, match="empty_capture must be true or false"):
+        rules.get_game("kalah", empty_capture="maybe")
+    assert rules.parse_game_spec("kalah:pits=4,seeds=3,empty_capture=false") == Kalah(
+        pits=4, seeds=3, empty_capture=False
+    )
+
+
+# -- an independent reference: one seed at a time on a dictionary board -------------------------------------
+def reference_move(n: int, empty_capture: bool, pits: list[int], stores: list[int], player: int, move: int):
+    """RULES.md read literally, with no shared code: returns (pits, stores, next player)."""
+    pits, stores = list(pits), list(stores)
+    ring = [("pit", 0, i) for i in range(n)] + [("store", 0)] + [("pit", 1, i) for i in range(n)] + [("store", 1)]
+
+    def index(place):
+        side, i = place[1], place[2]
+        return side * n + i
+
+    start = ring.index(("pit", player, move))
+    hand = pits[index(ring[start])]
+    pits[index(ring[start])] = 0
+    pos = start
+    while hand:
+        pos = (pos + 1) % len(ring)
+        if ring[pos] == ("store", 1 - player):
+            continue
+        if ring[pos][0] == "store":
+            stores[player] += 1
+        else:
+            pits[index(ring[pos])] += 1
+        hand -= 1
+    last = ring[pos]
+    again = last == ("store", player)
+    if last[0] == "pit" and last[1] == player and pits[index(last)] == 1:
+        opposite = (1 - player) * n + (n - 1 - last[2])
+        if pits[opposite] or empty_capture:
+            stores[player] += pits[opposite] + 1
+            pits[opposite] = 0
+            pits[index(last)] = 0
+    if not any(pits[:n]) or not any(pits[n:]):
+        stores[0] += sum(pits[:n])
+        stores[1] += sum(pits[n:])
+        pits = [0] * (2 * n)
+        again = False
+    return pits, stores, player if again else 1 - player
+
+
+@pytest.mark.parametrize("params", [{}, {"pits": 4, "seeds": 3, "empty_capture": False}, {"pits": 3, "seeds": 9}])
+def test_agrees_with_an_independent_reference_on_random_games(params):
+    game = Kalah(**params)
+    rng = random.Random(7)
+    for _ in range(150):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            move = rng.choice(game.legal_moves(state))
+            expected = reference_move(game.pits, game.empty_capture, list(state.pits), list(state.stores),
+                                      state.to_move, move)
+            state = game.apply(state, move)
+            assert (list(state.pits), list(state.stores), state.to_move) == expected
+
+
+def test_random_playout_plays_by_the_same_rules():
+    game = Kalah()
+    for seed in range(200):
+        final, plies = game.random_playout(game.initial_state(), random.Random(seed))
+        assert game.is_terminal(final) and plies > 0
+        assert game.material(final) == 48 and final.pits == (0,) * 12
+    # Replaying the playout's own choices with apply gives the same end: drive both from one rng sequence.
+    for seed in range(50):
+        final, _ = game.random_playout(game.initial_state(), random.Random(seed))
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            first = 0 if state.to_move == 0 else game.pits + 1
+            pit = int(rng.random() * game.pits)
+            while not state.ring[first + pit]:
+                pit = int(rng.random() * game.pits)
+            state = game.apply(state, pit)
+        assert state.ring == final.ring
+
+
+# -- perft ----------------------------------------------------------------------------------------------------
+def perft(game: Kalah, state: KalahState, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = game.legal_moves(state)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(game, game.apply(state, move), depth - 1) for move in moves)
+
+
+def test_perft_table():
+    table = json.loads((DATA / "kalah_perft.json").read_text())
+    game = rules.parse_game_spec(table["game"])
+    start = game.initial_state()
+    for depth, expected in table["counts"].items():
+        depth = int(depth)
+        got = perft(game, start, depth)
+        if got != expected:
+            split = {m: perft(game, game.apply(start, m), depth - 1) for m in game.legal_moves(start)}
+            pytest.fail(f"perft({depth}) = {got}, expected {expected}; per first move: {split}")
+
+
+def test_perft_of_the_reference_agrees_to_depth_5():
+    table = json.loads((DATA / "kalah_perft.json").read_text())
+
+    def ref_perft(pits, stores, player, depth):
+        if depth == 0:
+            return 1
+        if not any(pits[:6]) or not any(pits[6:]):
+            return 0
+        total = 0
+        for move in range(6):
+            if pits[player * 6 + move]:
+                total += ref_perft(*reference_move(6, True, pits, stores, player, move), depth - 1)
+        return total
+
+    for depth in range(1, 6):
+        assert ref_perft([4] * 12, [0, 0], 0, depth) == table["counts"][str(depth)]
+
+
+# -- the solved value --------------------------------------------------------------------------------------------
+def solve_margin(game: Kalah) -> int:
+    """Perfect-play final margin for the player to move at the start, by exhaustive search."""
+
+    @lru_cache(maxsize=None)
+    def value(state: KalahState) -> int:
+        if game.is_terminal(state):
+            south, north = game.outcome(state).scores
+            return south - north if state.to_move == 0 else north - south
+        best = None
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            v = value(child) if child.to_move == state.to_move else -value(child)
+            if best is None or v > best:
+                best = v
+        return best
+
+    return value(game.initial_state())
+
+
+def test_kalah_3_3_is_worth_plus_2_to_the_first_player():
+    assert solve_margin(Kalah(pits=3, seeds=3, empty_capture=True)) == 2
