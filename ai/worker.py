@@ -1,0 +1,172 @@
+"""The background search thread: any engine, run in a daemon thread, talking to the UI through a queue.
+
+The UI thread builds a ``SearchWorker`` for an engine and a position, calls ``start()``, and drains ``poll()``
+once a frame (in ``on_update``).  It never joins or waits on the thread::
+
+    worker = SearchWorker(engine, state, Limits(time=1.0))
+    worker.start()
+    ...
+    for message in worker.poll():          # every frame
+        if isinstance(message, Progress): show(message.result.depth, message.result.move, message.nodes_per_second)
+        elif isinstance(message, Finished): play(message.result.move)
+        elif isinstance(message, Failed): report(message.error)
+    ...
+    worker.cancel()                         # returns at once; the search stops within a few milliseconds
+
+How it stays responsive: the worker turns ``Limits.time`` into a ``CancelToken`` deadline, and the engine
+calls ``token.check()`` every few hundred nodes, which yields the GIL (``time.sleep(0)``, so the window keeps
+its frame rate; see ``shared/TESTING-GUI.md``) and aborts the search once cancelled or out of time.  The
+engine then returns its last completed iteration.  Whatever happens, the thread ends with exactly one final
+message: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
+time, so a computer player never stalls) or ``Failed`` (an exception in the engine, reported, never raised
+in the UI thread).  The worker never touches GUI objects, and the state it is given is never mutated
+(states are frozen values; the worker only passes it on).
+"""
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass, replace
+from typing import Union
+
+from ai.base import CancelToken, Engine, Limits, SearchAborted, SearchResult
+from rules import Game, State
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A completed iteration (depth, best move so far, score, nodes) and the search speed so far."""
+
+    result: SearchResult
+    nodes_per_second: float
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The final result.  ``cancelled`` is True when ``cancel()`` stopped the search (a deadline is not a cancel)."""
+
+    result: SearchResult
+    cancelled: bool
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The engine raised an exception: its type and message (the traceback is in ``SearchWorker.traceback``)."""
+
+    error: str
+
+
+WorkerMessage = Union[Progress, Finished, Failed]
+
+_numbers = itertools.count(1)
+
+
+def fallback_result(game: Game, state: State, result: SearchResult | None, elapsed: float = 0.0) -> SearchResult:
+    """``result`` if it carries a legal move; otherwise a result whose move is the first legal move.
+
+    A search stopped before it completed anything has no move to offer; rather than let a computer player
+    stall, the first legal move is played and ``info["fallback"]`` says so.  A finished game (no legal move)
+    gives a result with move None.
+    """
+    moves = game.legal_moves(state)
+    if result is not None and (result.move is not None or not moves):
+        return result
+    if not moves:
+        return SearchResult(None, time=elapsed, info={"fallback": False})
+    base = result if result is not None else SearchResult(None, time=elapsed)
+    return replace(base, move=moves[0], pv=(moves[0],), info={**base.info, "fallback": True})
+
+
+class SearchWorker:
+    """Runs ``engine.search(state, limits, token, progress)`` in a daemon thread and queues what it reports.
+
+    Everything public may be called from the UI thread; nothing blocks except the optional ``wait`` (meant
+    for tests and command-line tools, never for a window).
+    """
+
+    def __init__(self, engine: Engine, state: State, limits: Limits | None = None) -> None:
+        self.engine = engine
+        self.state = state
+        self.limits = limits if limits is not None else Limits()
+        self.token = CancelToken()
+        """The cancel token handed to the engine; its ``deadline`` is set by ``start`` from ``limits.time``."""
+        self.result: SearchResult | None = None
+        """The final result once done; while running, the last completed iteration (or None)."""
+        self.traceback: str | None = None
+        """The formatted traceback when the engine failed."""
+        self.started_at: float | None = None
+        """``time.perf_counter()`` when ``start`` ran."""
+        self.finished_at: float | None = None
+        """``time.perf_counter()`` just before the final message was posted."""
+        self._queue: queue.SimpleQueue[WorkerMessage] = queue.SimpleQueue()
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- the UI side --------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the search thread (once).  The deadline, if any, counts from now."""
+        if self._thread is not None:
+            raise RuntimeError("this SearchWorker has already been started; build a new one for a new search")
+        self.started_at = time.perf_counter()
+        if self.limits.time is not None:
+            self.token.deadline = self.started_at + self.limits.time
+        self._thread = threading.Thread(
+            target=self._run, name=f"search-{self.engine.name}-{next(_numbers)}", daemon=True
+        )
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Ask the search to stop; returns at once.  A ``Finished`` message with the last result follows."""
+        self.token.cancel()
+
+    def poll(self) -> list[WorkerMessage]:
+        """Every message posted since the last poll, oldest first; never blocks."""
+        messages: list[WorkerMessage] = []
+        while True:
+            try:
+                messages.append(self._queue.get_nowait())
+            except queue.Empty:
+                return messages
+
+    @property
+    def done(self) -> bool:
+        """True once the thread has posted its final message (``Finished`` or ``Failed``)."""
+        return self._done.is_set()
+
+    @property
+    def running(self) -> bool:
+        """Started and not yet done."""
+        return self._thread is not None and not self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until done or ``timeout`` seconds pass; True when done.  Not for the UI thread."""
+        return self._done.wait(timeout)
+
+    # -- the search thread -------------------------------------------------------------------------------------
+    def _progress(self, result: SearchResult) -> None:
+        self.result = result
+        elapsed = time.perf_counter() - (self.started_at or 0.0)
+        speed = result.nodes_per_second or (result.nodes / elapsed if elapsed > 0 else 0.0)
+        self._queue.put(Progress(result, speed))
+
+    def _run(self) -> None:
+        final: WorkerMessage
+        try:
+            try:
+                found: SearchResult | None = self.engine.search(self.state, self.limits, self.token, self._progress)
+            except SearchAborted:
+                # An engine should catch this itself; if one lets it escape, its last progress report stands.
+                found = self.result
+            elapsed = time.perf_counter() - (self.started_at or 0.0)
+            result = fallback_result(self.engine.game, self.state, found, elapsed)
+            self.result = result
+            final = Finished(result, self.token.is_cancelled)
+        except Exception as error:  # noqa: BLE001 - any engine failure is reported, never raised in the UI
+            self.traceback = traceback.format_exc()
+            final = Failed(f"{type(error).__name__}: {error}")
+        self.finished_at = time.perf_counter()
+        self._queue.put(final)
+        self._done.set()
