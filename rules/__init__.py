@@ -39,6 +39,7 @@ __all__ = [
 _GAMES: dict[str, tuple[str, str]] = {
     "kalah": ("rules.kalah", "Kalah"),
     "magnetic-cave": ("rules.magnetic_cave", "MagneticCave"),
+    "oware": ("rules.oware", "Oware"),
 }
 
 _ALIASES = {"cave": "magnetic-cave", "magnetic_cave": "magnetic-cave", "mancala": "kalah"}
