@@ -39,6 +39,8 @@ __all__ = [
 _GAMES: dict[str, tuple[str, str]] = {
     "kalah": ("rules.kalah", "Kalah"),
     "magnetic-cave": ("rules.magnetic_cave", "MagneticCave"),
+    "solitaire": ("rules.solitaire", "Solitaire"),
+    "hus": ("rules.hus", "Hus"),
     "oware": ("rules.oware", "Oware"),
 }
 
