@@ -1,0 +1,118 @@
+"""Position evaluators: pluggable objects that score a position from the point of view of the side to move.
+
+An evaluator has a ``name`` and ``evaluate(game, state) -> float``: positive is good for the player to move.
+Scores are in the game's natural unit (seeds for the sowing games).  Finished games are never given to an
+evaluator: the engines score them exactly with ``final_score``, which puts every win above every heuristic
+score (``WIN`` plus the final margin) so a search plays endgames perfectly and prefers bigger wins.
+
+Evaluators are selected by name per game (engine parameter ``eval``); ``evaluator_names(game)`` lists them,
+``get_evaluator(game, name)`` builds one.  Each game's evaluators live in their own module.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Protocol, runtime_checkable
+
+from ai.base import EngineError
+from rules import Game, Player, State
+
+WIN = 100_000.0
+"""Every proven win scores at least this much (plus the final margin); every loss at most ``-WIN``."""
+
+HEURISTIC_BOUND = WIN / 2
+"""Heuristic scores stay well inside this bound, so ``abs(score) >= HEURISTIC_BOUND`` means a proven result."""
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Scores a non-terminal position from the side to move (positive: good for that player)."""
+
+    name: str
+
+    def evaluate(self, game: Game, state: State) -> float:
+        ...
+
+
+def final_score(game: Game, state: State, player: Player) -> float:
+    """The exact score of a finished game for ``player``: ``WIN + margin`` for a win, ``-(WIN + margin)`` for
+    a loss (margin as a positive number of seeds), the margin itself for a draw (normally 0)."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        raise ValueError("final_score needs a finished game")
+    margin = outcome.margin(player)
+    if outcome.winner is None:
+        return float(margin)
+    if outcome.winner == player:
+        return WIN + abs(margin)
+    return -(WIN + abs(margin))
+
+
+def final_margin(game: Game, state: State, player: Player) -> float:
+    """The final-score margin of a finished game for ``player`` (what the exact solver maximises)."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        raise ValueError("final_margin needs a finished game")
+    return float(outcome.margin(player))
+
+
+def describe_score(score: float) -> str:
+    """A score as a person reads it: ``+3.5`` for a heuristic score, ``win by 4`` / ``loss by 2`` when proven."""
+    if score >= HEURISTIC_BOUND:
+        return f"win by {score - WIN:g}"
+    if score <= -HEURISTIC_BOUND:
+        return f"loss by {-score - WIN:g}"
+    return f"{score:+.2f}"
+
+
+# game name -> evaluator name -> "module:factory".  A factory takes the game and returns an Evaluator.
+_EVALUATORS: dict[str, dict[str, str]] = {
+    "kalah": {
+        "default": "ai.evaluators.sowing:kalah_default",
+        "store": "ai.evaluators.sowing:store_only",
+    },
+    "oware": {
+        "default": "ai.evaluators.oware:oware_default",
+        "store": "ai.evaluators.sowing:store_only",
+    },
+    "hus": {
+        "default": "ai.evaluators.hus:hus_default",
+        "seeds": "ai.evaluators.hus:seeds_only",
+    },
+    "magnetic-cave": {
+        "default": "ai.evaluators.magnetic_cave:default_evaluator",
+    },
+}
+
+
+class ZeroEvaluator:
+    """Scores every position 0: search then only sees proven results (a fallback for games with no evaluator)."""
+
+    name = "zero"
+
+    def evaluate(self, game: Game, state: State) -> float:
+        return 0.0
+
+
+def evaluator_names(game: Game) -> tuple[str, ...]:
+    """The evaluators that can score ``game`` (``zero`` always can)."""
+    return tuple(_EVALUATORS.get(game.name, {})) + ("zero",)
+
+
+def get_evaluator(game: Game, name: str = "default") -> Evaluator:
+    """Build evaluator ``name`` for ``game``; EngineError naming the valid choices when it does not exist."""
+    if name == "zero":
+        return ZeroEvaluator()
+    table = _EVALUATORS.get(game.name, {})
+    if name not in table:
+        if name == "default" and not table:
+            return ZeroEvaluator()
+        valid = ", ".join(evaluator_names(game))
+        raise EngineError(f"{game.title} has no evaluator {name!r} (valid: {valid})")
+    module_name, _, factory = table[name].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        if name == "default":
+            return ZeroEvaluator()
+        raise EngineError(f"evaluator {name!r} for {game.title} is not available yet") from None
+    return getattr(module, factory)(game)

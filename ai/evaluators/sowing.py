@@ -1,0 +1,59 @@
+"""Evaluators for the two-row sowing games with stores (Kalah, and Oware's score houses).
+
+Both read RULES.md's canonical view of a state: ``state.pits`` (South's pits then North's, each side in its
+owner's numbering) and ``state.stores`` (south, north), plus ``game.to_move(state)``.
+
+The score, from the side to move::
+
+    (own store - opponent's store)
+    + side     * (seeds on own side - seeds on the opponent's side)
+    + mobility * (own non-empty pits - opponent's non-empty pits)
+
+The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_sowing_eval.py`` (figures
+in BENCHMARKS.md, "Engines").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import Game, State
+
+
+@dataclass(frozen=True)
+class SowingEvaluator:
+    """Store difference plus weighted seeds-on-side and mobility differences, from the side to move."""
+
+    name: str
+    side: float = 0.0
+    """Weight of the difference in seeds on each side."""
+    mobility: float = 0.0
+    """Weight of the difference in non-empty pits (moves available)."""
+
+    def evaluate(self, game: Game, state: State) -> float:
+        pits = state.pits
+        n = len(pits) // 2
+        south_store, north_store = state.stores
+        south = pits[:n]
+        north = pits[n:]
+        if game.to_move(state) == 0:
+            own, other, store = south, north, south_store - north_store
+        else:
+            own, other, store = north, south, north_store - south_store
+        side = sum(own) - sum(other)
+        mobility = (n - own.count(0)) - (n - other.count(0))
+        return store + self.side * side + self.mobility * mobility
+
+
+KALAH_WEIGHTS = (0.25, 0.5)
+"""(side, mobility) for Kalah's default evaluator: tuned by tournament (see the module docstring)."""
+
+
+def kalah_default(game: Game) -> SowingEvaluator:
+    """Kalah's default: store difference plus seeds-on-side and mobility terms."""
+    side, mobility = KALAH_WEIGHTS
+    return SowingEvaluator("default", side=side, mobility=mobility)
+
+
+def store_only(game: Game) -> SowingEvaluator:
+    """The plain store (captured seeds) difference."""
+    return SowingEvaluator("store")

@@ -1,0 +1,97 @@
+"""Search kernels: what a tree search needs of a game, in the cheapest form the game allows.
+
+A kernel turns a rules state into a *position* that is its own transposition-table key, and answers three
+questions about a position: its children, its heuristic score, and nothing else (finished games never become
+positions: a child that ends the game comes back with its exact score instead).
+
+- ``GameKernel`` works for every game through the rules protocol (``legal_moves``, ``apply``, ``outcome``)
+  and an evaluator.  Its positions are the rules states themselves, keyed by ``game.key``.
+- Game-specific kernels (``ai.fast.kalah``) pack a position into one int seen from the side to move and sow
+  with a few integer operations; each is cross-checked against its rules module by ``tests/test_ai_fast.py``.
+
+``kernel_for(game, evaluator, margins)`` picks the fastest kernel that computes exactly what ``GameKernel``
+would (the same children in the same order, the same scores).
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable, Protocol
+
+from ai.evaluators import Evaluator, final_margin, final_score
+from rules import Game, Move, State
+
+Position = Hashable
+Child = tuple  # (move, child position or None, same_mover: bool, final score or None)
+
+
+class Kernel(Protocol):
+    """The interface the adversary searches use."""
+
+    game: Game
+
+    def encode(self, state: State) -> Position:
+        """The position of a non-terminal rules state."""
+
+    def children(self, position: Position) -> list[Child]:
+        """``(move, child, same_mover, final)`` for each legal move, in the rules' move order.
+
+        ``same_mover`` is True when the mover moves again (Kalah's extra turn): the child's score is then
+        not negated.  When the move ends the game, ``child`` is None and ``final`` is its exact score from the
+        mover's point of view; otherwise ``final`` is None.
+        """
+
+    def evaluate(self, position: Position) -> float:
+        """The heuristic score of a non-terminal position, from the side to move."""
+
+    def key(self, position: Position) -> Hashable:
+        """The transposition-table key of a position."""
+
+
+class GameKernel:
+    """The kernel of any two-player game, through the rules protocol and an evaluator.
+
+    With ``margins`` true, finished games score their plain final margin (the exact solver's measure);
+    otherwise ``final_score`` (a win above every heuristic score).
+    """
+
+    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self._final = final_margin if margins else final_score
+
+    def encode(self, state: State) -> State:
+        return state
+
+    def children(self, position: State) -> list[Child]:
+        game = self.game
+        mover = game.to_move(position)
+        result = []
+        for move in game.legal_moves(position):
+            child = game.apply(position, move)
+            if game.is_terminal(child):
+                result.append((move, None, False, self._final(game, child, mover)))
+            else:
+                result.append((move, child, game.to_move(child) == mover, None))
+        return result
+
+    def evaluate(self, position: State) -> float:
+        return self.evaluator.evaluate(self.game, position)
+
+    def key(self, position: State) -> Hashable:
+        return self.game.key(position)
+
+
+def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bool = True) -> Any:
+    """The fastest exact kernel for ``game`` and ``evaluator`` (``GameKernel`` when no fast one applies)."""
+    if fast and game.name == "kalah":
+        from ai.fast.kalah import KalahKernel
+
+        if KalahKernel.supports(game, evaluator):
+            return KalahKernel(game, evaluator, margins)
+    return GameKernel(game, evaluator, margins)
+
+
+def apply_line(game: Game, state: State, moves: tuple[Move, ...]) -> State:
+    """The state after playing ``moves`` (used to check principal variations)."""
+    for move in moves:
+        state = game.apply(state, move)
+    return state

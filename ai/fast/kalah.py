@@ -1,0 +1,144 @@
+"""A Kalah search kernel on positions packed into one int, seen from the side to move.
+
+The ring of ``2n + 2`` counts (own pits 0..n-1, own store, the opponent's pits, the opponent's store) is
+packed ``B`` bits per field, field 0 lowest, where ``2^B - 1`` exceeds the number of seeds so no field can
+overflow.  The packed int is its own transposition key and is colour-free: mirror positions share an entry.
+
+A move is a table look-up: sowing ``s`` seeds from pit ``i`` is ``p - (s << shift[i]) + ADD[i][s]``, where
+``ADD[i][s]`` holds a 1 (or more, for laps) in every field the seeds reach, and ``LAST[i][s]`` says where the
+last seed fell.  Seeing the board from the other side is a rotation by ``n + 1`` fields.  The evaluator's
+terms are computed with masks: the seeds on a side are the packed side modulo ``2^B - 1`` (a digit sum), and
+the non-empty pits are counted by folding each field's bits onto its lowest bit and counting set bits.
+
+``tests/test_ai_fast.py`` checks children, final scores and evaluations against ``rules.kalah`` and
+``ai.evaluators.sowing`` on random positions.
+"""
+from __future__ import annotations
+
+from ai.evaluators import WIN, Evaluator, ZeroEvaluator
+from ai.evaluators.sowing import SowingEvaluator
+from rules import Game, State
+
+
+class KalahKernel:
+    """The packed-int kernel of one Kalah variant and a sowing (or zero) evaluator."""
+
+    @staticmethod
+    def supports(game: Game, evaluator: Evaluator) -> bool:
+        return game.name == "kalah" and isinstance(evaluator, (SowingEvaluator, ZeroEvaluator))
+
+    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.margins = margins
+        n = game.pits
+        total = 2 * n * game.seeds
+        bits = (total + 1).bit_length()
+        self.n = n
+        self.total = total
+        self.bits = bits
+        self.mask = (1 << bits) - 1
+        self.shifts = tuple(bits * i for i in range(2 * n + 2))
+        self.own_pits = sum(self.mask << (bits * i) for i in range(n))
+        self.opp_pits = sum(self.mask << (bits * (n + 1 + i)) for i in range(n))
+        self.half = bits * (n + 1)
+        self.low_half = (1 << self.half) - 1
+        self.empty_capture = game.empty_capture
+        cycle = 2 * n + 1  # every field but the opponent's store
+        add: list[list[int]] = []
+        last: list[list[int]] = []
+        for pit in range(n):
+            adds, lasts = [0], [0]
+            for seeds in range(1, total + 1):
+                increment = 0
+                field = pit
+                for _ in range(seeds):
+                    field = (field + 1) % cycle
+                    increment += 1 << (bits * field)
+                adds.append(increment)
+                lasts.append(field)
+            add.append(adds)
+            last.append(lasts)
+        self.add = tuple(tuple(a) for a in add)
+        self.last = tuple(tuple(a) for a in last)
+        # Folding shifts that OR all of a field's bits onto its lowest bit without reaching the next field.
+        folds, span = [], 1
+        while span < bits:
+            step = min(span, bits - span)
+            folds.append(step)
+            span += step
+        self.folds = tuple(folds)
+        self.own_low = sum(1 << (bits * i) for i in range(n))
+        self.opp_low = sum(1 << (bits * (n + 1 + i)) for i in range(n))
+        if isinstance(evaluator, SowingEvaluator):
+            self.side_weight, self.mobility_weight = evaluator.side, evaluator.mobility
+        else:
+            self.side_weight = self.mobility_weight = None
+
+    # -- positions --------------------------------------------------------------------------------------------
+    def encode(self, state: State) -> int:
+        ring = self.game.key(state)
+        return sum(count << shift for count, shift in zip(ring, self.shifts))
+
+    def decode(self, position: int, to_move: int = 0) -> State:
+        """The rules state of a packed position, given who is to move (for tests and principal variations)."""
+        from rules.kalah import KalahState
+
+        fields = tuple((position >> shift) & self.mask for shift in self.shifts)
+        n1 = self.n + 1
+        ring = fields if to_move == 0 else fields[n1:] + fields[:n1]
+        return KalahState(ring, to_move)
+
+    def key(self, position: int) -> int:
+        return position
+
+    def _final(self, margin: int) -> float:
+        if self.margins or margin == 0:
+            return float(margin)
+        return WIN + margin if margin > 0 else -WIN + margin
+
+    # -- search -----------------------------------------------------------------------------------------------
+    def children(self, p: int) -> list[tuple]:
+        n, mask, shifts, add, last = self.n, self.mask, self.shifts, self.add, self.last
+        store_shift = shifts[n]
+        own_pits, opp_pits = self.own_pits, self.opp_pits
+        result = []
+        for pit in range(n):
+            shift = shifts[pit]
+            seeds = (p >> shift) & mask
+            if not seeds:
+                continue
+            q = p - (seeds << shift) + add[pit][seeds]
+            end = last[pit][seeds]
+            if end == n:
+                if q & own_pits:
+                    result.append((pit, q, True, None))
+                else:  # the mover's side emptied: the opponent keeps their own seeds
+                    result.append((pit, None, False, self._final(2 * ((q >> store_shift) & mask) - self.total)))
+                continue
+            if end < n and (q >> shifts[end]) & mask == 1:
+                opposite = 2 * n - end
+                taken = (q >> shifts[opposite]) & mask
+                if taken or self.empty_capture:
+                    q += ((taken + 1) << store_shift) - (1 << shifts[end]) - (taken << shifts[opposite])
+            if not q & own_pits or not q & opp_pits:
+                own = (q >> store_shift) & mask
+                if q & own_pits:
+                    own = self.total - (q >> shifts[2 * n + 1])
+                result.append((pit, None, False, self._final(2 * own - self.total)))
+                continue
+            result.append((pit, (q >> self.half) | ((q & self.low_half) << self.half), False, None))
+        return result
+
+    def evaluate(self, p: int) -> float:
+        if self.side_weight is None:
+            return 0.0
+        n, mask, shifts = self.n, self.mask, self.shifts
+        store = ((p >> shifts[n]) & mask) - (p >> shifts[2 * n + 1])
+        modulus = mask  # 2^B - 1: a field-digit sum below it is the value modulo it
+        side = (p & self.own_pits) % modulus - ((p & self.opp_pits) >> shifts[n + 1]) % modulus
+        folded = p
+        for step in self.folds:
+            folded |= folded >> step
+        mobility = (folded & self.own_low).bit_count() - (folded & self.opp_low).bit_count()
+        return store + self.side_weight * side + self.mobility_weight * mobility

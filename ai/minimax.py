@@ -1,0 +1,98 @@
+"""Plain depth-limited minimax (negamax form): the simplest exact reference for every other search.
+
+Negamax over the score from the side to move: a child's value is negated only when the player changes, so
+Kalah's extra turns (the same player moving again) need no special case.  Finished games score exactly
+(``ai.evaluators.final_score``); positions at the depth limit are scored by the evaluator.  No pruning, no
+table, no ordering: slow on purpose, so the faster searches can be checked against it.
+"""
+from __future__ import annotations
+
+import time
+
+from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
+from ai.evaluators import Evaluator, final_score, get_evaluator
+from ai.search import Budget, check_two_player
+from rules import Game, Move, State
+
+
+def minimax_value(game: Game, evaluator: Evaluator, state: State, depth: int) -> float:
+    """The depth-limited negamax value of ``state`` from the side to move."""
+    if game.is_terminal(state):
+        return final_score(game, state, game.to_move(state))
+    return _Counter(Budget(None, None)).value(game, evaluator, state, depth)
+
+
+class MinimaxEngine(Engine):
+    """Depth-limited minimax with an evaluator; ties go to the first move in the rules' order."""
+
+    name = "minimax"
+
+    def __init__(self, game: Game, depth: int = 4, eval: str = "default") -> None:
+        check_two_player(self.name, game)
+        super().__init__(game, depth=depth, eval=eval)
+        self.depth = depth
+        self.evaluator = get_evaluator(game, eval)
+
+    def search(
+        self,
+        state: State,
+        limits: Limits | None = None,
+        cancel: CancelToken | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SearchResult:
+        budget = Budget(limits, cancel, depth=self.depth)
+        depth = max(1, budget.max_depth)
+        game = self.game
+        started = time.perf_counter()
+        if game.is_terminal(state):
+            return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
+        mover = game.to_move(state)
+        best_move: Move | None = None
+        best = float("-inf")
+        counter = _Counter(budget)
+        try:
+            for move in game.legal_moves(state):
+                child = game.apply(state, move)
+                if game.is_terminal(child):
+                    value = final_score(game, child, mover)
+                else:
+                    value = counter.value(game, self.evaluator, child, depth - 1)
+                    if game.to_move(child) != mover:
+                        value = -value
+                if value > best:
+                    best, best_move = value, move
+        except SearchAborted:
+            if best_move is None:
+                best_move = game.legal_moves(state)[0]
+            return SearchResult(best_move, best, 0, counter.nodes, (best_move,), time.perf_counter() - started)
+        result = SearchResult(best_move, best, depth, counter.nodes, (best_move,), time.perf_counter() - started)
+        if progress is not None:
+            progress(result)
+        return result
+
+
+class _Counter:
+    """Minimax with a node count and budget polls (the engine's version of ``minimax_value``)."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.nodes = 0
+
+    def value(self, game: Game, evaluator: Evaluator, state: State, depth: int) -> float:
+        self.nodes += 1
+        if not self.nodes & 255:
+            self.budget.poll(self.nodes)
+        if depth == 0:
+            return evaluator.evaluate(game, state)
+        mover = game.to_move(state)
+        best = float("-inf")
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if game.is_terminal(child):
+                value = final_score(game, child, mover)
+            else:
+                value = self.value(game, evaluator, child, depth - 1)
+                if game.to_move(child) != mover:
+                    value = -value
+            best = max(best, value)
+        return best

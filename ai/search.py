@@ -1,0 +1,347 @@
+"""The strong default engine: iterative-deepening negamax alpha-beta with principal-variation search.
+
+- Negamax over the score from the side to move; a move after which the same player moves again (Kalah's
+  extra turn) is searched without negation.
+- Principal-variation search: the first move with the full window, the others with a null window and a
+  re-search when they turn out better.
+- A transposition table of bounded size (``ai.transposition``) gives the first move to try and cuts off
+  positions already searched to the same depth.  Entries whose subtree reached only finished games are
+  *resolved*: true values, reusable at any greater depth, and when the root is resolved the search stops
+  early with an exact result (``exhaustive``), so endgames are played perfectly.
+- Move ordering: the table's move, moves that keep the turn, the two killer moves of the ply, then the
+  history heuristic.
+- Limits: depth, nodes and time (the tighter of the engine's parameters and the ``Limits`` given).  The
+  search polls its budget every ``poll`` nodes (which also yields the GIL to a GUI thread through the cancel
+  token) and, when cancelled or out of time, unwinds and returns the last completed depth's result.
+
+A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
+returns exactly the plain minimax value with the same evaluator: ``tests/test_ai_search.py`` checks this.
+The search runs on a kernel (``ai.fast``): a packed-int one for Kalah, the rules protocol for other games.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Hashable
+
+from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult
+from ai.evaluators import final_score, get_evaluator
+from ai.fast import GameKernel, kernel_for
+from ai.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from rules import Game, Move, State
+
+INFINITY = 1e12
+EPSILON = 1e-7
+"""Width of a null window: far below any difference between two distinct scores."""
+MAX_DEPTH = 200
+
+
+def tighter(first: float | None, second: float | None) -> float | None:
+    """The smaller of two optional limits (None means unlimited)."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    return min(first, second)
+
+
+class Budget:
+    """A search's depth, node and time budget, and its cancel token.
+
+    ``poll(nodes)`` raises SearchAborted when the token is cancelled (it also yields the GIL), the deadline
+    has passed or the node limit is reached.  Engine parameters and the ``Limits`` of one search combine:
+    the tighter bound wins.
+    """
+
+    __slots__ = ("started", "deadline", "max_nodes", "max_depth", "cancel")
+
+    def __init__(
+        self,
+        limits: Limits | None,
+        cancel: CancelToken | None,
+        time_limit: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+    ) -> None:
+        limits = limits or Limits()
+        self.started = time.perf_counter()
+        seconds = tighter(time_limit, limits.time)
+        self.deadline = None if seconds is None else self.started + seconds
+        self.max_nodes = tighter(nodes, limits.nodes)
+        self.max_depth = tighter(depth, limits.depth)
+        self.cancel = cancel
+
+    @property
+    def is_unbounded(self) -> bool:
+        return self.deadline is None and self.max_nodes is None and self.max_depth is None and self.cancel is None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def poll(self, nodes: int) -> None:
+        if self.cancel is not None:
+            self.cancel.check()
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchAborted
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            raise SearchAborted
+
+
+def check_two_player(engine: str, game: Game) -> None:
+    if game.num_players != 2:
+        raise EngineError(f"{engine} plays two-player games; {game.title} is a one-player puzzle")
+
+
+class PVSEngine(Engine):
+    """Iterative-deepening PVS with a transposition table (the strong default engine)."""
+
+    name = "pvs"
+
+    def __init__(
+        self,
+        game: Game,
+        time: float | None = 1.0,
+        depth: int | None = None,
+        nodes: int | None = None,
+        tt: int = 1_000_000,
+        poll: int = 256,
+        eval: str = "default",
+        fast: bool = True,
+    ) -> None:
+        check_two_player(self.name, game)
+        super().__init__(game, time=time, depth=depth, nodes=nodes, tt=tt, poll=poll, eval=eval, fast=fast)
+        if poll < 1:
+            raise EngineError(f"pvs: poll must be at least 1 node, not {poll}")
+        self.time_limit = time
+        self.depth_limit = depth
+        self.node_limit = nodes
+        self.poll_interval = poll
+        self.evaluator = get_evaluator(game, eval)
+        self.kernel = kernel_for(game, self.evaluator, fast=fast)
+        self.table = TranspositionTable(tt)
+
+    # -- the engine protocol ----------------------------------------------------------------------------------
+    def search(
+        self,
+        state: State,
+        limits: Limits | None = None,
+        cancel: CancelToken | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SearchResult:
+        game = self.game
+        budget = Budget(limits, cancel, self.time_limit, self.depth_limit, self.node_limit)
+        if game.is_terminal(state):
+            return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
+        max_depth = budget.max_depth if budget.max_depth is not None else MAX_DEPTH
+        if budget.is_unbounded and max_depth == MAX_DEPTH:
+            raise EngineError("pvs needs a limit: a depth, a node count or a time (e.g. pvs:time=1)")
+        self.table.new_search()
+        run = _Run(self.kernel, self.table, budget, self.poll_interval)
+        root = self.kernel.encode(state)
+        best: SearchResult | None = None
+        for depth in range(1, max(1, max_depth) + 1):
+            try:
+                score, move, resolved = run.root(root, depth)
+            except SearchAborted:
+                break
+            pv = run.principal_variation(root, move, depth)
+            best = SearchResult(
+                move, score, depth, run.nodes, pv, budget.elapsed(), resolved,
+                {"tt_entries": len(self.table), "evaluator": self.evaluator.name},
+            )
+            if progress is not None:
+                progress(best)
+            if resolved:
+                break
+        if best is None:  # not even depth 1 finished: the best move of the partial iteration, or the first
+            move = run.partial_move if run.partial_move is not None else self.kernel.children(root)[0][0]
+            best = SearchResult(move, run.partial_score, 0, run.nodes, (move,), budget.elapsed())
+        else:
+            best = SearchResult(
+                best.move, best.score, best.depth, run.nodes, best.pv, budget.elapsed(), best.exhaustive, best.info
+            )
+        return best
+
+
+class _Run:
+    """One search: the recursive PVS with its counters, killers and history (fresh for every search)."""
+
+    def __init__(self, kernel: Any, table: TranspositionTable, budget: Budget, poll: int) -> None:
+        self.kernel = kernel
+        self.table = table
+        self.budget = budget
+        self.poll = poll
+        self.nodes = 0
+        self.horizon = 0
+        """Heuristic leaves met so far; unchanged across a subtree means the subtree is resolved."""
+        self.next_poll = poll
+        self.killers: list[list[Move]] = [[None, None] for _ in range(MAX_DEPTH + 2)]
+        self.history: dict[Move, int] = {}
+        self.previous_best: Move | None = None
+        self.partial_move: Move | None = None
+        self.partial_score = 0.0
+        self.pvs = self._build()
+
+    def root(self, root: Hashable, depth: int) -> tuple[float, Move, bool]:
+        """Search the root to ``depth``; return (score, best move, resolved)."""
+        kernel = self.kernel
+        pvs = self.pvs
+        children = kernel.children(root)
+        previous = self.previous_best
+        children.sort(key=lambda c: (c[0] != previous, c[3] is None, not c[2]))
+        horizon_before = self.horizon
+        alpha, beta = -INFINITY, INFINITY
+        best_score, best_move = -INFINITY, children[0][0]
+        first = True
+        for move, child, same, final in children:
+            if final is not None:
+                value = final
+            elif same:
+                if first:
+                    value = pvs(child, depth - 1, alpha, beta, 1)
+                else:
+                    value = pvs(child, depth - 1, alpha, alpha + EPSILON, 1)
+                    if alpha < value < beta:
+                        value = pvs(child, depth - 1, alpha, beta, 1)
+            else:
+                if first:
+                    value = -pvs(child, depth - 1, -beta, -alpha, 1)
+                else:
+                    value = -pvs(child, depth - 1, -alpha - EPSILON, -alpha, 1)
+                    if alpha < value < beta:
+                        value = -pvs(child, depth - 1, -beta, -alpha, 1)
+            first = False
+            if value > best_score:
+                best_score, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                if depth > 1 or self.partial_move is None:
+                    self.partial_move, self.partial_score = move, value
+        resolved = self.horizon == horizon_before
+        self.previous_best = best_move
+        table = self.table
+        key = kernel.key(root)
+        if key in table.entries or len(table.entries) < table.capacity:
+            table.entries[key] = (depth, EXACT, best_score, best_move, resolved)
+        return best_score, best_move, resolved
+
+    def principal_variation(self, root: Hashable, move: Move, depth: int) -> tuple:
+        """The best line, read from the table (as far as it goes, at most ``depth`` moves)."""
+        kernel = self.kernel
+        line = [move]
+        position = root
+        seen = {kernel.key(root)}
+        while len(line) < depth:
+            child = next((c[1] for c in kernel.children(position) if c[0] == line[-1]), None)
+            if child is None:
+                break
+            key = kernel.key(child)
+            entry = self.table.entries.get(key)
+            if entry is None or entry[3] is None or key in seen:
+                break
+            seen.add(key)
+            line.append(entry[3])
+            position = child
+        return tuple(line)
+
+    def _build(self):
+        """The recursive search as a closure over local names (much faster than attribute look-ups)."""
+        run = self
+        kernel = self.kernel
+        children_of = kernel.children
+        evaluate = kernel.evaluate
+        position_is_key = not isinstance(kernel, GameKernel)
+        key_of = kernel.key
+        entries = self.table.entries
+        capacity = self.table.capacity
+        budget = self.budget
+        poll_interval = self.poll
+        killers = self.killers
+        history = self.history
+        history_get = history.get
+        tt_get = entries.get
+
+        def pvs(position: Hashable, depth: int, alpha: float, beta: float, ply: int) -> float:
+            run.nodes += 1
+            if run.nodes >= run.next_poll:
+                run.next_poll = run.nodes + poll_interval
+                budget.poll(run.nodes)
+            if depth <= 0:
+                run.horizon += 1
+                return evaluate(position)
+            key = position if position_is_key else key_of(position)
+            entry = tt_get(key)
+            table_move = None
+            if entry is not None:
+                entry_depth, flag, value, table_move, resolved = entry
+                if entry_depth == depth or (resolved and depth >= entry_depth):
+                    if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
+                        if not resolved:
+                            run.horizon += 1
+                        return value
+            children = children_of(position)
+            horizon_before = run.horizon
+            best = -INFINITY
+            best_move = None
+            if depth == 1:
+                # The leaves, inline: each child scored by the evaluator (or exactly when the game ends).
+                leaves = 0
+                for move, child, same, final in children:
+                    if final is None:
+                        leaves += 1
+                        value = evaluate(child) if same else -evaluate(child)
+                    else:
+                        value = final
+                    if value > best:
+                        best, best_move = value, move
+                        if value >= beta:
+                            break
+                run.nodes += leaves
+                run.horizon += leaves
+            else:
+                killer = killers[ply]
+                first_killer, second_killer = killer
+                if len(children) > 1:
+                    children.sort(
+                        key=lambda c: -(
+                            (1 << 40 if c[0] == table_move else 0)
+                            + (1 << 39 if c[3] is not None else 0)
+                            + (1 << 38 if c[2] else 0)
+                            + (1 << 37 if c[0] == first_killer else 1 << 36 if c[0] == second_killer else 0)
+                            + history_get(c[0], 0)
+                        )
+                    )
+                a = alpha
+                first = True
+                for move, child, same, final in children:
+                    if final is not None:
+                        value = final
+                    elif same:
+                        if first:
+                            value = pvs(child, depth - 1, a, beta, ply + 1)
+                        else:
+                            value = pvs(child, depth - 1, a, a + EPSILON, ply + 1)
+                            if a < value < beta:
+                                value = pvs(child, depth - 1, a, beta, ply + 1)
+                    elif first:
+                        value = -pvs(child, depth - 1, -beta, -a, ply + 1)
+                    else:
+                        value = -pvs(child, depth - 1, -a - EPSILON, -a, ply + 1)
+                        if a < value < beta:
+                            value = -pvs(child, depth - 1, -beta, -a, ply + 1)
+                    first = False
+                    if value > best:
+                        best, best_move = value, move
+                        if value > a:
+                            a = value
+                            if a >= beta:
+                                if final is None and move != first_killer:
+                                    killer[1] = first_killer
+                                    killer[0] = move
+                                history[move] = history_get(move, 0) + depth * depth
+                                break
+            flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+            if key in entries or len(entries) < capacity:
+                entries[key] = (depth, flag, best, best_move, run.horizon == horizon_before)
+            return best
+
+        return pvs
