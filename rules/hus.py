@@ -215,6 +215,10 @@ class Hus(Game):
         self.turn_limit: int = self._parameters["turn_limit"]
         self._cache: dict[HusState, dict[int, HusState]] = {}
 
+    def __getstate__(self) -> dict:
+        """Pickle the parameters without the children cache (it is rebuilt on demand)."""
+        return {**self.__dict__, "_cache": {}}
+
     # -- protocol ---------------------------------------------------------------------------------------------
     def initial_state(self, seed: int | None = None) -> HusState:
         side = (START_SEEDS,) * START_PITS + (0,) * (RING - START_PITS)
