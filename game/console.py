@@ -264,7 +264,7 @@ class Console:
             while True:
                 if not self._menu():
                     return 0
-        except EndOfInput:
+        except (EndOfInput, KeyboardInterrupt):  # Ctrl-C while a computer thinks ends like the end of input
             unsaved = self.session is not None and not self.session.is_over and self.session.is_unsaved
             self.io.say("End of input: leaving StoneCave" + (" (the game in progress was not saved)." if unsaved else "."))
             return 0
@@ -533,7 +533,8 @@ class Console:
             self.io.say(f"The engine {seat.engine} chose an illegal move {result.move!r} (legal: {valid}); "
                         "it is not played.")
             return False
-        self.io.say(f"  thinking: {_thinking(result, elapsed)}")
+        over = f" -- over its {seconds:g} s limit" if elapsed > seconds + 0.1 else ""
+        self.io.say(f"  thinking: {_thinking(result, elapsed)}{over}")
         self._play_move(player, result.move)
         return True
 

@@ -423,3 +423,13 @@ def test_a_real_subprocess_leaves_cleanly_at_the_end_of_input():
     assert result.returncode == 0
     assert "End of input" in result.stdout
     assert "Traceback" not in result.stderr and result.stderr == ""
+
+
+def test_magnetic_cave_seats_are_black_and_white():
+    out = io.StringIO()
+    code = main(["cave", "--black", "random:seed=5", "--white", "random:seed=6", "--time", "0.1"],
+                io.StringIO("new\nquit\n"), out)
+    assert code == 0
+    assert "Black: computer random:seed=5, White: computer random:seed=6" in out.getvalue()
+    assert "Game over after" in out.getvalue()
+    assert main(["cave", "--south", "human"], io.StringIO(""), io.StringIO()) == 2
