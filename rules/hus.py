@@ -441,7 +441,7 @@ class Hus(Game):
         for label, owner, order in rows:
             counts = south if owner == 0 else north
             row = f"{label:<9}" + "".join(f"[{counts[pit]:>2}]" for pit in order)
-            numbers = f"{'  pit':<9}" + "".join(f" {pit:>2} " for pit in order)
+            numbers = (f"{'  pit':<9}" + "".join(f" {pit:>2} " for pit in order)).rstrip()
             if owner == mover == 1:
                 lines += [numbers, row]
             elif owner == mover == 0:
