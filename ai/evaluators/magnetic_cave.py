@@ -1,0 +1,367 @@
+"""Magnetic Cave knowledge for the search: window evaluators, immediate threats, move ordering, threat search.
+
+Everything works on the rules' bitboards (``CaveState.black`` / ``.white``, bit ``row * 8 + column``).
+
+*Windows.*  The 96 lines of five cells (32 in rows, 32 in columns, 16 on each diagonal direction) are
+precomputed as bit masks.  A window holding bricks of both colours can never become a five and counts for
+nobody; one holding ``n`` bricks of one colour only is worth something to that colour.
+
+*Reach.*  Only the ends of each row's empty run are playable, so an empty cell is worth more when it can be
+filled soon.  ``reach(occupied)`` gives the cells playable *now* (the legal moves) and *next* (one cell further
+in: playable once the cell between it and the run's end is filled).  The default evaluator weights each
+window's empty cells by their reach, and treats the empty cell of a four (a *threat cell*: filling it makes
+five) by its reach too:
+
+- a threat cell of the side to move that is playable now: that side wins next move;
+- two distinct playable threat cells of the opponent: the side to move cannot block both and loses;
+- one playable opponent threat cell whose block opens another opponent threat cell behind it: lost too;
+- otherwise each threat cell counts by reach (next > later), and a playable opponent threat cell is a
+  forced block, worth a little to the opponent (tempo).
+
+The simple evaluator (``WindowEvaluator``) is the plain textbook one: 1, 10, 100, 1000 per window with 1..4
+bricks of one colour, no reach, no threats.  It is the baseline the default evaluator is measured against.
+
+Scores are from the side to move, whole numbers, and stay within ``MAX_SCORE`` (far inside
+``ai.evaluators.HEURISTIC_BOUND``).  Both evaluators are exactly symmetric: swapping the colours (and the
+side to move) leaves the side to move's score unchanged, so from a fixed colour's view it is negated; the
+mirror image and the upside-down board score the same (the walls make the cave symmetric both ways).
+
+*Search helpers.*  ``winning_moves`` (legal moves that make five now), ``forced_blocks`` (the opponent's
+such moves, which the side to move must fill), ``order_moves`` (wins, blocks, then the rest by a cheap
+attack-and-defence count, moves that hand the opponent a win last) and ``forced_win``, a small threat-space
+search: a sequence of moves each making a playable four, every reply forced, ending in two threats at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import Game, Player
+from rules.magnetic_cave import (
+    CELLS,
+    FULL,
+    NOT_A,
+    NOT_H,
+    SIZE,
+    WIN_LENGTH,
+    CaveState,
+    Cell,
+    completes_five,
+    legal_mask,
+    mask_cells,
+)
+
+
+def _windows() -> tuple[int, ...]:
+    masks = []
+    for row in range(SIZE):
+        for column in range(SIZE):
+            for row_step, column_step in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_row = row + row_step * (WIN_LENGTH - 1)
+                end_column = column + column_step * (WIN_LENGTH - 1)
+                if 0 <= end_row < SIZE and 0 <= end_column < SIZE:
+                    mask = 0
+                    for step in range(WIN_LENGTH):
+                        mask |= 1 << ((row + row_step * step) * SIZE + column + column_step * step)
+                    masks.append(mask)
+    return tuple(masks)
+
+
+WINDOWS = _windows()
+"""Every line of five cells as a bit mask (96 of them)."""
+CELL_WINDOWS = tuple(tuple(w for w in WINDOWS if w >> cell & 1) for cell in range(CELLS))
+"""Per cell, the windows through it."""
+
+MAX_SCORE = 20_000
+"""The largest score either evaluator gives (a win next move); any other score is far smaller."""
+WIN_NEXT = MAX_SCORE
+LOSS_NEXT = MAX_SCORE - 1_000
+"""What the side to move's certain loss two plies ahead scores (negated)."""
+
+
+def reach(occupied: int) -> tuple[int, int]:
+    """(cells playable now, cells playable next): the legal moves, and the empty cells beside them in a row."""
+    now = legal_mask(occupied)
+    beside = ((now << 1) & NOT_A) | ((now >> 1) & NOT_H)
+    return now, beside & ~(occupied | now) & FULL
+
+
+def threat_cells(bits: int, others: int) -> int:
+    """Empty cells that would complete five for the bricks ``bits`` (the other colour's bricks: ``others``)."""
+    cells = 0
+    for window in WINDOWS:
+        mine = window & bits
+        if mine and not window & others and mine.bit_count() == WIN_LENGTH - 1:
+            cells |= window ^ mine
+    return cells
+
+
+def _side_bits(state: CaveState, player: Player) -> tuple[int, int]:
+    return (state.black, state.white) if player == 0 else (state.white, state.black)
+
+
+# -- the evaluators ---------------------------------------------------------------------------------------------
+
+WINDOW_VALUE = (0, 4, 20, 80)
+"""Per live window with 1..3 bricks of one colour (index = bricks) ..."""
+NOW_BONUS = (0, 2, 10, 60)
+"""... plus this per empty cell of the window playable now ..."""
+NEXT_BONUS = (0, 1, 5, 25)
+"""... and this per empty cell playable next."""
+THREAT_NEXT = 300
+"""A threat cell playable next: the opponent must never fill the cell in front of it."""
+THREAT_LATER = 150
+"""A threat cell further in: it will matter when its row fills."""
+THREAT_BLOCK = 60
+"""The opponent's single playable threat cell: the side to move must block it at once."""
+
+_TABLE = tuple(
+    tuple(
+        tuple(WINDOW_VALUE[n] + NOW_BONUS[n] * now + NEXT_BONUS[n] * later for later in range(WIN_LENGTH + 1))
+        for now in range(WIN_LENGTH + 1)
+    )
+    for n in range(WIN_LENGTH - 1)
+)
+
+
+@dataclass(frozen=True)
+class ThreatEvaluator:
+    """The default Magnetic Cave evaluator: windows weighted by reach, threat cells by reach, and the
+    decided cases (a win next move, a double threat against the side to move)."""
+
+    name: str = "default"
+
+    def evaluate(self, game: Game, state: CaveState) -> float:
+        if state.winner is not None:  # finished games normally never reach an evaluator
+            return -WIN_NEXT if state.winner != state.to_move else WIN_NEXT
+        mover = state.to_move
+        mine, theirs = _side_bits(state, mover)
+        occupied = mine | theirs
+        now, later = reach(occupied)
+        table = _TABLE
+        score = 0
+        my_threats = their_threats = 0
+        for window in WINDOWS:
+            a = window & mine
+            b = window & theirs
+            if a:
+                if b:
+                    continue
+                count = a.bit_count()
+                empty = window ^ a
+                if count == 4:
+                    my_threats |= empty
+                else:
+                    score += table[count][(empty & now).bit_count()][(empty & later).bit_count()]
+            elif b:
+                count = b.bit_count()
+                empty = window ^ b
+                if count == 4:
+                    their_threats |= empty
+                else:
+                    score -= table[count][(empty & now).bit_count()][(empty & later).bit_count()]
+        if my_threats & now:
+            return WIN_NEXT
+        urgent = their_threats & now
+        if urgent:
+            if urgent & (urgent - 1):
+                return -LOSS_NEXT
+            # The forced block fills ``urgent``: if that opens another of their threat cells, it is lost.
+            opened = legal_mask(occupied | urgent) & ~now
+            if opened & their_threats:
+                return -LOSS_NEXT
+            score -= THREAT_BLOCK
+            their_threats ^= urgent
+        score += THREAT_NEXT * ((my_threats & later).bit_count() - (their_threats & later).bit_count())
+        rest = ~(now | later)
+        score += THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
+        return float(score)
+
+
+SIMPLE_VALUE = (0, 1, 10, 100, 1000)
+"""The simple evaluator's worth of a window holding 0..4 bricks of one colour only."""
+
+
+@dataclass(frozen=True)
+class WindowEvaluator:
+    """The baseline: sum over windows of five of 1, 10, 100, 1000 for 1..4 own bricks, minus the same for the
+    opponent's; windows holding both colours count for nobody."""
+
+    name: str = "windows"
+
+    def evaluate(self, game: Game, state: CaveState) -> float:
+        mine, theirs = _side_bits(state, state.to_move)
+        value = SIMPLE_VALUE
+        score = 0
+        for window in WINDOWS:
+            a = window & mine
+            b = window & theirs
+            if a:
+                if not b:
+                    score += value[min(a.bit_count(), 4)]
+            elif b:
+                score -= value[min(b.bit_count(), 4)]
+        return float(score)
+
+
+def default_evaluator(game: Game) -> ThreatEvaluator:
+    """The registry's factory for the default evaluator."""
+    return ThreatEvaluator()
+
+
+def simple_evaluator(game: Game) -> WindowEvaluator:
+    """The registry's factory for the baseline evaluator."""
+    return WindowEvaluator()
+
+
+# -- immediate threats and move ordering ------------------------------------------------------------------------
+
+
+def _winning_mask(bits: int, occupied: int) -> int:
+    """The legal cells where a brick added to ``bits`` completes five."""
+    found = 0
+    for cell in mask_cells(legal_mask(occupied)):
+        bit = 1 << cell
+        if completes_five(bits | bit, cell):
+            found |= bit
+    return found
+
+
+def winning_moves(game: Game, state: CaveState, player: Player | None = None) -> tuple[Cell, ...]:
+    """The legal moves that make five at once for ``player`` (the side to move by default), in cell order."""
+    if game.is_terminal(state):
+        return ()
+    who = state.to_move if player is None else player
+    bits = _side_bits(state, who)[0]
+    return mask_cells(_winning_mask(bits, state.black | state.white))
+
+
+def forced_blocks(game: Game, state: CaveState) -> tuple[Cell, ...]:
+    """The opponent's immediate wins: cells the side to move must fill (unless it can win at once itself).
+
+    Two or more mean the side to move cannot stop the opponent, short of winning first.
+    """
+    return winning_moves(game, state, 1 - state.to_move)
+
+
+ATTACK = (1, 4, 16, 64, 10_000)
+"""Ordering worth of a move for each window through it holding 0..4 of the mover's bricks only."""
+DEFEND = (0, 3, 12, 48, 5_000)
+"""... and for each window holding 1..4 of the opponent's bricks only."""
+
+
+def move_priority(state: CaveState, cell: Cell) -> int:
+    """A cheap attack-and-defence count for ``cell`` as the side to move's move (higher: try sooner).
+
+    A move that opens one of the opponent's threat cells (makes it playable) loses at once and scores
+    below everything else.
+    """
+    mine, theirs = _side_bits(state, state.to_move)
+    priority = 0
+    for window in CELL_WINDOWS[cell]:
+        a = window & mine
+        b = window & theirs
+        if not b:
+            priority += ATTACK[a.bit_count()]
+        elif not a:
+            priority += DEFEND[b.bit_count()]
+    occupied = mine | theirs
+    bit = 1 << cell
+    opened = legal_mask(occupied | bit) & ~legal_mask(occupied)
+    for other in mask_cells(opened):
+        if completes_five(theirs | 1 << other, other) and not completes_five(mine | bit, cell):
+            return -1_000_000 + priority
+    return priority
+
+
+def order_moves(game: Game, state: CaveState, moves: tuple[Cell, ...] | None = None) -> list[Cell]:
+    """``moves`` (all legal moves by default) in the order a search should try them: immediate wins, then
+    blocks of the opponent's immediate wins, then the rest by ``move_priority`` (ties in cell order)."""
+    if moves is None:
+        moves = game.legal_moves(state)
+    wins = set(winning_moves(game, state))
+    blocks = set(forced_blocks(game, state))
+
+    def rank(cell: Cell) -> tuple[int, int]:
+        if cell in wins:
+            return (0, 0)
+        if cell in blocks:
+            return (1, 0)
+        return (2, -move_priority(state, cell))
+
+    return sorted(moves, key=rank)
+
+
+# -- threat search ----------------------------------------------------------------------------------------------
+
+
+def _forced_line(mine: int, theirs: int, depth: int) -> tuple[Cell, ...] | None:
+    """A forced win for the side to move (bricks ``mine``) by a sequence of fours, or None.
+
+    Each of the mover's moves makes a playable five-threat and the opponent's reply is the forced block; the
+    line ends with a move that wins at once or leaves two threats.  ``depth`` bounds the number of fours.
+    """
+    occupied = mine | theirs
+    if occupied == FULL:
+        return None
+    wins = _winning_mask(mine, occupied)
+    if wins:
+        return ((wins & -wins).bit_length() - 1,)
+    dangers = _winning_mask(theirs, occupied)
+    if depth <= 0 or dangers & (dangers - 1):
+        return None
+    for cell in mask_cells(dangers or legal_mask(occupied)):
+        bit = 1 << cell
+        after, filled = mine | bit, occupied | bit
+        if filled == FULL:
+            continue
+        threats = _winning_mask(after, filled)
+        if not threats or _winning_mask(theirs, filled):
+            continue  # no four, or the opponent wins first
+        if threats & (threats - 1):
+            return (cell,)
+        block = threats.bit_length() - 1
+        if completes_five(theirs | 1 << block, block):
+            continue
+        rest = _forced_line(after, theirs | 1 << block, depth - 1)
+        if rest is not None:
+            return (cell, block) + rest
+    return None
+
+
+def forced_win(game: Game, state: CaveState, max_fours: int = 6) -> tuple[Cell, ...] | None:
+    """A forced win for the side to move by continuous threats, or None if none is found within
+    ``max_fours`` fours.
+
+    The result is the line: the mover's move, the forced block, the mover's next move, ... up to the move that
+    wins at once or makes two threats (after which any reply loses).  Sound: every line returned wins.
+    """
+    if game.is_terminal(state):
+        return None
+    mine, theirs = _side_bits(state, state.to_move)
+    return _forced_line(mine, theirs, max_fours)
+
+
+def double_threat_moves(game: Game, state: CaveState) -> tuple[Cell, ...]:
+    """The side to move's moves that leave two immediate winning threats the opponent cannot both stop (two
+    playable threat cells, or one whose block opens another), the opponent having no win of its own."""
+    if game.is_terminal(state):
+        return ()
+    mine, theirs = _side_bits(state, state.to_move)
+    occupied = mine | theirs
+    if _winning_mask(theirs, occupied):
+        return ()
+    found = []
+    for cell in mask_cells(legal_mask(occupied)):
+        bit = 1 << cell
+        after, filled = mine | bit, occupied | bit
+        threats = _winning_mask(after, filled)
+        if not threats or _winning_mask(theirs, filled) or completes_five(after, cell):
+            continue
+        if threats & (threats - 1):
+            found.append(cell)
+            continue
+        block = threats.bit_length() - 1
+        blocked = theirs | 1 << block
+        if not completes_five(blocked, block) and _winning_mask(after, filled | 1 << block):
+            found.append(cell)
+    return tuple(found)
