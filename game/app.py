@@ -1,0 +1,76 @@
+"""The StoneCave window: ``stonecave`` (or ``stonecave gui``) opens it on the title screen.
+
+    stonecave gui [--fullscreen] [--windowed] [--config-dir DIR] [--game NAME] [--load FILE]
+
+``--config-dir`` overrides where settings and saves live (also ``$STONECAVE_CONFIG_DIR``); ``--game`` goes
+straight to the seat setup of a game; ``--load`` opens a save file.  ``start`` builds everything on a window it
+is given, which is how the tests drive the whole application on one hidden window.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import arcade
+
+from game import theme
+from game.context import AppContext
+from game.settings import CONFIG_ENV, SettingsStore
+
+WIDTH, HEIGHT = 1280, 720
+TITLE = "StoneCave"
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="stonecave gui", description="Open the StoneCave window.")
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument("--fullscreen", action="store_true", help="start in full screen (and remember it)")
+    screen.add_argument("--windowed", action="store_true", help="start in a window (and remember it)")
+    parser.add_argument("--config-dir", type=Path, help=f"settings and saves folder (default: ${CONFIG_ENV} or "
+                        "the platform's settings folder)")
+    parser.add_argument("--game", help="go straight to the seat setup of this game (kalah, oware, hus)")
+    parser.add_argument("--load", type=Path, help="open this save file")
+    return parser.parse_args(argv)
+
+
+def start(window: arcade.Window, config_dir: Path | None = None) -> AppContext:
+    """Load the settings (never failing: problems become notices), build the context, show the title screen."""
+    theme.load_fonts()
+    store = SettingsStore(config_dir)
+    settings, problems = store.load()
+    context = AppContext(window, store, settings, notices=list(problems))
+    context.show_title()
+    return context
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Open the window and run until it is closed; returns the process exit status."""
+    options = _parse(list(argv or []))
+    if options.config_dir is not None:
+        os.environ[CONFIG_ENV] = str(options.config_dir)
+    window = arcade.Window(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False, vsync=True)
+    window.set_minimum_size(800, 500)
+    context = start(window, options.config_dir)
+    if options.fullscreen or options.windowed:
+        context.settings.set("fullscreen", bool(options.fullscreen))
+        context.save_settings()
+    else:
+        context.apply_settings()
+    if options.game:
+        from game import catalogue
+
+        names = {entry.name: entry for entry in catalogue.games()}
+        entry = names.get(options.game.strip().lower())
+        if entry is None or not entry.available:
+            valid = ", ".join(name for name, e in names.items() if e.available)
+            print(f"stonecave gui: cannot play {options.game!r} here (playable: {valid})", file=sys.stderr)
+            return 2
+        context.show_seats(entry.name)
+    elif options.load:
+        from game.views.load_view import open_save
+
+        open_save(context, options.load)
+    arcade.run()
+    return 0

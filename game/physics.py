@@ -1,0 +1,303 @@
+"""Physical stones: pymunk bodies that settle in bowl-shaped pits and fly between them.
+
+The board is seen from above, so there is no gravity.  Each pit is a *bowl*: a resting stone feels a spring
+force towards the pit's floor (a point for a round pit, a segment for a long store) and a strong push back
+when it climbs past the rim, plus damping; stones collide with one another, so a pile spreads naturally and
+comes to rest.  A stone in flight leaves the space, follows a short arc with a height (drawn as scale and
+shadow) and rejoins the space where it lands, with a little bounce.
+
+The physics only ever animates: which stone sits in which pit is decided by the caller (the rules state), and
+``place`` can put any stone anywhere at once.  pymunk's ``Space`` is driven directly with a fixed step.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable
+
+import pymunk
+
+Location = Hashable
+STEP = 1 / 120
+"""Fixed physics step in seconds."""
+
+
+@dataclass
+class Bowl:
+    """A pit's hollow: floor from ``a`` to ``b`` (equal for a round pit), ``radius`` to the rim."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    radius: float
+
+    def nearest_floor_point(self, x: float, y: float) -> tuple[float, float]:
+        ax, ay = self.a
+        bx, by = self.b
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        if length2 == 0:
+            return ax, ay
+        t = max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / length2))
+        return ax + t * dx, ay + t * dy
+
+    def random_point(self, rng: random.Random, spread: float = 0.55) -> tuple[float, float]:
+        """A point near the floor, for dropping a stone."""
+        t = rng.random()
+        fx = self.a[0] + t * (self.b[0] - self.a[0])
+        fy = self.a[1] + t * (self.b[1] - self.a[1])
+        angle = rng.uniform(0, math.tau)
+        distance = self.radius * spread * math.sqrt(rng.random())
+        return fx + distance * math.cos(angle), fy + distance * math.sin(angle)
+
+
+@dataclass
+class Flight:
+    """A stone's arc from ``start`` to ``end`` over ``duration`` seconds, peaking at ``height`` (in radii)."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    duration: float
+    height: float
+    elapsed: float = 0.0
+    delay: float = 0.0
+
+    @property
+    def progress(self) -> float:
+        if self.duration <= 0:
+            return 1.0
+        return max(0.0, min(1.0, (self.elapsed - self.delay) / self.duration))
+
+    def position(self) -> tuple[float, float, float]:
+        """(x, y, z): ground position eased in and out, z the height above the board (0 at both ends)."""
+        t = self.progress
+        eased = t * t * (3 - 2 * t)
+        x = self.start[0] + (self.end[0] - self.start[0]) * eased
+        y = self.start[1] + (self.end[1] - self.start[1]) * eased
+        return x, y, self.height * 4 * t * (1 - t)
+
+
+@dataclass(eq=False)
+class Stone:
+    """One stone: its pymunk body, colour, the location it belongs to, and its flight if it is in the air."""
+
+    body: pymunk.Body
+    shape: pymunk.Circle
+    colour: int
+    location: Location
+    flight: Flight | None = None
+    lift: float = 0.0
+    """Height above the board while held (picked up, waiting to be sown)."""
+
+    @property
+    def x(self) -> float:
+        return self.flight.position()[0] if self.flight else self.body.position.x
+
+    @property
+    def y(self) -> float:
+        return self.flight.position()[1] if self.flight else self.body.position.y
+
+    @property
+    def z(self) -> float:
+        return self.flight.position()[2] if self.flight else self.lift
+
+
+@dataclass
+class StoneField:
+    """All the stones on a board and the bowls they rest in."""
+
+    stone_radius: float
+    seed: int = 1
+    spring: float = 60.0
+    """Pull towards a bowl's floor, per second squared per unit of distance."""
+    damping: float = 0.02
+    """Fraction of velocity kept after one second (pymunk's space damping)."""
+    bowls: dict[Location, Bowl] = field(default_factory=dict)
+    stones: list[Stone] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.space = pymunk.Space()
+        self.space.damping = self.damping
+        self.space.iterations = 8
+        self.rng = random.Random(self.seed)
+        self._accumulator = 0.0
+        self._in_space: set[Stone] = set()
+
+    # -- building ---------------------------------------------------------------------------------------------
+    def set_bowls(self, bowls: dict[Location, Bowl], stone_radius: float) -> None:
+        """New geometry (the window was resized): move every resting stone to the same spot in its new bowl."""
+        old = self.bowls
+        scale = stone_radius / self.stone_radius if self.stone_radius else 1.0
+        self.bowls = dict(bowls)
+        self.stone_radius = stone_radius
+        for stone in self.stones:
+            stone.flight = None
+            previous, new = old.get(stone.location), self.bowls[stone.location]
+            if previous is not None:
+                fx, fy = previous.nearest_floor_point(stone.body.position.x, stone.body.position.y)
+                offset = (stone.body.position.x - fx) * scale, (stone.body.position.y - fy) * scale
+                nx, ny = new.nearest_floor_point(*new.a) if new.a == new.b else self._map_floor(previous, new, fx, fy)
+                stone.body.position = nx + offset[0], ny + offset[1]
+            else:
+                stone.body.position = new.random_point(self.rng)
+            stone.body.velocity = (0, 0)
+            self._resize(stone)
+
+    @staticmethod
+    def _map_floor(old: Bowl, new: Bowl, x: float, y: float) -> tuple[float, float]:
+        ax, ay = old.a
+        bx, by = old.b
+        length2 = (bx - ax) ** 2 + (by - ay) ** 2
+        t = ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length2 if length2 else 0.0
+        return new.a[0] + t * (new.b[0] - new.a[0]), new.a[1] + t * (new.b[1] - new.a[1])
+
+    def _resize(self, stone: Stone) -> None:
+        if stone in self._in_space:
+            self.space.remove(stone.body, stone.shape)
+        stone.shape = pymunk.Circle(stone.body, self.stone_radius)
+        self._style(stone.shape)
+        if stone in self._in_space:
+            self.space.add(stone.body, stone.shape)
+
+    @staticmethod
+    def _style(shape: pymunk.Circle) -> None:
+        shape.elasticity = 0.35
+        shape.friction = 0.4
+
+    def add_stone(self, location: Location, colour: int) -> Stone:
+        """A new stone resting at a random spot in ``location``'s bowl."""
+        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, self.stone_radius))
+        body.position = self.bowls[location].random_point(self.rng)
+        shape = pymunk.Circle(body, self.stone_radius)
+        self._style(shape)
+        stone = Stone(body, shape, colour, location)
+        self.stones.append(stone)
+        self._enter(stone)
+        return stone
+
+    def clear(self) -> None:
+        for stone in list(self._in_space):
+            self._leave(stone)
+        self.stones.clear()
+
+    def _enter(self, stone: Stone) -> None:
+        if stone not in self._in_space:
+            self.space.add(stone.body, stone.shape)
+            self._in_space.add(stone)
+
+    def _leave(self, stone: Stone) -> None:
+        if stone in self._in_space:
+            self.space.remove(stone.body, stone.shape)
+            self._in_space.discard(stone)
+
+    # -- queries ----------------------------------------------------------------------------------------------
+    def at(self, location: Location) -> list[Stone]:
+        """Stones that belong to ``location`` (resting there or flying to it)."""
+        return [stone for stone in self.stones if stone.location == location]
+
+    def counts(self) -> dict[Location, int]:
+        result: dict[Location, int] = {}
+        for stone in self.stones:
+            result[stone.location] = result.get(stone.location, 0) + 1
+        return result
+
+    @property
+    def is_flying(self) -> bool:
+        return any(stone.flight is not None for stone in self.stones)
+
+    def kinetic_energy(self) -> float:
+        return sum(stone.body.velocity.get_length_sqrd() for stone in self._in_space)
+
+    # -- motion -----------------------------------------------------------------------------------------------
+    def lift(self, stone: Stone, height: float) -> None:
+        """Hold a stone above its spot (picked up): it leaves the physics until it flies."""
+        self._leave(stone)
+        stone.lift = height
+
+    def fly(self, stone: Stone, destination: Location, duration: float, height: float = 2.5,
+            delay: float = 0.0) -> None:
+        """Send ``stone`` on an arc to a random spot in ``destination``'s bowl; it belongs there from now on."""
+        self._leave(stone)
+        start = (stone.x, stone.y)
+        end = self.bowls[destination].random_point(self.rng)
+        stone.flight = Flight(start, end, duration, height + stone.lift, delay=delay)
+        stone.lift = 0.0
+        stone.location = destination
+
+    def place(self, stone: Stone, destination: Location) -> None:
+        """Put ``stone`` in ``destination`` at once (skipping any flight)."""
+        self._leave(stone)
+        stone.flight = None
+        stone.lift = 0.0
+        stone.location = destination
+        stone.body.position = self.bowls[destination].random_point(self.rng)
+        stone.body.velocity = (0, 0)
+        self._enter(stone)
+
+    def land_all(self) -> None:
+        """End every flight at once (each stone lands at its flight's end point)."""
+        for stone in self.stones:
+            if stone.flight is not None:
+                stone.flight.elapsed = stone.flight.delay + stone.flight.duration
+                self._land(stone)
+            elif stone.lift and stone not in self._in_space:
+                stone.lift = 0.0
+                self._enter(stone)
+
+    def _land(self, stone: Stone) -> None:
+        flight = stone.flight
+        assert flight is not None
+        stone.body.position = flight.end
+        # A little bounce: keep some of the flight's horizontal speed.
+        dx, dy = flight.end[0] - flight.start[0], flight.end[1] - flight.start[1]
+        speed = 0.8 / max(flight.duration, 1e-3)
+        stone.body.velocity = (dx * speed * 0.15 + self.rng.uniform(-20, 20), dy * speed * 0.15 + self.rng.uniform(-20, 20))
+        stone.flight = None
+        self._enter(stone)
+
+    def update(self, dt: float) -> None:
+        """Advance flights and the physics by ``dt`` seconds (fixed steps; long pauses are capped)."""
+        for stone in self.stones:
+            if stone.flight is not None:
+                stone.flight.elapsed += dt
+                if stone.flight.elapsed >= stone.flight.delay + stone.flight.duration:
+                    self._land(stone)
+        self._accumulator = min(self._accumulator + dt, 0.1)
+        while self._accumulator >= STEP:
+            self._accumulator -= STEP
+            self._step()
+
+    def settle(self, seconds: float = 1.5) -> None:
+        """Run the physics with nothing drawn until the stones rest (used after placing stones at once)."""
+        self.land_all()
+        for _ in range(int(seconds / STEP)):
+            self._step()
+            if self.kinetic_energy() < 1.0:
+                break
+
+    def _step(self) -> None:
+        spring = self.spring
+        rim_spring = spring * 12
+        for stone in self._in_space:
+            body = stone.body
+            bowl = self.bowls[stone.location]
+            x, y = body.position
+            fx, fy = bowl.nearest_floor_point(x, y)
+            dx, dy = fx - x, fy - y
+            force_x, force_y = dx * spring, dy * spring
+            distance = math.hypot(dx, dy)
+            limit = bowl.radius - self.stone_radius
+            if distance > limit > 0:
+                over = (distance - limit) / distance
+                force_x += dx * over * rim_spring
+                force_y += dy * over * rim_spring
+            body.force = (force_x, force_y)
+        self.space.step(STEP)
+
+
+def spiral_points(centre: tuple[float, float], count: int, spacing: float) -> Iterable[tuple[float, float]]:
+    """``count`` points packed around ``centre`` on a sunflower spiral (a tidy starting pile)."""
+    golden = math.pi * (3 - math.sqrt(5))
+    for i in range(count):
+        r = spacing * math.sqrt(i + 0.5) * 0.55
+        yield centre[0] + r * math.cos(i * golden), centre[1] + r * math.sin(i * golden)

@@ -1,0 +1,359 @@
+"""The sowing board on screen: wooden board, pit hollows, physical stones, count badges and highlights.
+
+``SowingScene`` draws one board and animates moves on it.  It is told positions (``show``) and moves
+(``animate``) by its view; the rules state is the truth, so every animation ends by reconciling the stones with
+the counts of the new state, and ``finish`` completes any animation at once (a click during a move does it).
+
+Drawing is a handful of batched calls: the board and hollows are sprites from procedural textures, stones are
+sprites moved from their pymunk bodies each frame, and the badges are one pyglet batch of texts.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+import arcade
+import pyglet
+
+from game import theme
+from game.physics import Bowl, Stone, StoneField
+from game.scenes import textures
+from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout
+
+HAND = -1
+"""The location of stones held in the sower's hand (picked up, not yet sown)."""
+SOW_INTERVAL = 0.11
+"""Seconds between two stones leaving the hand, at animation speed 1."""
+FLIGHT_TIME = 0.26
+"""Seconds a stone spends in the air, at animation speed 1."""
+
+
+@dataclass
+class _Event:
+    time: float
+    action: Callable[[], None]
+
+
+@dataclass
+class Animation:
+    """A timeline of actions (lift, fly, capture) run by the scene; ``labels`` are announced on the way."""
+
+    events: list[_Event] = field(default_factory=list)
+    clock: float = 0.0
+
+    @property
+    def is_done(self) -> bool:
+        return not self.events
+
+
+class SowingScene:
+    """One sowing board: geometry, stones and their animation, drawing and hit-testing."""
+
+    def __init__(self, spec: BoardSpec, seed: int = 2024) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.layout: Layout | None = None
+        self.field = StoneField(stone_radius=8.0, seed=seed)
+        self.counts: dict[Location, int] = {location: 0 for location in spec.locations}
+        self.animation = Animation()
+        self.speed = 1.0
+        self.announce: Callable[[str], None] = lambda text: None
+        self.on_sound: Callable[[str], None] = lambda name: None
+        self._sprites: dict[int, arcade.Sprite] = {}
+        self._stone_list = arcade.SpriteList()
+        self._air_list = arcade.SpriteList()
+        self._shadow_list = arcade.SpriteList()
+        self._board_list = arcade.SpriteList()
+        self._glow_list = arcade.SpriteList()
+        self._badge_batch = pyglet.graphics.Batch()
+        self._badges: dict[Location, arcade.Text] = {}
+        self._badge_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._colour_rng = random.Random(seed)
+
+    # -- geometry ---------------------------------------------------------------------------------------------
+    def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
+        """Lay the board out in a rectangle of the window (call again on resize)."""
+        self.layout = layout(self.spec, left, bottom, width, height)
+        bowls = {}
+        for location, place in self.layout.places.items():
+            reach = place.half_height - place.half_width
+            bowls[location] = Bowl((place.x, place.y - reach), (place.x, place.y + reach), place.half_width * 0.92)
+        self.field.set_bowls(bowls, self.layout.stone_radius)
+        self._build_board_sprites()
+        self._build_badges()
+        for stone in self.field.stones:
+            self._sprite_for(stone).scale = 2 * self.layout.stone_radius / textures.STONE_PIXELS
+
+    def _build_board_sprites(self) -> None:
+        assert self.layout is not None
+        self._board_list.clear()
+        x0, y0, w, h = self.layout.board
+        board_texture = textures.board(1000, max(200, int(1000 * h / w)))
+        board_sprite = arcade.Sprite(board_texture, center_x=x0 + w / 2, center_y=y0 + h / 2)
+        board_sprite.width, board_sprite.height = w, h
+        self._board_list.append(board_sprite)
+        for location, place in self.layout.places.items():
+            tall = place.half_height > place.half_width * 1.2
+            texture = textures.hollow(96, 260) if tall else textures.hollow(96, 96)
+            sprite = arcade.Sprite(texture, center_x=place.x, center_y=place.y)
+            sprite.width, sprite.height = 2 * place.half_width, 2 * place.half_height
+            self._board_list.append(sprite)
+
+    def badge_position(self, location: Location) -> tuple[float, float]:
+        """Where a location's count badge sits: beside the pit, on the side away from the board's middle."""
+        assert self.layout is not None
+        place = self.layout.places[location]
+        if self.spec.is_store(location):
+            return place.x, place.y - place.half_height - 12
+        x0, y0, w, h = self.layout.board
+        above = place.y > y0 + h / 2
+        offset = place.half_height * 0.8
+        return place.x + place.half_width * 0.8, place.y + (offset if above else -offset)
+
+    def _build_badges(self) -> None:
+        assert self.layout is not None
+        self._badge_batch = pyglet.graphics.Batch()
+        self._badges.clear()
+        small = self.spec.rows > 2
+        size = 9 if small else 12
+        shapes = arcade.shape_list.ShapeElementList()
+        for location in self.spec.locations:
+            x, y = self.badge_position(location)
+            half_w, half_h = (10, 8) if small else (14, 10)
+            shapes.append(arcade.shape_list.create_rectangle_filled(x, y, 2 * half_w, 2 * half_h, (30, 24, 20, 220)))
+            self._badges[location] = arcade.Text(
+                str(self.counts.get(location, 0)), x, y - 0.5, theme.TEXT, size, font_name=theme.BODY_FONT,
+                anchor_x="center", anchor_y="center", bold=True, batch=self._badge_batch,
+            )
+        self._badge_shapes = shapes
+
+    def location_at(self, x: float, y: float) -> Location | None:
+        """The pit or store under the point, or None."""
+        if self.layout is None:
+            return None
+        for location, place in self.layout.places.items():
+            dx = (x - place.x) / place.half_width
+            dy = (y - place.y) / place.half_height
+            if dx * dx + dy * dy <= 1.05:
+                return location
+        return None
+
+    # -- stones -----------------------------------------------------------------------------------------------
+    def _sprite_for(self, stone: Stone) -> arcade.Sprite:
+        sprite = self._sprites.get(id(stone))
+        if sprite is None:
+            sprite = arcade.Sprite(textures.stone(stone.colour))
+            assert self.layout is not None
+            sprite.scale = 2 * self.layout.stone_radius / textures.STONE_PIXELS
+            self._sprites[id(stone)] = sprite
+            self._stone_list.append(sprite)
+        return sprite
+
+    def show(self, counts: dict[Location, int]) -> None:
+        """Put the stones for ``counts`` on the board at once (a new game, a load, an undo)."""
+        assert self.layout is not None, "set_rect first"
+        self.animation = Animation()
+        self.field.land_all()
+        for stone in self.field.stones:
+            if stone.location == HAND:
+                stone.location = self._first_deficit(counts) if counts else 0
+        self._reconcile(counts, instant=True)
+        self.field.settle(0.8)
+        self._refresh_counts()
+
+    def _first_deficit(self, counts: dict[Location, int]) -> Location:
+        have = self.field.counts()
+        for location, want in counts.items():
+            if have.get(location, 0) < want:
+                return location
+        return next(iter(counts))
+
+    def _reconcile(self, target: dict[Location, int], instant: bool, stagger: float = 0.0) -> None:
+        """Move, add or remove stones until each location holds ``target``'s count (the rules' truth)."""
+        have = self.field.counts()
+        surplus: list[Stone] = []
+        for location in list(have):
+            extra = have[location] - target.get(location, 0)
+            if extra > 0:
+                surplus += self.field.at(location)[-extra:]
+        deficits = [(location, want - have.get(location, 0)) for location, want in target.items()
+                    if want > have.get(location, 0)]
+        # Prefer sending a stone to a location of the same owner (seeds left at the end go to their store).
+        delay = 0.0
+        for location, missing in deficits:
+            for _ in range(missing):
+                if surplus:
+                    same = [s for s in surplus if s.location != HAND and s.location in self.spec.locations
+                            and self.spec.owner(s.location) == self.spec.owner(location)]
+                    stone = (same or surplus)[0]
+                    surplus.remove(stone)
+                    if instant:
+                        self.field.place(stone, location)
+                    else:
+                        self.field.fly(stone, location, FLIGHT_TIME * 1.6 / self.speed, delay=delay)
+                        delay += stagger
+                else:
+                    stone = self.field.add_stone(location, self._colour_rng.randrange(len(theme.STONE_COLOURS)))
+                    self._sprite_for(stone)
+        for stone in surplus:
+            self._remove_stone(stone)
+
+    def _remove_stone(self, stone: Stone) -> None:
+        self.field._leave(stone)
+        self.field.stones.remove(stone)
+        sprite = self._sprites.pop(id(stone), None)
+        if sprite is not None:
+            sprite.remove_from_sprite_lists()
+
+    def _refresh_counts(self) -> None:
+        counts = {location: 0 for location in self.spec.locations}
+        for stone in self.field.stones:
+            if stone.flight is None and stone.location in counts:
+                counts[stone.location] += 1
+        for location, count in counts.items():
+            if self.counts.get(location) != count and location in self._badges:
+                self._badges[location].text = str(count)
+        self.counts = counts
+
+    # -- animation --------------------------------------------------------------------------------------------
+    @property
+    def is_animating(self) -> bool:
+        return not self.animation.is_done or self.field.is_flying
+
+    def animate(self, plan: MovePlan) -> None:
+        """Start the animation of a move (finishing any animation still running first)."""
+        self.finish()
+        interval = SOW_INTERVAL / self.speed
+        flight = FLIGHT_TIME / self.speed
+        events: list[_Event] = []
+        t = 0.0
+        for index, lap in enumerate(plan.laps):
+            if index:
+                t += flight + interval
+            events.append(_Event(t, lambda lap=lap: self._pick_up(lap)))
+            if lap.label:
+                events.append(_Event(t, lambda text=lap.label: self.announce(text)))
+            t += interval * 1.5
+            for drop in lap.drops:
+                events.append(_Event(t, lambda drop=drop: self._drop(drop, flight)))
+                t += interval
+        t += flight
+        for capture in plan.captures:
+            events.append(_Event(t, lambda capture=capture: self._capture(capture, flight)))
+            t += flight * 1.8
+        for label in plan.labels:
+            if not any(lap.label == label for lap in plan.laps):
+                events.append(_Event(t if "Capture" not in label else t - flight, lambda text=label: self.announce(text)))
+        events.append(_Event(t, lambda after=dict(plan.after): self._reconcile(after, instant=False, stagger=0.03)))
+        events.sort(key=lambda event: event.time)
+        self.animation = Animation(events)
+
+    def _pick_up(self, lap: Lap) -> None:
+        for location, count in lap.taken:
+            stones = self.field.at(location)[-count:] if count else []
+            for stone in stones:
+                if stone.flight is not None:
+                    x, y, _ = stone.flight.position()
+                    stone.flight = None
+                    stone.body.position = x, y
+                self.field.lift(stone, 1.5)
+                stone.location = HAND
+        self.on_sound("pick")
+
+    def _drop(self, location: Location, flight: float) -> None:
+        hand = self.field.at(HAND)
+        if hand:
+            self.field.fly(hand[0], location, flight, height=1.5)
+            self.on_sound("drop")
+
+    def _capture(self, capture: Capture, flight: float) -> None:
+        delay = 0.0
+        for location, count in capture.taken:
+            for stone in self.field.at(location)[-count:] if count else []:
+                if capture.store is None:
+                    continue
+                self.field.fly(stone, capture.store, flight * 1.6, height=3.0, delay=delay)
+                delay += 0.02
+        self.on_sound("capture")
+
+    def finish(self) -> None:
+        """Complete the running animation at once: every stone goes where the new position puts it."""
+        if self.animation.events:
+            events, self.animation.events = self.animation.events, []
+            saved_speed = self.speed
+            self.speed = 1e6
+            for event in events:
+                event.action()
+            self.speed = saved_speed
+        self.field.land_all()
+        self._refresh_counts()
+
+    def update(self, dt: float) -> None:
+        """Advance the animation clock, the flights and the physics."""
+        animation = self.animation
+        if animation.events:
+            animation.clock += dt
+            while animation.events and animation.events[0].time <= animation.clock:
+                animation.events.pop(0).action()
+        self.field.update(dt)
+        self._refresh_counts()
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+    def draw(self, highlights: dict[Location, tuple[int, int, int, int]] | None = None,
+             outlines: dict[Location, tuple[int, int, int, int]] | None = None) -> None:
+        """Draw the board; ``highlights`` glow (legal pit under the mouse, hint), ``outlines`` ring (last move)."""
+        assert self.layout is not None
+        self._board_list.draw()
+        if outlines:
+            for location, colour in outlines.items():
+                place = self.layout.places[location]
+                arcade.draw_ellipse_outline(place.x, place.y, 2 * place.half_width + 6, 2 * place.half_height + 6,
+                                            colour, 3)
+        if highlights:
+            self._glow_list.clear()
+            for location, colour in highlights.items():
+                place = self.layout.places[location]
+                w, h = int(2 * place.half_width), int(2 * place.half_height)
+                sprite = arcade.Sprite(textures.glow(96, 96 if h <= w * 1.2 else 260, colour),
+                                       center_x=place.x, center_y=place.y)
+                sprite.width, sprite.height = w * 1.25, h * 1.12
+                self._glow_list.append(sprite)
+            self._glow_list.draw()
+        self._sync_sprites()
+        self._stone_list.draw()
+        self._shadow_list.draw()
+        self._air_list.draw()
+        if self._badge_shapes is not None:
+            self._badge_shapes.draw()
+        self._badge_batch.draw()
+
+    def _sync_sprites(self) -> None:
+        assert self.layout is not None
+        radius = self.layout.stone_radius
+        base = 2 * radius / textures.STONE_PIXELS
+        self._shadow_list.clear()
+        for stone in self.field.stones:
+            sprite = self._sprite_for(stone)
+            z = stone.z
+            if z > 0.01:
+                if sprite.sprite_lists and sprite.sprite_lists[0] is not self._air_list:
+                    sprite.remove_from_sprite_lists()
+                    self._air_list.append(sprite)
+                shadow = arcade.Sprite(textures.shadow(), center_x=stone.x + z * radius * 0.35,
+                                       center_y=stone.y - z * radius * 0.5, scale=base * 1.1)
+                self._shadow_list.append(shadow)
+                sprite.position = stone.x, stone.y + z * radius * 0.6
+                sprite.scale = base * (1 + 0.12 * z)
+            else:
+                if sprite.sprite_lists and sprite.sprite_lists[0] is not self._stone_list:
+                    sprite.remove_from_sprite_lists()
+                    self._stone_list.append(sprite)
+                sprite.position = stone.body.position.x, stone.body.position.y
+                sprite.scale = base
+
+
+def stone_colour(seed: int, index: int) -> int:
+    """A stone's colour index, fixed by the board's seed so a position always looks the same."""
+    return random.Random(seed * 1000 + index).randrange(len(theme.STONE_COLOURS))

@@ -1,0 +1,87 @@
+"""Load game: the saves in the saves folder, newest first; a click continues the game.
+
+Saves use the common format of ``game.savegame`` (the console reads them too).  A file that cannot be used
+(corrupt, another program's, a game this window cannot draw) is reported on screen with the reason the save
+module gives (line and field), and nothing else happens.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import arcade.gui
+
+from game import catalogue, savegame, theme
+from game.context import AppContext
+from game.match import Match
+from game.views.base import MenuView
+
+SHOWN = 8
+SUFFIX = ".save"
+
+
+def save_files(folder: Path) -> list[Path]:
+    """The save files in ``folder``, newest first."""
+    if not folder.is_dir():
+        return []
+    files = [path for path in folder.iterdir() if path.suffix == SUFFIX and path.is_file()]
+    return sorted(files, key=lambda path: path.stat().st_mtime, reverse=True)
+
+
+def new_save_path(folder: Path, game_name: str) -> Path:
+    """A fresh file name for a save of ``game_name``."""
+    stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
+    path = folder / f"{game_name}-{stamp}{SUFFIX}"
+    counter = 2
+    while path.exists():
+        path = folder / f"{game_name}-{stamp}-{counter}{SUFFIX}"
+        counter += 1
+    return path
+
+
+def read_save(path: Path) -> Match:
+    """The match in a save file, or SaveError/OSError/ValueError saying why it cannot be played here."""
+    saved = savegame.load(path)
+    playable = {entry.name for entry in catalogue.games() if entry.available}
+    if saved.game.name not in playable:
+        raise savegame.SaveError(f"{saved.game.title} games cannot be played in this window yet")
+    return Match.from_saved(saved)
+
+
+def open_save(context: AppContext, path: Path) -> str | None:
+    """Open the save at ``path`` in its game screen; on failure return the message (and stay)."""
+    try:
+        match = read_save(path)
+    except (savegame.SaveError, OSError, ValueError) as error:
+        return f"Cannot load {path.name}: {error}"
+    context.show_match(match, save_path=path)
+    return None
+
+
+class LoadView(MenuView):
+    """The newest saves as buttons."""
+
+    heading = "Load game"
+
+    def build(self) -> None:
+        folder = self.context.save_dir
+        assert folder is not None
+        box = arcade.gui.UIBoxLayout(space_between=10)
+        files = save_files(folder)
+        if not files:
+            box.add(theme.label(f"No saved games yet in {folder}.", 16, theme.TEXT_DIM))
+        for path in files[:SHOWN]:
+            stamp = time.strftime("%d %b %Y %H:%M", time.localtime(path.stat().st_mtime))
+            widget = theme.button(f"{path.stem}   ({stamp})", width=640, height=46, font_size=13)
+            box.add(self.on_click(widget, lambda path=path: self.load(path)))
+        if len(files) > SHOWN:
+            box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", 12, theme.TEXT_DIM))
+        box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
+        anchor = arcade.gui.UIAnchorLayout()
+        anchor.add(box, anchor_x="center", anchor_y="center")
+        self.ui.add(anchor)
+
+    def load(self, path: Path) -> None:
+        problem = open_save(self.context, path)
+        if problem:
+            self.message(problem, warning=True)

@@ -1,0 +1,206 @@
+"""Test-session set-up for the window tests: one hidden X server, one window, deterministic frames.
+
+- If ``DISPLAY`` is unset, one ``Xvfb`` is started for the whole session (``-displayfd`` picks a free display)
+  before any test module imports arcade, and stopped at the end.  Tests that need no window pay nothing: the
+  server is started lazily by the ``window`` fixture's first use... except that pyglet reads ``DISPLAY`` on
+  import, so the start happens here at collection time only when some collected test is marked ``gui``.
+- ``window``: one session-wide 1280x720 window (no antialiasing, events dispatched at once).
+- ``gui`` helpers step frames (events, a fixed 1/60 s update, a draw, a flip), click, press keys and grab
+  screenshots.
+- Under ``CI=true`` a skipped ``gui`` test is a failure: the window tests must really run in CI.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+_XVFB: subprocess.Popen | None = None
+
+
+def _start_xvfb() -> None:
+    """Start Xvfb on a free display and point DISPLAY at it (only when no display is set)."""
+    global _XVFB
+    if os.environ.get("DISPLAY") or _XVFB is not None:
+        return
+    binary = shutil.which("Xvfb")
+    if binary is None:
+        return  # the gui tests then skip, which CI turns into failures
+    read_end, write_end = os.pipe()
+    _XVFB = subprocess.Popen(
+        [binary, "-displayfd", str(write_end), "-screen", "0", "1920x1080x24", "-nolisten", "tcp", "-noreset"],
+        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write_end)
+    number = b""
+    deadline = time.monotonic() + 15
+    with os.fdopen(read_end, "rb") as stream:
+        while time.monotonic() < deadline:
+            chunk = stream.read(1)
+            if not chunk or chunk == b"\n":
+                break
+            number += chunk
+    if not number.strip():
+        _XVFB.kill()
+        _XVFB = None
+        return
+    os.environ["DISPLAY"] = f":{number.decode().strip()}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "test_gui_" in item.nodeid:
+            item.add_marker(pytest.mark.gui)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pyglet binds to DISPLAY when arcade is first imported, which test modules do at collection: start the
+    # server before collection whenever window tests might be collected.
+    _start_xvfb()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _XVFB
+    if _XVFB is not None:
+        _XVFB.terminate()
+        try:
+            _XVFB.wait(5)
+        except subprocess.TimeoutExpired:
+            _XVFB.kill()
+        _XVFB = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and item.get_closest_marker("gui") and os.environ.get("CI", "").lower() == "true":
+        report.outcome = "failed"
+        report.longrepr = f"gui test skipped under CI=true (skips are failures in CI): {report.longrepr}"
+
+
+# -- the window and helpers ----------------------------------------------------------------------------------
+class Gui:
+    """Drives the session window: frames, clicks, keys and screenshots."""
+
+    def __init__(self, window) -> None:  # type: ignore[no-untyped-def]
+        self.window = window
+
+    def frame(self, count: int = 1, dt: float = 1 / 60) -> None:
+        for _ in range(count):
+            self.window.dispatch_events()
+            self.window._dispatch_updates(dt)
+            self.window.dispatch_event("on_draw")
+            self.window.flip()
+
+    def frames_until(self, condition, limit: int = 600, dt: float = 1 / 60) -> int:  # type: ignore[no-untyped-def]
+        """Step frames until ``condition()`` is true; the number of frames taken (fails after ``limit``)."""
+        for count in range(limit):
+            if condition():
+                return count
+            self.frame(dt=dt)
+            time.sleep(0.0005)  # let a search thread run
+        assert condition(), f"condition not met after {limit} frames"
+        return limit
+
+    def click(self, x: float, y: float, button: int = 1) -> None:
+        self.window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
+        self.window.dispatch_event("on_mouse_press", int(x), int(y), button, 0)
+        self.window.dispatch_event("on_mouse_release", int(x), int(y), button, 0)
+        self.frame()
+
+    def move(self, x: float, y: float) -> None:
+        self.window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
+
+    def key(self, symbol: int, modifiers: int = 0) -> None:
+        self.window.dispatch_event("on_key_press", symbol, modifiers)
+        self.window.dispatch_event("on_key_release", symbol, modifiers)
+        self.frame()
+
+    def widgets(self, kind=None):  # type: ignore[no-untyped-def]
+        """Every widget of the current view's UIManager (all layers), optionally of one class."""
+        view = self.window.current_view
+        manager = getattr(view, "ui", None)
+        found = []
+        if manager is None:
+            return found
+
+        def walk(widget):  # type: ignore[no-untyped-def]
+            found.append(widget)
+            for child in getattr(widget, "children", []):
+                walk(child)
+
+        for layer in manager.children.values():
+            for widget in layer:
+                walk(widget)
+        return [w for w in found if kind is None or isinstance(w, kind)]
+
+    def button(self, text: str):  # type: ignore[no-untyped-def]
+        """The first button whose text starts with ``text``."""
+        import arcade.gui
+
+        for widget in self.widgets(arcade.gui.UIFlatButton):
+            if widget.text.startswith(text):
+                return widget
+        names = [w.text for w in self.widgets(arcade.gui.UIFlatButton)]
+        raise AssertionError(f"no button {text!r} on {type(self.window.current_view).__name__}: {names}")
+
+    def press(self, text: str) -> None:
+        """Click the centre of the button labelled ``text``."""
+        self.frame()
+        widget = self.button(text)
+        self.click(*widget.rect.center)
+        self.frame()
+
+    def screenshot(self, path: Path | None = None):  # type: ignore[no-untyped-def]
+        """The current frame as a PIL image (drawn, read back before the flip); saved when ``path`` is given."""
+        import arcade
+
+        self.window.dispatch_events()
+        self.window.dispatch_event("on_draw")
+        image = arcade.get_image(0, 0, self.window.width, self.window.height)
+        self.window.flip()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            image.save(path)
+        return image
+
+
+@pytest.fixture(scope="session")
+def window():  # type: ignore[no-untyped-def]
+    if not os.environ.get("DISPLAY"):
+        pytest.skip("no X display and no Xvfb: window tests cannot run")
+    import arcade
+
+    from game import theme
+
+    theme.load_fonts()
+    win = arcade.Window(1280, 720, "StoneCave tests", resizable=True, antialiasing=False, vsync=False)
+    win._enable_event_queue = False
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def gui(window, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """A fresh application on the session window, with settings and saves in a temporary folder."""
+    from game import app
+
+    monkeypatch.setenv("STONECAVE_CONFIG_DIR", str(tmp_path))
+    if window.width != 1280 or window.height != 720:
+        window.set_size(1280, 720)
+        window.dispatch_event("on_resize", 1280, 720)
+    driver = Gui(window)
+    driver.context = app.start(window, tmp_path)
+    driver.context.settings.set("sound", False)
+    driver.context.apply_settings()
+    driver.config_dir = tmp_path
+    driver.frame(2)
+    yield driver
+    view = window.current_view
+    if view is not None and hasattr(view, "cancel_search"):
+        view.cancel_search()
