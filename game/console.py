@@ -481,7 +481,7 @@ class Console:
         session = self.session
         assert session is not None
         game = session.game
-        self.io.say(f"Type a move as the list below writes it, or a command:")
+        self.io.say("Type a move as the list below writes it, or a command:")
         self.io.say("  help             this text and the legal moves")
         self.io.say("  board            show the board again")
         self.io.say("  undo             take back your last move (and the computer's replies)")

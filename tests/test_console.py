@@ -14,7 +14,6 @@ import pytest
 import rules
 from ai import registry
 from ai.base import SearchResult
-from game import console as console_module
 from game import savegame
 from game.console import Console, Session, Terminal, main, seconds_per_move
 from game.savegame import Seat
