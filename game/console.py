@@ -20,6 +20,7 @@ Its move is checked against the rules before it is played.
 """
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 import time
@@ -34,7 +35,7 @@ from game import savegame
 from game.savegame import SavedGame, SaveError, Seat
 from rules import Game, Move, RulesError, State
 
-USAGE = __doc__.split("\n\n")[1].strip()
+USAGE = "\n\n".join(__doc__.split("\n\n")[1:3]).strip()
 
 SECONDS_PER_MOVE = {"kalah": 1.0, "oware": 1.0, "hus": 2.0, "magnetic-cave": 3.0}
 """A computer's time per move in each game (the coursework and competition limits); 1 s for others."""
@@ -655,7 +656,7 @@ def parse_arguments(argv: list[str]) -> Options:
 def _solitaire(argv: list[str]) -> int:
     """Hand ``stonecave text solitaire ...`` to the solitaire console, which ships separately."""
     try:
-        from game import solitaire_console
+        solitaire_console = importlib.import_module("game.solitaire_console")
     except ModuleNotFoundError as error:
         if error.name != "game.solitaire_console":
             raise
