@@ -285,6 +285,8 @@ class _Run:
             if depth == 1:
                 # The leaves, inline: each child scored by the evaluator (or exactly when the game ends).
                 leaves = 0
+                if table_move is not None and children[0][0] != table_move:
+                    children.sort(key=lambda c: c[0] != table_move)
                 for move, child, same, final in children:
                     if final is None:
                         leaves += 1
@@ -304,7 +306,7 @@ class _Run:
                     children.sort(
                         key=lambda c: -(
                             (1 << 40 if c[0] == table_move else 0)
-                            + (1 << 39 if c[3] is not None else 0)
+                            + (1 << 39 if c[3] is not None and c[3] > 0 else 0)
                             + (1 << 38 if c[2] else 0)
                             + (1 << 37 if c[0] == first_killer else 1 << 36 if c[0] == second_killer else 0)
                             + history_get(c[0], 0)

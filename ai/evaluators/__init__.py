@@ -80,6 +80,7 @@ _EVALUATORS: dict[str, dict[str, str]] = {
     },
     "magnetic-cave": {
         "default": "ai.evaluators.magnetic_cave:default_evaluator",
+        "windows": "ai.evaluators.magnetic_cave:simple_evaluator",
     },
 }
 

@@ -35,6 +35,7 @@ class KalahKernel:
         total = 2 * n * game.seeds
         bits = (total + 1).bit_length()
         self.n = n
+        self.order = tuple(range(n))
         self.total = total
         self.bits = bits
         self.mask = (1 << bits) - 1
@@ -99,11 +100,16 @@ class KalahKernel:
 
     # -- search -----------------------------------------------------------------------------------------------
     def children(self, p: int) -> list[tuple]:
+        """The children in search order: extra turns (rightmost first), captures (biggest first), the rest;
+        a move that ends the game comes first when it wins and last otherwise."""
         n, mask, shifts, add, last = self.n, self.mask, self.shifts, self.add, self.last
         store_shift = shifts[n]
         own_pits, opp_pits = self.own_pits, self.opp_pits
-        result = []
-        for pit in range(n):
+        again: list[tuple] = []
+        captures: list[tuple] = []
+        quiet: list[tuple] = []
+        ended: list[tuple] = []
+        for pit in range(n - 1, -1, -1):
             shift = shifts[pit]
             seeds = (p >> shift) & mask
             if not seeds:
@@ -112,10 +118,11 @@ class KalahKernel:
             end = last[pit][seeds]
             if end == n:
                 if q & own_pits:
-                    result.append((pit, q, True, None))
+                    again.append((pit, q, True, None))
                 else:  # the mover's side emptied: the opponent keeps their own seeds
-                    result.append((pit, None, False, self._final(2 * ((q >> store_shift) & mask) - self.total)))
+                    ended.append((pit, None, False, self._final(2 * ((q >> store_shift) & mask) - self.total)))
                 continue
+            taken = -1
             if end < n and (q >> shifts[end]) & mask == 1:
                 opposite = 2 * n - end
                 taken = (q >> shifts[opposite]) & mask
@@ -125,10 +132,20 @@ class KalahKernel:
                 own = (q >> store_shift) & mask
                 if q & own_pits:
                     own = self.total - (q >> shifts[2 * n + 1])
-                result.append((pit, None, False, self._final(2 * own - self.total)))
+                ended.append((pit, None, False, self._final(2 * own - self.total)))
                 continue
-            result.append((pit, (q >> self.half) | ((q & self.low_half) << self.half), False, None))
-        return result
+            child = (pit, (q >> self.half) | ((q & self.low_half) << self.half), False, None)
+            if taken > 0:
+                captures.append((taken, child))
+            else:
+                quiet.append(child)
+        if captures:
+            captures.sort(key=_first_descending)
+            again.extend(child for _, child in captures)
+        if ended:
+            wins = [child for child in ended if child[3] > 0]
+            return wins + again + quiet + [child for child in ended if child[3] <= 0]
+        return again + quiet if quiet else again
 
     def evaluate(self, p: int) -> float:
         if self.side_weight is None:
@@ -142,3 +159,7 @@ class KalahKernel:
             folded |= folded >> step
         mobility = (folded & self.own_low).bit_count() - (folded & self.opp_low).bit_count()
         return store + self.side_weight * side + self.mobility_weight * mobility
+
+
+def _first_descending(pair: tuple) -> int:
+    return -pair[0]
