@@ -87,12 +87,25 @@ def reach(occupied: int) -> tuple[int, int]:
 
 def threat_cells(bits: int, others: int) -> int:
     """Empty cells that would complete five for the bricks ``bits`` (the other colour's bricks: ``others``)."""
-    cells = 0
+    return threat_masks(bits, others)[0]
+
+
+def threat_masks(mine: int, theirs: int) -> tuple[int, int]:
+    """(my threat cells, their threat cells) in one pass over the windows: the empty cells completing five.
+
+    Playable threat cells are exactly the immediate wins: ``threat & legal_mask(occupied)``.
+    """
+    my_threats = their_threats = 0
     for window in WINDOWS:
-        mine = window & bits
-        if mine and not window & others and mine.bit_count() == WIN_LENGTH - 1:
-            cells |= window ^ mine
-    return cells
+        a = window & mine
+        if a:
+            if not window & theirs and a.bit_count() == WIN_LENGTH - 1:
+                my_threats |= window ^ a
+        else:
+            b = window & theirs
+            if b and b.bit_count() == WIN_LENGTH - 1:
+                their_threats |= window ^ b
+    return my_threats, their_threats
 
 
 def _side_bits(state: CaveState, player: Player) -> tuple[int, int]:
@@ -252,10 +265,16 @@ DEFEND = (0, 3, 12, 48, 5_000)
 def move_priority(state: CaveState, cell: Cell) -> int:
     """A cheap attack-and-defence count for ``cell`` as the side to move's move (higher: try sooner).
 
-    A move that opens one of the opponent's threat cells (makes it playable) loses at once and scores
-    below everything else.
+    A move that opens one of the opponent's threat cells (makes it playable) loses at once unless it wins
+    itself, and scores below every other move.
     """
     mine, theirs = _side_bits(state, state.to_move)
+    occupied = mine | theirs
+    their_threats = threat_masks(mine, theirs)[1]
+    return _priority(mine, theirs, occupied, legal_mask(occupied), their_threats, cell)
+
+
+def _priority(mine: int, theirs: int, occupied: int, now: int, dangers: int, cell: Cell) -> int:
     priority = 0
     for window in CELL_WINDOWS[cell]:
         a = window & mine
@@ -264,12 +283,10 @@ def move_priority(state: CaveState, cell: Cell) -> int:
             priority += ATTACK[a.bit_count()]
         elif not a:
             priority += DEFEND[b.bit_count()]
-    occupied = mine | theirs
     bit = 1 << cell
-    opened = legal_mask(occupied | bit) & ~legal_mask(occupied)
-    for other in mask_cells(opened):
-        if completes_five(theirs | 1 << other, other) and not completes_five(mine | bit, cell):
-            return -1_000_000 + priority
+    opened = (((bit << 1) & NOT_A) | ((bit >> 1) & NOT_H)) & ~(occupied | now)
+    if opened & dangers:
+        priority -= 1_000_000
     return priority
 
 
@@ -278,17 +295,23 @@ def order_moves(game: Game, state: CaveState, moves: tuple[Cell, ...] | None = N
     blocks of the opponent's immediate wins, then the rest by ``move_priority`` (ties in cell order)."""
     if moves is None:
         moves = game.legal_moves(state)
-    wins = set(winning_moves(game, state))
-    blocks = set(forced_blocks(game, state))
-
-    def rank(cell: Cell) -> tuple[int, int]:
-        if cell in wins:
-            return (0, 0)
-        if cell in blocks:
-            return (1, 0)
-        return (2, -move_priority(state, cell))
-
-    return sorted(moves, key=rank)
+    mine, theirs = _side_bits(state, state.to_move)
+    occupied = mine | theirs
+    now = legal_mask(occupied)
+    my_threats, their_threats = threat_masks(mine, theirs)
+    wins = my_threats & now
+    blocks = their_threats & now
+    ranked = []
+    for cell in moves:
+        bit = 1 << cell
+        if bit & wins:
+            ranked.append((0, 0, cell))
+        elif bit & blocks:
+            ranked.append((1, 0, cell))
+        else:
+            ranked.append((2, -_priority(mine, theirs, occupied, now, their_threats, cell), cell))
+    ranked.sort()
+    return [cell for _, _, cell in ranked]
 
 
 # -- threat search ----------------------------------------------------------------------------------------------
