@@ -64,6 +64,15 @@ def describe_score(score: float) -> str:
     return f"{score:+.2f}"
 
 
+def as_margin(score: float) -> float:
+    """A proven win or loss score turned back into its final margin; any other score unchanged."""
+    if score >= HEURISTIC_BOUND:
+        return score - WIN
+    if score <= -HEURISTIC_BOUND:
+        return score + WIN
+    return score
+
+
 # game name -> evaluator name -> "module:factory".  A factory takes the game and returns an Evaluator.
 _EVALUATORS: dict[str, dict[str, str]] = {
     "kalah": {
