@@ -197,11 +197,15 @@ class Oware(Game):
 
     def end_reason(self, state: OwareState) -> Reason | None:
         """Why the game is over in ``state`` (the module docstring's order of precedence), or None."""
+        return self._end_reason(state, state.board_key if state.seen else 0)
+
+    def _end_reason(self, state: OwareState, board: int) -> Reason | None:
+        """``end_reason`` given the state's board key (which only matters when ``state.seen`` is not empty)."""
         south, north = state.stores
         total = self.total
         if 2 * south > total or 2 * north > total or 2 * south == 2 * north == total:
             return Reason.MAJORITY
-        if state.seen and state.board_key in state.seen:
+        if state.seen and board in state.seen:
             return Reason.REPETITION
         if state.since_capture >= self._limit:
             return Reason.NO_CAPTURE_LIMIT
@@ -246,8 +250,19 @@ class Oware(Game):
         return tuple(moves)
 
     def apply(self, state: OwareState, move: int) -> OwareState:
-        self._check(state, move)
         board = state.board_key
+        pits = state.pits
+        base = HOUSES * state.to_move
+        # The common case is checked inline; anything unusual goes through _check, which explains or accepts.
+        if (
+            type(move) is not int
+            or not 0 <= move < HOUSES
+            or not pits[base + move]
+            or self.grand_slam == "forbidden"
+            or self._end_reason(state, board) is not None
+            or (pits[base + move] + move < HOUSES and not any(pits[HOUSES - base : RING - base]))
+        ):
+            move = self._check(state, move)
         new_board, captured, _, _ = self._sow(board, state.to_move, move)
         return self._after(state, board, new_board, captured)
 
@@ -369,7 +384,9 @@ class Oware(Game):
         if self.end_reason(state) is not None:
             return state, 0
         deltas, lasts = self._deltas, self._lasts
-        masks = SIDE_MASKS
+        south_mask, north_mask = SIDE_MASKS
+        # Per player: own house 0's ring index, the opponent's, the opponent's mask, the own mask.
+        sides = ((0, HOUSES, north_mask, south_mask), (HOUSES, 0, south_mask, north_mask))
         board = state.board_key
         player = state.to_move
         stores = list(state.stores)
@@ -383,20 +400,18 @@ class Oware(Game):
         rand = rng.random
         plies = 0
         while True:
-            base = HOUSES * player
-            low = HOUSES - base
-            opponent_mask = masks[1 - player]
+            base, low, opponent_mask, own_mask = sides[player]
+            high = low + HOUSES
             starving = not board & opponent_mask
             while True:
-                house = int(rand() * HOUSES)
-                start = base + house
+                start = base + int(rand() * HOUSES)
                 seeds = (board >> (start << 3)) & 255
-                if not seeds or (starving and seeds + house < HOUSES):
+                if not seeds or (starving and seeds + start - base < HOUSES):
                     continue
                 new_board = board + deltas[start][seeds]
                 last = lasts[start][seeds]
                 captured = 0
-                if low <= last < low + HOUSES:
+                if low <= last < high:
                     count = (new_board >> (last << 3)) & 255
                     if count == 2 or count == 3:
                         after = new_board
@@ -411,27 +426,28 @@ class Oware(Game):
                                 break
                         if after & opponent_mask or slam_captures:
                             new_board = after
-                        elif slam_forbidden and self._has_fair_move(board, player, starving, house):
+                        elif slam_forbidden and self._has_fair_move(board, player, starving, start - base):
                             continue  # an illegal grand slam: draw again
                         else:
                             captured = 0
                 break
             plies += 1
             if trace is not None:
-                trace.append(house)
-            player ^= 1
+                trace.append(start - base)
             if captured:
                 board = new_board
-                mine = stores[1 - player] + captured
-                stores[1 - player] = mine
+                mine = stores[player] + captured
+                stores[player] = mine
                 counter = 0
                 seen.clear()
+                player ^= 1
                 if 2 * mine >= total and (2 * mine > total or 2 * stores[player] == total):
                     break
                 if not board & opponent_mask:  # a captured grand slam: the player to move has no seeds
                     break
             else:
                 counter += 1
+                player ^= 1
                 if track:
                     seen.add(board)
                     board = new_board
@@ -441,7 +457,7 @@ class Oware(Game):
                     board = new_board
                 if counter >= limit:
                     break
-            if not board & masks[1 - player]:
+            if not board & own_mask:
                 # The previous mover has no seeds: the player to move must feed them, if they can.
                 base = HOUSES * player
                 if not any(((board >> ((base + h) << 3)) & 255) + h >= HOUSES for h in range(HOUSES)):

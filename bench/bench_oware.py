@@ -1,0 +1,106 @@
+"""Oware rules speed: random-playout plies per second and perft nodes per second.
+
+Run ``python bench/bench_oware.py`` (``--seconds`` per measurement, ``--depth`` for perft).  With
+``--openspiel PYTHON`` (an interpreter that has ``pyspiel`` installed, e.g. a throwaway venv: OpenSpiel is not
+a StoneCave dependency) it also times OpenSpiel's C++ oware driven from Python in the same run, for a ratio.
+
+Random playouts use ``Oware.random_playout`` (the MCTS rollout path); perft uses the protocol methods
+``legal_moves`` and ``apply`` as a search would, and counts leaves and positions created.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.oware import Oware, OwareState  # noqa: E402
+
+OPENSPIEL_SCRIPT = """
+import random, sys, time
+import pyspiel
+game = pyspiel.load_game("oware")
+rng = random.Random(1)
+seconds = float(sys.argv[1])
+plies = games = 0
+begin = time.perf_counter()
+while time.perf_counter() - begin < seconds:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        plies += 1
+    games += 1
+elapsed = time.perf_counter() - begin
+print(plies / elapsed, plies / games)
+"""
+
+
+def playout_speed(game: Oware, seconds: float) -> tuple[float, float]:
+    """(plies per second, average plies per game) of random playouts from the start."""
+    rng = random.Random(1)
+    start = game.initial_state()
+    plies = games = 0
+    begin = time.perf_counter()
+    while time.perf_counter() - begin < seconds:
+        plies += game.random_playout(start, rng)[1]
+        games += 1
+    return plies / (time.perf_counter() - begin), plies / games
+
+
+def perft(game: Oware, state: OwareState, depth: int) -> tuple[int, int]:
+    """(leaves at ``depth``, positions created by ``apply``)."""
+    moves = game.legal_moves(state)
+    if depth == 1:
+        return len(moves), 0
+    leaves = created = 0
+    for move in moves:
+        child_leaves, child_created = perft(game, game.apply(state, move), depth - 1)
+        leaves += child_leaves
+        created += child_created + 1
+    return leaves, created
+
+
+def openspiel_speed(python: str, seconds: float) -> tuple[float, float] | None:
+    """OpenSpiel's oware random playouts through pyspiel in another interpreter, or None if unavailable."""
+    try:
+        result = subprocess.run([python, "-c", OPENSPIEL_SCRIPT, str(seconds)], capture_output=True, text=True,
+                                timeout=seconds + 60, check=True)
+    except (OSError, subprocess.SubprocessError) as error:
+        print(f"OpenSpiel not measured: {error}", file=sys.stderr)
+        return None
+    rate, length = result.stdout.split()
+    return float(rate), float(length)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per playout measurement")
+    parser.add_argument("--depth", type=int, default=7, help="perft depth from the start")
+    parser.add_argument("--openspiel", metavar="PYTHON", help="an interpreter with pyspiel, for a ratio")
+    args = parser.parse_args()
+    game = Oware()
+    print(f"Oware ({game.spec}), Python {sys.version.split()[0]}")
+
+    rate, length = playout_speed(game, args.seconds)
+    print(f"random playouts: {rate:,.0f} plies/s (average game {length:.1f} plies; target 560,000)")
+
+    begin = time.perf_counter()
+    leaves, created = perft(game, game.initial_state(), args.depth)
+    elapsed = time.perf_counter() - begin
+    print(f"perft({args.depth}) = {leaves:,} in {elapsed:.2f} s: {leaves / elapsed:,.0f} leaves/s, "
+          f"{created / elapsed:,.0f} apply/s")
+
+    if args.openspiel:
+        spiel = openspiel_speed(args.openspiel, args.seconds)
+        if spiel is not None:
+            spiel_rate, spiel_length = spiel
+            print(f"OpenSpiel oware (C++ via pyspiel): {spiel_rate:,.0f} plies/s (average game {spiel_length:.1f}"
+                  f" plies); StoneCave / OpenSpiel = {rate / spiel_rate:.2f}")
+
+
+if __name__ == "__main__":
+    main()
