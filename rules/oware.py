@@ -38,8 +38,10 @@ Rules as implemented (the defaults are RULES.md exactly):
      can follow a grand slam with ``grand_slam=capture`` or come from a hand-written position; the opponent
      then captures the seeds on their own side.
 
-  Since moves 1-3 are checked first, a move that reaches the no-capture limit (or repeats a position) ends
+  Since rules 1-3 are checked first, a move that reaches the no-capture limit (or repeats a position) ends
   the game by that rule even if the next player could not feed: the game ended before that turn began.
+  Under the default grand slam rule no capture can empty the board (the last seeds would all be the
+  opponent's), so a 24-24 draw comes from rules 2 and 4, which give each player their own seeds.
 
 History.  The state carries what the end rules need: ``since_capture`` (moves since the last capture, the
 no-capture counter) and ``seen``, the boards of every position since the last capture before the current
