@@ -224,11 +224,11 @@ def _plan_laps(plan: MovePlan, report: Any, spec: BoardSpec) -> None:
 
 
 def _plan_path(plan: MovePlan, report: Any, spec: BoardSpec, source: Location, state: State) -> None:
-    """Oware-style reports: a path of canonical pit indices, captured pits, and named events."""
+    """Oware-style reports: a path of canonical pit indices, the captured houses, and named events."""
     seeds = getattr(report, "seeds", spec.counts(state)[source])
     path = tuple(int(location) for location in report.path)
     plan.laps.append(Lap(((source, seeds),), path))
-    captured_pits = tuple(getattr(report, "capture_pits", ()) or ())
+    captured_pits = tuple(getattr(report, "captured_houses", None) or getattr(report, "capture_pits", ()) or ())
     if captured_pits and spec.has_stores and getattr(report, "captured", 0):
         # Counts are taken from the board after sowing; reconciliation fixes any difference.
         counts = spec.counts(state)
@@ -238,7 +238,10 @@ def _plan_path(plan: MovePlan, report: Any, spec: BoardSpec, source: Location, s
         taken = tuple((pit, counts.get(pit, 0)) for pit in captured_pits if counts.get(pit, 0))
         plan.captures.append(Capture(taken, spec.store(report.player), f"Capture {report.captured}"))
         plan.labels.append(f"Capture {report.captured}")
-    for flag, text in (("grand_slam", "Grand slam: no capture"), ("must_feed", "Must feed"),
-                       ("fed", "Must feed"), ("cannot_feed", "Cannot feed: game over")):
-        if getattr(report, flag, False):
-            plan.labels.append(text)
+    if getattr(report, "grand_slam", False):
+        plan.labels.append("Grand slam: capture" if getattr(report, "captured", 0) else "Grand slam: no capture")
+    if getattr(report, "fed", False):
+        plan.labels.append("Must feed: fed")
+    reason = getattr(report, "end_reason", None)
+    if reason is not None and getattr(reason, "name", "") in ("CANNOT_FEED", "REPETITION", "NO_CAPTURE_LIMIT"):
+        plan.labels.append(str(reason.value).capitalize())

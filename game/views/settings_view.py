@@ -17,9 +17,10 @@ from ai import registry
 from game import catalogue, theme
 from game.settings import PRESET_PREFIX, SettingItem, SettingsError
 from game.views.base import MenuView
-from game.views.widgets import Choice, Stepper, card, help_text
+from game.views.widgets import Choice, Stepper, card, labelled
 
-COLUMN = 500
+COLUMN = 560
+CONTROL = 280
 
 
 def _engine_params(choice: str) -> tuple[str, dict[str, Any]]:
@@ -45,25 +46,21 @@ class SettingsView(MenuView):
     # -- building ---------------------------------------------------------------------------------------------
     def build(self) -> None:
         schema = self.context.settings.schema
-        columns = arcade.gui.UIBoxLayout(vertical=False, space_between=24, align="top")
-        left = arcade.gui.UIBoxLayout(space_between=14)
+        columns = arcade.gui.UIBoxLayout(vertical=False, space_between=20, align="top")
+        left = arcade.gui.UIBoxLayout(space_between=12)
         for group in schema.groups:
-            plain = [item for item in group.items if item.type != "engines"]
-            if not plain:
-                continue
-            frame, box = card(group.heading, COLUMN)
-            for item in plain:
-                box.add(theme.label(item.label, 13, theme.TEXT))
-                box.add(self._control(item))
-                box.add(help_text(item.help, COLUMN - 30))
-            left.add(frame)
+            if any(item.type == "engines" for item in group.items):
+                continue  # the group with the engines item is the right-hand column
+            box = card(group.heading, COLUMN)
+            for item in group.items:
+                box.add(labelled(item.label, item.help, self._control(item), COLUMN - 24))
+            left.add(box)
         columns.add(left)
         columns.add(self._engine_card())
-        outer = arcade.gui.UIBoxLayout(space_between=12)
-        outer.add(columns)
-        outer.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(outer, anchor_x="center", anchor_y="top", align_y=-80)
+        anchor.add(columns, anchor_x="center", anchor_y="top", align_y=-80)
+        anchor.add(self.on_click(theme.button("Back", width=140, height=40, font_size=14), self.back),
+                   anchor_x="left", anchor_y="top", align_x=20, align_y=-20)
         self.ui.add(anchor)
 
     def _control(self, item: SettingItem) -> arcade.gui.UIWidget:
@@ -71,57 +68,67 @@ class SettingsView(MenuView):
         value = settings.get(item.key)
         if item.type == "bool":
             return Choice([(True, "On"), (False, "Off")], value, lambda v, k=item.key: self._set(k, v),
-                          width=COLUMN - 30, name=item.key)
+                          width=CONTROL, name=item.key)
         if item.type == "choice":
             return Choice([(c, c) for c in item.choices], value, lambda v, k=item.key: self._set(k, v),
-                          width=COLUMN - 30, name=item.key)
+                          width=CONTROL, name=item.key)
         return Stepper(value, item.minimum if item.minimum is not None else 0,
                        item.maximum if item.maximum is not None else 100, item.step or 1,
-                       lambda v, k=item.key: self._set(k, v), whole=item.type == "int", width=COLUMN - 30,
+                       lambda v, k=item.key: self._set(k, v), whole=item.type == "int", width=CONTROL,
                        name=item.key)
 
     def _engine_card(self) -> arcade.gui.UIWidget:
         settings = self.context.settings
         item = settings.schema.engines_item
-        frame, box = card(item.label + "s", COLUMN)
-        box.add(help_text(item.help, COLUMN - 30))
+        group = next(group for group in settings.schema.groups if item in group.items)
+        box = card(group.heading, COLUMN)
+        for other in group.items:
+            if other is not item:
+                box.add(labelled(other.label, other.help, self._control(other), COLUMN - 24))
+        box.add(theme.label(item.help, 12, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
         games = [(entry.name, entry.title) for entry in catalogue.games() if entry.available]
-        box.add(Choice(games, self.game_name, self._choose_game, width=COLUMN - 30, name="engine-game"))
-        box.add(Choice(list(item.roles), self.role, self._choose_role, width=COLUMN - 30, name="engine-role"))
+        box.add(labelled("Game", "", Choice(games, self.game_name, self._choose_game, width=CONTROL,
+                                            name="engine-game"), COLUMN - 24))
+        box.add(labelled("Role", "", Choice(list(item.roles), self.role, self._choose_role, width=CONTROL,
+                                            name="engine-role"), COLUMN - 24))
         game = self.game
         current = settings.engine_choice(game, self.role)
-        options = [(PRESET_PREFIX + name, f"Preset: {name}  ({spec})") for name, spec in registry.presets(game).items()]
+        options = [(PRESET_PREFIX + name, f"Preset: {name}") for name in registry.presets(game)]
         engine_name = None if current.startswith(PRESET_PREFIX) else _engine_params(current)[0]
         for info in registry.engines(game):
             options.append((current if info.name == engine_name else info.name, f"Engine: {info.title}"))
-        box.add(Choice(options, current, self._choose_engine, width=COLUMN - 30, name="engine-choice"))
-        if engine_name is not None:
+        box.add(labelled(item.label, "", Choice(options, current, self._choose_engine, width=CONTROL,
+                                                name="engine-choice"), COLUMN - 24))
+        if engine_name is None:
+            spec = registry.presets(game).get(current[len(PRESET_PREFIX):], "")
+            box.add(theme.label(f"{current[len(PRESET_PREFIX):]} plays {spec}. Choose an engine to set its "
+                                "parameters yourself.", 12, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+        else:
             info = registry.engine_info(engine_name)
-            box.add(help_text(info.description, COLUMN - 30))
+            box.add(theme.label(info.description, 12, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
             _, params = _engine_params(current)
             for param in info.params:
-                box.add(theme.label(param.name, 12, theme.TEXT))
-                box.add(self._param_control(info.name, param, params))
-                box.add(help_text(param.description, COLUMN - 30))
-        return frame
+                box.add(labelled(param.name, param.description, self._param_control(info.name, param, params),
+                                 COLUMN - 24))
+        return box
 
     def _param_control(self, engine: str, param: Any, params: dict[str, Any]) -> arcade.gui.UIWidget:
         value = params.get(param.name, param.default)
         change = lambda v, name=param.name: self._set_param(engine, name, v)  # noqa: E731
         if param.type == "bool":
-            return Choice([(True, "On"), (False, "Off")], value, change, width=COLUMN - 30, name=param.name)
+            return Choice([(True, "On"), (False, "Off")], value, change, width=CONTROL, name=param.name)
         if param.type == "choice":
-            return Choice([(c, c) for c in param.choices or ()], value, change, width=COLUMN - 30, name=param.name)
+            return Choice([(c, c) for c in param.choices or ()], value, change, width=CONTROL, name=param.name)
         if param.type in ("int", "float"):
             options_none = [(None, "not used")] if param.optional else []
             if value is None and param.optional:
                 first = param.minimum if param.minimum is not None else 1
-                return Choice(options_none + [(first, f"{first:g}")], None, change, width=COLUMN - 30,
+                return Choice(options_none + [(first, f"{first:g}")], None, change, width=CONTROL,
                               name=param.name)
             minimum = param.minimum if param.minimum is not None else 0
             maximum = param.maximum if param.maximum is not None else max(100, 10 * (value or 1))
             step = 1 if param.type == "int" else (0.1 if maximum - minimum <= 10 else 1.0)
-            return Stepper(value, minimum, maximum, step, change, whole=param.type == "int", width=COLUMN - 30,
+            return Stepper(value, minimum, maximum, step, change, whole=param.type == "int", width=CONTROL,
                            name=param.name)
         return theme.label(str(value), 12, theme.TEXT_DIM)
 

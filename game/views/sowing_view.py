@@ -495,7 +495,9 @@ class SowingView(arcade.gui.UIView):
             per = self.spec.per_player
             south = sum(counts[i] for i in range(per))
             scores = f"{names[0]} {south}   {names[1]} {sum(counts[i] for i in range(per, 2 * per))}"
-        params = ", ".join(f"{key} {value}" for key, value in game.parameters.items())
+        defaults = {param.name: param.default for param in game.params}
+        changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
+        params = ", ".join(changed) if changed else "standard rules"
         self.top_bar.show(game.title, params, turn, colour, scores, self.last_text or "No move yet")
         if self.show_panel:
             self.side_panel.show(match.move_list(), self.thinking, self.hint_text)
@@ -600,8 +602,8 @@ class SowingView(arcade.gui.UIView):
         elif symbol == key.TAB:
             self.toggle_panel()
         elif symbol in (key.LEFT, key.RIGHT):
-            step = 1 if symbol == key.RIGHT else -1
-            self.cursor = (max(self.cursor, 0 if step > 0 else 1) + step) % max(1, len(self.legal_locations()))
+            count = max(1, len(self.legal_locations()))
+            self.cursor = 0 if self.cursor < 0 else (self.cursor + (1 if symbol == key.RIGHT else -1)) % count
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             location = self._cursor_location()
             if location is not None:

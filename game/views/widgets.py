@@ -1,8 +1,10 @@
-"""Small composite widgets for the menus: a choice you step through, a number stepper and a card.
+"""Small controls for the menus: a choice you step through, a number stepper and a card.
 
-Both controls are rows of flat buttons, so every value is reachable by clicks alone (and by a test clicking
-them), never by typing: ``Choice`` steps through a list of options (click the value or the arrows), ``Stepper``
-adds or takes a step within a range and shows it.
+Both controls are a single flat button, so every value is reachable by clicks alone (and by a test clicking
+them), never by typing, and a screen full of them stays cheap to build: ``Choice`` shows ``<  value  >`` and
+steps back when its left end is clicked, forward elsewhere; ``Stepper`` shows ``-  value (range)  +`` and
+takes or adds a step when an end is clicked.  Left/right arrows on the keyboard are not needed: a click on the
+middle of a Choice moves forward.
 """
 from __future__ import annotations
 
@@ -13,13 +15,22 @@ import arcade.gui
 
 from game import theme
 
+END = 0.22
+"""Fraction of a control's width, at each end, that acts as its back / forward (or minus / plus) button."""
 
-class Choice(arcade.gui.UIBoxLayout):
+
+def _control_style() -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
+    style = theme.button_style(13)
+    return {state: arcade.gui.UIFlatButton.UIStyle(**{**vars(value), "font_name": (theme.BODY_FONT,)})
+            for state, value in style.items()}
+
+
+class Choice(arcade.gui.UIFlatButton):
     """``<  value  >``: steps through ``options`` ((value, text) pairs) and calls ``on_change(value)``."""
 
     def __init__(self, options: Sequence[tuple[Any, str]], value: Any, on_change: Callable[[Any], None],
                  width: float = 300, name: str = "") -> None:
-        super().__init__(vertical=False, space_between=4)
+        super().__init__(text="", width=width, height=34, style=_control_style())
         if not options:
             raise ValueError("a Choice needs at least one option")
         self.options = list(options)
@@ -27,19 +38,18 @@ class Choice(arcade.gui.UIBoxLayout):
         self.index = values.index(value) if value in values else 0
         self.on_change_value = on_change
         self.name = name
-        self.back_button = self.add(theme.button("<", width=36, height=36, font_size=14))
-        self.value_button = self.add(theme.button("", width=width - 80, height=36, font_size=12))
-        self.next_button = self.add(theme.button(">", width=36, height=36, font_size=14))
         self._show()
-        for widget, step in ((self.back_button, -1), (self.value_button, 1), (self.next_button, 1)):
-            widget.event("on_click")(lambda event, step=step: self.step(step))
 
     @property
     def value(self) -> Any:
         return self.options[self.index][0]
 
     def _show(self) -> None:
-        self.value_button.text = self.options[self.index][1]
+        arrows = len(self.options) > 1
+        self.text = f"<     {self.options[self.index][1]}     >" if arrows else self.options[self.index][1]
+
+    def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
+        self.step(-1 if event.x < self.left + self.width * END else 1)
 
     def step(self, step: int) -> None:
         if len(self.options) < 2:
@@ -48,31 +58,41 @@ class Choice(arcade.gui.UIBoxLayout):
         self._show()
         self.on_change_value(self.value)
 
+    def point(self, step: int) -> tuple[float, float]:
+        """Where to click to step back (-1) or forward (1)."""
+        return (self.left + 8 if step < 0 else self.right - 8), self.center_y
 
-class Stepper(arcade.gui.UIBoxLayout):
-    """``-  value  +``: a number kept within [minimum, maximum] in steps of ``step``."""
+
+class Stepper(arcade.gui.UIFlatButton):
+    """``-  value (range)  +``: a number kept within [minimum, maximum] in steps of ``step``."""
 
     def __init__(self, value: float, minimum: float, maximum: float, step: float,
                  on_change: Callable[[float], None], whole: bool = False, width: float = 300, name: str = "") -> None:
-        super().__init__(vertical=False, space_between=4)
+        super().__init__(text="", width=width, height=34, style=_control_style())
         self.minimum, self.maximum, self.step_size, self.whole = minimum, maximum, step, whole
         self.number = value
         self.on_change_value = on_change
         self.name = name
-        self.minus = self.add(theme.button("-", width=36, height=36, font_size=14))
-        self.value_button = self.add(theme.button("", width=width - 80, height=36, font_size=12))
-        self.plus = self.add(theme.button("+", width=36, height=36, font_size=14))
-        self.minus.event("on_click")(lambda event: self.step(-1))
-        self.plus.event("on_click")(lambda event: self.step(1))
         self._show()
 
     def _format(self, number: float) -> str:
         return str(int(number)) if self.whole else f"{number:g}"
 
     def _show(self) -> None:
-        self.value_button.text = f"{self._format(self.number)}   ({self._format(self.minimum)}-{self._format(self.maximum)})"
-        self.minus.disabled = self.number <= self.minimum
-        self.plus.disabled = self.number >= self.maximum
+        minus = "-" if self.number > self.minimum else " "
+        plus = "+" if self.number < self.maximum else " "
+        self.text = (f"{minus}      {self._format(self.number)}   "
+                     f"({self._format(self.minimum)} to {self._format(self.maximum)})      {plus}")
+
+    def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
+        if event.x < self.left + self.width * END:
+            self.step(-1)
+        elif event.x > self.right - self.width * END:
+            self.step(1)
+
+    def point(self, step: int) -> tuple[float, float]:
+        """Where to click to take a step off (-1) or add one (1)."""
+        return (self.left + 8 if step < 0 else self.right - 8), self.center_y
 
     def step(self, direction: int) -> None:
         size = self.step_size
@@ -87,15 +107,20 @@ class Stepper(arcade.gui.UIBoxLayout):
             self.on_change_value(number)
 
 
-def card(heading: str, width: float) -> tuple[arcade.gui.UIWidget, arcade.gui.UIBoxLayout]:
-    """A panel with a heading; returns (the card to place, the box to fill)."""
-    box = arcade.gui.UIBoxLayout(space_between=6, align="left")
+def card(heading: str, width: float) -> arcade.gui.UIBoxLayout:
+    """A panel with a heading, to be filled with rows."""
+    box = arcade.gui.UIBoxLayout(space_between=6, align="left", size_hint_min=(width, 0))
     box.add(theme.label(heading, 16, theme.ACCENTS[0], title=True))
-    frame = arcade.gui.UIBoxLayout(size_hint=None)
-    frame.add(box.with_padding(all=14))
-    frame.with_background(color=theme.PANEL).with_border(color=theme.PANEL_EDGE, width=2)
-    return frame, box
+    box.with_padding(all=12).with_background(color=theme.PANEL).with_border(color=theme.PANEL_EDGE, width=2)
+    return box
 
 
-def help_text(text: str, width: float) -> arcade.gui.UILabel:
-    return theme.label(text, 11, theme.TEXT_DIM, width=width, multiline=True)
+def labelled(label: str, help_line: str, control: arcade.gui.UIWidget, width: float) -> arcade.gui.UIWidget:
+    """A row: the setting's name over its one-line help on the left, the control on the right."""
+    height = 62 if help_line else 36
+    row = arcade.gui.UIAnchorLayout(width=width, height=height, size_hint=None)
+    text = label if not help_line else f"{label}\n{help_line}"
+    row.add(theme.label(text, 12, theme.TEXT, width=width - control.width - 12, multiline=True),
+            anchor_x="left", anchor_y="center")
+    row.add(control, anchor_x="right", anchor_y="center")
+    return row
