@@ -249,6 +249,7 @@ class _Run:
         kernel = self.kernel
         children_of = kernel.children
         evaluate = kernel.evaluate
+        best_leaf = kernel.best_leaf
         position_is_key = not isinstance(kernel, GameKernel)
         key_of = kernel.key
         entries = self.table.entries
@@ -278,28 +279,16 @@ class _Run:
                         if not resolved:
                             run.horizon += 1
                         return value
-            children = children_of(position)
             horizon_before = run.horizon
-            best = -INFINITY
-            best_move = None
             if depth == 1:
-                # The leaves, inline: each child scored by the evaluator (or exactly when the game ends).
-                leaves = 0
-                if table_move is not None and children[0][0] != table_move:
-                    children.sort(key=lambda c: c[0] != table_move)
-                for move, child, same, final in children:
-                    if final is None:
-                        leaves += 1
-                        value = evaluate(child) if same else -evaluate(child)
-                    else:
-                        value = final
-                    if value > best:
-                        best, best_move = value, move
-                        if value >= beta:
-                            break
+                # The leaves: the kernel scores the children itself, stopping at the first cut-off.
+                best, best_move, leaves = best_leaf(position, beta)
                 run.nodes += leaves
                 run.horizon += leaves
             else:
+                children = children_of(position)
+                best = -INFINITY
+                best_move = None
                 killer = killers[ply]
                 first_killer, second_killer = killer
                 if len(children) > 1:

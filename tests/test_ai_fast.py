@@ -76,3 +76,20 @@ def test_other_evaluators_fall_back_to_the_rules_kernel():
 
     assert isinstance(kernel_for(game, Custom()), GameKernel)
     assert isinstance(kernel_for(game, get_evaluator(game), fast=False), GameKernel)
+
+
+@pytest.mark.parametrize("variant", VARIANTS[:3])
+def test_best_leaf_is_the_best_child_score(variant):
+    game = get_game("kalah", **variant)
+    evaluator = get_evaluator(game)
+    fast = kernel_for(game, evaluator)
+    slow = GameKernel(game, evaluator)
+    for state in playout_positions(game, 300, seed=9):
+        best, move, _ = fast.best_leaf(fast.encode(state), float("inf"))
+        expected, expected_move, _ = slow.best_leaf(state, float("inf"))
+        assert best == expected, game.to_text(state)
+        # With a bound, the search stops at a child reaching it: the answer says which side of it the value is.
+        bounded, _, _ = fast.best_leaf(fast.encode(state), expected - 0.5)
+        assert bounded >= expected - 0.5
+        bounded, _, _ = fast.best_leaf(fast.encode(state), expected + 0.5)
+        assert bounded == expected

@@ -42,6 +42,9 @@ class Kernel(Protocol):
     def evaluate(self, position: Position) -> float:
         """The heuristic score of a non-terminal position, from the side to move."""
 
+    def best_leaf(self, position: Position, beta: float) -> tuple[float, Move | None, int]:
+        """A depth-1 search: (best child score, its move, children evaluated), stopping at ``beta``."""
+
     def key(self, position: Position) -> Hashable:
         """The transposition-table key of a position."""
 
@@ -75,6 +78,22 @@ class GameKernel:
 
     def evaluate(self, position: State) -> float:
         return self.evaluator.evaluate(self.game, position)
+
+    def best_leaf(self, position: State, beta: float) -> tuple[float, Move | None, int]:
+        """The best child of a depth-1 node by the evaluator, stopping at the first that reaches ``beta``:
+        (best score, best move, children evaluated)."""
+        best, best_move, leaves = -float("inf"), None, 0
+        for move, child, same, final in self.children(position):
+            if final is None:
+                leaves += 1
+                value = self.evaluate(child) if same else -self.evaluate(child)
+            else:
+                value = final
+            if value > best:
+                best, best_move = value, move
+                if value >= beta:
+                    break
+        return best, best_move, leaves
 
     def key(self, position: State) -> Hashable:
         return self.game.key(position)

@@ -147,6 +147,60 @@ class KalahKernel:
             return wins + again + quiet + [child for child in ended if child[3] <= 0]
         return again + quiet if quiet else again
 
+    def best_leaf(self, p: int, beta: float) -> tuple[float, int | None, int]:
+        """The best child of a depth-1 node, scored by the evaluator (or exactly when the game ends), with a
+        cut-off as soon as one reaches ``beta``: (best score, best move, children evaluated).
+
+        This is the search's hottest loop, so it plays each move only when it gets to it, extra turns first.
+        A child after which the opponent moves is scored from the mover's side without turning the board
+        round: the evaluation is exactly antisymmetric, so ``evaluate(q)`` equals ``-evaluate(flip(q))``.
+        """
+        n, mask, shifts, add, last = self.n, self.mask, self.shifts, self.add, self.last
+        store_shift = shifts[n]
+        own_pits, opp_pits = self.own_pits, self.opp_pits
+        evaluate = self.evaluate
+        best, best_move, leaves = -float("inf"), None, 0
+        deferred = []
+        for pit in range(n - 1, -1, -1):
+            shift = shifts[pit]
+            seeds = (p >> shift) & mask
+            if not seeds:
+                continue
+            if last[pit][seeds] != n:
+                deferred.append((pit, shift, seeds))
+                continue
+            q = p - (seeds << shift) + add[pit][seeds]
+            if q & own_pits:
+                leaves += 1
+                value = evaluate(q)
+            else:
+                value = self._final(2 * ((q >> store_shift) & mask) - self.total)
+            if value > best:
+                best, best_move = value, pit
+                if value >= beta:
+                    return best, best_move, leaves
+        for pit, shift, seeds in deferred:
+            q = p - (seeds << shift) + add[pit][seeds]
+            end = last[pit][seeds]
+            if end < n and (q >> shifts[end]) & mask == 1:
+                opposite = 2 * n - end
+                taken = (q >> shifts[opposite]) & mask
+                if taken or self.empty_capture:
+                    q += ((taken + 1) << store_shift) - (1 << shifts[end]) - (taken << shifts[opposite])
+            if q & own_pits and q & opp_pits:
+                leaves += 1
+                value = evaluate(q)
+            else:
+                own = (q >> store_shift) & mask
+                if q & own_pits:
+                    own = self.total - (q >> shifts[2 * n + 1])
+                value = self._final(2 * own - self.total)
+            if value > best:
+                best, best_move = value, pit
+                if value >= beta:
+                    break
+        return best, best_move, leaves
+
     def evaluate(self, p: int) -> float:
         if self.side_weight is None:
             return 0.0
