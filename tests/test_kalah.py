@@ -346,3 +346,17 @@ def solve_margin(game: Kalah) -> int:
 
 def test_kalah_3_3_is_worth_plus_2_to_the_first_player():
     assert solve_margin(Kalah(pits=3, seeds=3, empty_capture=True)) == 2
+
+
+def test_random_engine_is_deterministic_per_position_and_varies_between_positions():
+    from ai.registry import make_engine
+
+    game = Kalah()
+    start = game.initial_state()
+    first = [make_engine(game, "random:seed=4").search(start).move for _ in range(3)]
+    assert len(set(first)) == 1
+    moves = set()
+    state = start
+    for seed in range(20):
+        moves.add(make_engine(game, f"random:seed={seed}").search(state).move)
+    assert len(moves) > 1, "different seeds should not all pick the same move"
