@@ -399,14 +399,17 @@ class Oware(Game):
         total = self.total
         slam_captures = self.grand_slam == "capture"
         slam_forbidden = self.grand_slam == "forbidden"
-        rand = rng.random
+        bits = rng.getrandbits
         plies = 0
         while True:
             base, low, opponent_mask, own_mask = sides[player]
             high = low + HOUSES
             starving = not board & opponent_mask
             while True:
-                start = base + int(rand() * HOUSES)
+                start = bits(3)  # 0..7, and 6 and 7 are drawn again: cheaper than int(random() * 6)
+                if start >= HOUSES:
+                    continue
+                start += base
                 seeds = (board >> (start << 3)) & 255
                 if not seeds or (starving and seeds + start - base < HOUSES):
                     continue
