@@ -2,7 +2,8 @@
 
 Run ``python bench/bench_oware.py`` (``--seconds`` per measurement, ``--depth`` for perft).  With
 ``--openspiel PYTHON`` (an interpreter that has ``pyspiel`` installed, e.g. a throwaway venv: OpenSpiel is not
-a StoneCave dependency) it also times OpenSpiel's C++ oware driven from Python in the same run, for a ratio.
+a StoneCave dependency) it also times OpenSpiel's C++ oware driven from Python, alternating rounds of each
+(``--rounds``) so that a busy machine slows both alike, and prints the median ratio.
 
 Random playouts use ``Oware.random_playout`` (the MCTS rollout path); perft uses the protocol methods
 ``legal_moves`` and ``apply`` as a search would, and counts leaves and positions created.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -81,6 +83,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per playout measurement")
     parser.add_argument("--depth", type=int, default=7, help="perft depth from the start")
     parser.add_argument("--openspiel", metavar="PYTHON", help="an interpreter with pyspiel, for a ratio")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for the OpenSpiel ratio")
     args = parser.parse_args()
     game = Oware()
     print(f"Oware ({game.spec}), Python {sys.version.split()[0]}")
@@ -95,11 +98,18 @@ def main() -> None:
           f"{created / elapsed:,.0f} apply/s")
 
     if args.openspiel:
-        spiel = openspiel_speed(args.openspiel, args.seconds)
-        if spiel is not None:
-            spiel_rate, spiel_length = spiel
-            print(f"OpenSpiel oware (C++ via pyspiel): {spiel_rate:,.0f} plies/s (average game {spiel_length:.1f}"
-                  f" plies); StoneCave / OpenSpiel = {rate / spiel_rate:.2f}")
+        ratios = []
+        for round_number in range(1, args.rounds + 1):
+            ours = playout_speed(game, args.seconds)[0]
+            spiel = openspiel_speed(args.openspiel, args.seconds)
+            if spiel is None:
+                break
+            ratios.append(ours / spiel[0])
+            print(f"round {round_number}: StoneCave {ours:,.0f} plies/s, OpenSpiel oware (C++ via pyspiel) "
+                  f"{spiel[0]:,.0f} plies/s (average game {spiel[1]:.1f} plies), ratio {ratios[-1]:.2f}")
+        if ratios:
+            print(f"StoneCave / OpenSpiel random-playout speed, median of {len(ratios)}: "
+                  f"{statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
