@@ -117,11 +117,6 @@ class MoveReport:
     end_reason: Reason | None
 
 
-def board_key(pits: tuple[int, ...]) -> int:
-    """The board key of a pits tuple (see ``OwareState.board_key``)."""
-    return int.from_bytes(bytes(pits), "little")
-
-
 def sowing_path(start: int, seeds: int, skip_start: bool = True) -> Iterator[int]:
     """Ring indices receiving the seeds of ring index ``start``, one per seed, in order."""
     pos = start
