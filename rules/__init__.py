@@ -38,6 +38,7 @@ __all__ = [
 # name -> (module, class).  Modules are imported on first use so that importing ``rules`` stays cheap.
 _GAMES: dict[str, tuple[str, str]] = {
     "kalah": ("rules.kalah", "Kalah"),
+    "solitaire": ("rules.solitaire", "Solitaire"),
     "magnetic-cave": ("rules.magnetic_cave", "MagneticCave"),
     "solitaire": ("rules.solitaire", "Solitaire"),
     "hus": ("rules.hus", "Hus"),
