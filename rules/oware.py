@@ -320,7 +320,7 @@ class Oware(Game):
             raise IllegalMoveError(f"house {move} does not exist: houses are numbered 0..{HOUSES - 1}")
         legal = self.legal_moves(state)
         if move in legal:
-            return move
+            return int(move)  # an int subclass (IntEnum, say) becomes a plain house number
         listed = ", ".join(map(str, legal))
         player = state.to_move
         base = HOUSES * player
