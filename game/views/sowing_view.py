@@ -52,6 +52,7 @@ class SowingView(arcade.gui.UIView):
         self.worker_state = None
         self.pending_move = None
         self.pending_since = 0.0
+        """When the computer's move became playable: its result arrived or the last stones landed."""
         self.hint_worker: SearchWorker | None = None
         self.hint_state = None
         self.hint_location: Location | None = None
@@ -456,26 +457,28 @@ class SowingView(arcade.gui.UIView):
     def on_update(self, delta_time: float) -> None:
         self.clock += delta_time
         self.scene.update(delta_time)
+        if self.scene.is_animating:
+            self.pending_since = self.clock  # the pause before the computer's move counts from the landing
         self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
         self._poll_workers()
         if self.replay_index is not None:
             self._step_replay(delta_time)
             return
-        if self.scene.is_animating:
-            return
         if self.match.is_over:
-            if not self.game_over_shown:
+            if not self.game_over_shown and not self.scene.is_animating:
                 self._show_game_over()
             return
         if self.match.is_human_turn or self.paused:
             return
-        if self.pending_move is not None:
+        # The computer starts thinking while the last move's stones are still flying (the rules already know
+        # the position); its move is played once they have landed.
+        if self.pending_move is None and self.worker is None:
+            self._start_search()
+        elif self.pending_move is not None and not self.scene.is_animating:
             gap = WATCH_GAP / SPEEDS[self.speed_index] if self.watching else 0.15
             if self.clock - self.pending_since >= gap:
                 move, self.pending_move = self.pending_move, None
                 self.play(move)
-        elif self.worker is None:
-            self._start_search()
 
     def _refresh_panels(self) -> None:
         game, match = self.match.game, self.match
