@@ -63,6 +63,7 @@ def solve() -> None:
 
 
 def strength(engine: str, games: int, jobs: int, names: list[str]) -> None:
+    from ai.elo import format_elo
     from ai.tournament import compare
 
     print("| game | engine | opponent | games | W-D-L | score % | Elo (95%) |")
@@ -73,7 +74,7 @@ def strength(engine: str, games: int, jobs: int, names: list[str]) -> None:
             summary = result.summary(0)
             elo = result.elo(0)
             print(f"| {name} | {engine} | {opponent} | {games} | {summary.wins}-{summary.draws}-{summary.losses} | "
-                  f"{100 * summary.score:.1f} | {elo} |", flush=True)
+                  f"{100 * summary.score:.1f} | {format_elo(elo.difference)} [{format_elo(elo.low)}, {format_elo(elo.high)}] |", flush=True)
 
 
 def poll(seconds: float) -> None:
