@@ -5,8 +5,8 @@ seeds (no move) loses.  So::
 
     (own seeds - opponent's seeds) + mobility * (own pits with 2+ seeds - opponent's)
 
-``seeds_only`` is the plain seed count the course's baseline players use.  The mobility weight comes from
-the tuning tournament in ``bench/tune_eval.py`` (BENCHMARKS.md, "Engines").
+``seeds_only`` is the plain seed count the course's baseline players use.  The mobility weight is a first
+guess, not yet tuned: ``bench/tune_eval.py hus`` runs the tournament that should set it.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class HusEvaluator:
 
 
 HUS_MOBILITY = 0.5
-"""Mobility weight of Hus's default evaluator, tuned by tournament."""
+"""Mobility weight of Hus's default evaluator (a first guess; see the module docstring)."""
 
 
 def hus_default(game: Game) -> HusEvaluator:

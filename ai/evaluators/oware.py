@@ -8,8 +8,8 @@ player cannot be fed, when each side keeps its own), so the board terms are smal
     + mobility   * (own non-empty houses - opponent's)
     + vulnerable * (opponent's houses holding 1 or 2 seeds - own such houses)
 
-A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The weights come from
-the tuning tournament in ``bench/tune_eval.py`` (BENCHMARKS.md, "Engines").
+A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The weights are first
+guesses, not yet tuned: ``bench/tune_eval.py oware`` runs the tournament that should set them.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class OwareEvaluator:
 
 
 OWARE_WEIGHTS = (0.25, 0.25, 0.25)
-"""(side, mobility, vulnerable) of Oware's default evaluator, tuned by tournament."""
+"""(side, mobility, vulnerable) of Oware's default evaluator (first guesses; see the module docstring)."""
 
 
 def oware_default(game: Game) -> OwareEvaluator:

@@ -9,7 +9,7 @@ The score, from the side to move::
     + side     * (seeds on own side - seeds on the opponent's side)
     + mobility * (own non-empty pits - opponent's non-empty pits)
 
-The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_sowing_eval.py`` (figures
+The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_eval.py`` (figures
 in BENCHMARKS.md, "Engines").
 """
 from __future__ import annotations
