@@ -106,6 +106,12 @@ def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bo
 
         if KalahKernel.supports(game, evaluator):
             return KalahKernel(game, evaluator, margins)
+    if fast and game.name == "magnetic-cave":
+        # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
+        from ai.fast.magnetic_cave import CaveKernel
+
+        if CaveKernel.supports(game, evaluator):
+            return CaveKernel(game, evaluator, margins)
     return GameKernel(game, evaluator, margins)
 
 
