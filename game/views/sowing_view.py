@@ -71,6 +71,8 @@ class SowingView(arcade.gui.UIView):
         self.replay_index: int | None = None
         self.replay_wait = 0.0
         self.game_over_shown = False
+        self._move_list_key: tuple | None = None
+        self._move_list: list[str] = []
         self.clock = 0.0
         self.show_panel = bool(context.settings.get("show_panel"))
         self.top_bar = TopBar(0, 0, 10, 10)
@@ -503,7 +505,10 @@ class SowingView(arcade.gui.UIView):
         params = ", ".join(changed) if changed else "standard rules"
         self.top_bar.show(game.title, params, turn, colour, scores, self.last_text or "No move yet")
         if self.show_panel:
-            self.side_panel.show(match.move_list(), self.thinking, self.hint_text)
+            key = (id(match), len(match.moves), match.moves[-1] if match.moves else None)
+            if key != self._move_list_key:  # formatting every move each frame would grow with the game
+                self._move_list_key, self._move_list = key, match.move_list()
+            self.side_panel.show(self._move_list, self.thinking, self.hint_text)
         for name, enabled in (("Undo", match.can_undo()), ("Redo", match.can_redo()),
                               ("Hint", match.is_human_turn)):
             widget = self._buttons.get(name)

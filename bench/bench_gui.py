@@ -1,0 +1,160 @@
+"""Window figures under Xvfb: start-up to the main menu, frame times while 48 stones fly and the computer
+searches, and how fast undo stops a running search.
+
+    python bench/bench_gui.py [--frames 600] [--undo-trials 20]
+
+Frame time is the wall time of one whole frame as the event loop runs it (events, update with the real
+elapsed time, draw, flip; no vsync) at 1280x720 on a Kalah board whose 48 stones are kept flying from pit to
+pit, while an alpha-beta search (no depth or time limit) runs in the background worker thread.  Undo latency is
+from the call of the view's ``undo`` to the moment the worker thread posts its last message.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from xvfb import ensure_display  # noqa: E402
+
+STARTUP_CHILD = """
+import time
+started = time.perf_counter()
+import arcade
+from game import app
+window = arcade.Window(1280, 720, "StoneCave", resizable=True, antialiasing=False, vsync=False)
+app.start(window)
+window.dispatch_events()
+window.dispatch_event("on_draw")
+window.flip()
+print(time.perf_counter() - started)
+"""
+
+
+def startup_seconds(runs: int) -> list[float]:
+    """Fresh processes: from the first line of the program (before importing arcade) to the first menu frame."""
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as folder:
+            env = {**os.environ, "STONECAVE_CONFIG_DIR": folder}
+            output = subprocess.run([sys.executable, "-c", STARTUP_CHILD], env=env, capture_output=True, text=True,
+                                    check=True, cwd=Path(__file__).resolve().parent.parent)
+            times.append(float(output.stdout.strip().splitlines()[-1]))
+    return times
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--undo-trials", type=int, default=20)
+    parser.add_argument("--startup-runs", type=int, default=3)
+    options = parser.parse_args(argv)
+    ensure_display()
+
+    starts = startup_seconds(options.startup_runs)
+    print(f"start-up to the main menu: median {statistics.median(starts) * 1000:.0f} ms "
+          f"(runs: {', '.join(f'{s * 1000:.0f}' for s in starts)} ms)")
+
+    import arcade
+
+    import rules
+    from game import app
+    from game.match import Match
+    from game.savegame import Seat
+
+    window = arcade.Window(1280, 720, "bench", resizable=True, antialiasing=False, vsync=False)
+    context = app.start(window, Path(tempfile.mkdtemp()))
+    context.sounds.enabled = False
+    game = rules.get_game("kalah")
+    # North (the computer, searching without limit) to move: South has just played pit 0.
+    match = Match.new(game, (Seat(), Seat("alphabeta:depth=30", 3600.0)))
+    match.play(0)
+    context.show_match(match)
+    view = window.current_view
+    scene = view.scene
+
+    def frame(dt: float) -> None:
+        window.dispatch_events()
+        window._dispatch_updates(dt)
+        window.dispatch_event("on_draw")
+        window.flip()
+
+    locations = sorted(view.spec.locations)
+
+    def keep_flying() -> None:
+        """Send every stone on to the next location: all 48 stones in the air at once, then settling."""
+        for stone in scene.field.stones:
+            following = locations[(locations.index(stone.location) + 1) % len(locations)]
+            scene.field.fly(stone, following, 0.6, height=2.0)
+
+    for _ in range(10):
+        frame(1 / 60)
+    assert view.worker is not None, "the computer should be searching"
+    times: list[float] = []
+    flying: list[int] = []
+    last = time.perf_counter()
+    for index in range(options.frames):
+        if index % 60 == 0:
+            keep_flying()
+        flying.append(sum(1 for stone in scene.field.stones if stone.flight is not None))
+        now = time.perf_counter()
+        frame(now - last)
+        last = now
+        times.append((time.perf_counter() - now) * 1000)
+    searching = view.worker is not None
+    # The machine's own floor, measured in the same run: a frame that only clears the window.
+    class Blank(arcade.View):
+        def on_draw(self) -> None:
+            self.clear()
+
+    window.show_view(Blank())
+    blank = []
+    for _ in range(120):
+        now = time.perf_counter()
+        frame(1 / 60)
+        blank.append((time.perf_counter() - now) * 1000)
+    window.show_view(view)
+    print(f"frame time, 1280x720, 48 stones flying and settling (mean {statistics.mean(flying):.0f} in the air), "
+          f"alpha-beta searching{' throughout' if searching else ' (search ended early!)'}: "
+          f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
+          f"worst {max(times):.1f} ms over {len(times)} frames")
+    print(f"  same run, a window that only clears itself: median {statistics.median(blank):.1f} ms "
+          f"(ratio {statistics.median(times) / statistics.median(blank):.1f}x); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+    latencies = []
+    for _ in range(options.undo_trials):
+        view.new_game()
+        view.match.seats = (Seat(), Seat("alphabeta:depth=30", 3600.0))
+        view.play(0)
+        for _ in range(5):
+            frame(1 / 60)
+        worker = view.worker
+        assert worker is not None and worker.running
+        time.sleep(0.05)
+        pressed = time.perf_counter()
+        view.undo()
+        returned = time.perf_counter()
+        worker.wait(2.0)
+        latencies.append(((worker.finished_at or time.perf_counter()) - pressed) * 1000)
+        assert returned - pressed < 0.5
+    print(f"undo during a search to the search stopping: median {statistics.median(latencies):.2f} ms, "
+          f"worst {max(latencies):.2f} ms over {len(latencies)} trials")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

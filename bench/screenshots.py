@@ -1,0 +1,76 @@
+"""Write the README's screenshots: ``python bench/screenshots.py`` -> docs/screenshots/*.png.
+
+Drives the real application on a hidden 1280x720 window (Xvfb when no display is set): the title screen, the
+settings, and each sowing game a few moves in, with the stones settled, so the pictures follow the code.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from xvfb import ensure_display  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+OPENINGS = {"kalah": [2, 3, 0], "oware": [2, 3, 5, 0], "hus": [3, 5, 20]}
+"""A few legal moves per game, so the pictures show play in progress (a move not legal is skipped)."""
+
+
+def main() -> int:
+    ensure_display()
+    import arcade
+
+    import rules
+    from game import app
+    from game.match import Match
+    from game.savegame import Seat
+
+    window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
+    window._enable_event_queue = False
+    context = app.start(window, Path(tempfile.mkdtemp()))
+    context.sounds.enabled = False
+
+    def frames(count: int, dt: float = 1 / 60) -> None:
+        for _ in range(count):
+            window.dispatch_events()
+            window._dispatch_updates(dt)
+            window.dispatch_event("on_draw")
+            window.flip()
+
+    def shoot(name: str) -> None:
+        window.dispatch_event("on_draw")
+        image = arcade.get_image(0, 0, window.width, window.height)
+        window.flip()
+        OUT.mkdir(parents=True, exist_ok=True)
+        image.convert("RGB").save(OUT / f"{name}.png", optimize=True)
+        print(OUT / f"{name}.png")
+
+    frames(90)
+    shoot("title")
+    context.show_settings()
+    frames(3)
+    shoot("settings")
+    registered = {info.name for info in rules.list_games()}
+    for name, moves in OPENINGS.items():
+        if name not in registered:
+            continue
+        game = rules.get_game(name)
+        context.show_match(Match.new(game, (Seat(), Seat("random", 1.0))))
+        view = window.current_view
+        view.match.seats = (Seat(), Seat())  # nobody thinks while the picture is taken
+        for move in moves:
+            if move in view.match.legal_moves:
+                view.play(move)
+                view.scene.finish()
+        frames(120, 1 / 30)
+        shoot(name)
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
