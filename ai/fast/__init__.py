@@ -106,6 +106,11 @@ def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bo
 
         if KalahKernel.supports(game, evaluator):
             return KalahKernel(game, evaluator, margins)
+    if fast and game.name == "hus":
+        from ai.fast.hus import HusKernel
+
+        if HusKernel.supports(game, evaluator):
+            return HusKernel(game, evaluator, margins)
     if fast and game.name == "magnetic-cave":
         # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
         from ai.fast.magnetic_cave import CaveKernel
