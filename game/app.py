@@ -50,14 +50,7 @@ def run(argv: list[str] | None = None) -> int:
     options = _parse(list(argv or []))
     if options.config_dir is not None:
         os.environ[CONFIG_ENV] = str(options.config_dir)
-    window = arcade.Window(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False, vsync=True)
-    window.set_minimum_size(800, 500)
-    context = start(window, options.config_dir)
-    if options.fullscreen or options.windowed:
-        context.settings.set("fullscreen", bool(options.fullscreen))
-        context.save_settings()
-    else:
-        context.apply_settings()
+    entry = None
     if options.game:
         from game import catalogue
 
@@ -67,6 +60,15 @@ def run(argv: list[str] | None = None) -> int:
             valid = ", ".join(name for name, e in names.items() if e.available)
             print(f"stonecave gui: cannot play {options.game!r} here (playable: {valid})", file=sys.stderr)
             return 2
+    window = arcade.Window(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False, vsync=True)
+    window.set_minimum_size(800, 500)
+    context = start(window, options.config_dir)
+    if options.fullscreen or options.windowed:
+        context.settings.set("fullscreen", bool(options.fullscreen))
+        context.save_settings()
+    else:
+        context.apply_settings()
+    if entry is not None:
         context.show_seats(entry.name)
     elif options.load:
         from game.views.load_view import open_save

@@ -1,9 +1,8 @@
 """Test-session set-up for the window tests: one hidden X server, one window, deterministic frames.
 
-- If ``DISPLAY`` is unset, one ``Xvfb`` is started for the whole session (``-displayfd`` picks a free display)
-  before any test module imports arcade, and stopped at the end.  Tests that need no window pay nothing: the
-  server is started lazily by the ``window`` fixture's first use... except that pyglet reads ``DISPLAY`` on
-  import, so the start happens here at collection time only when some collected test is marked ``gui``.
+- If ``DISPLAY`` is unset, one ``Xvfb`` is started when the session is configured (``-displayfd`` picks a free
+  display), before any test module is collected and so before anything imports arcade (pyglet binds to the
+  display it finds), and stopped when the session ends.  It costs about 0.1 s and no window.
 - ``window``: one session-wide 1280x720 window (no antialiasing, events dispatched at once).
 - ``gui`` helpers step frames (events, a fixed 1/60 s update, a draw, a flip), click, press keys and grab
   screenshots.
