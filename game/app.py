@@ -73,6 +73,9 @@ def run(argv: list[str] | None = None) -> int:
     elif options.load:
         from game.views.load_view import open_save
 
-        open_save(context, options.load)
+        problem = open_save(context, options.load)
+        if problem:
+            context.notices.append(problem)
+            context.show_title()  # the title screen shows the message
     arcade.run()
     return 0
