@@ -60,13 +60,16 @@ CAPTURE_INNER = tuple(BITS * FIELD[47 - end] if end >= WIDTH else 0 for end in r
 CAPTURE_OUTER = tuple(BITS * FIELD[end - WIDTH] if end >= WIDTH else 0 for end in range(RING))
 """The shift of the opponent's outer pit ``end - 16`` behind it."""
 QUICK_END = tuple(
-    tuple(FIELD[(PIT_OF_FIELD[field] + seeds) % RING] if 2 <= seeds < RING else -1 for seeds in range(MASK + 1))
+    tuple(FIELD[(PIT_OF_FIELD[field] + seeds) % RING] if 2 <= seeds < RING else RING for seeds in range(MASK + 1))
     for field in range(RING)
 )
-"""``QUICK_END[field][seeds]``: the field where a first lap of 2..31 seeds ends (-1 otherwise); if it is
-empty, the move ends after one lap and is certainly legal."""
+"""``QUICK_END[field][seeds]``: the field where a first lap of 2..31 seeds ends (32, the sentinel byte, for
+other counts); if it is empty, the move ends after one lap and is certainly legal."""
+SENTINEL = 1 << SIDE_BITS
 
 LOW_BITS = sum(1 << (BITS * field) for field in range(RING))
+HIGH_BITS = sum((MASK - 1) << (BITS * field) for field in range(RING))
+"""Every bit of a ring but each field's lowest: ``ring & HIGH_BITS`` is 0 when no pit holds 2 seeds."""
 INNER_LOW_BITS = sum(1 << (BITS * field) for field in range(WIDTH, RING))
 OUTER_SHIFT = BITS * WIDTH
 
@@ -144,20 +147,19 @@ class HusKernel:
 
     def has_move(self, own: int, other: int, can_capture: bool) -> bool:
         """Whether the player with ring ``own`` has a legal move (a pit of 2+ seeds that ends in time)."""
-        counts = own.to_bytes(32, "little")
-        for field, seeds in enumerate(counts):
-            if seeds > 1:
-                end = QUICK_END[field][seeds]
-                if end >= 0 and not counts[end]:
-                    return True
+        if not own & HIGH_BITS:
+            return False
+        if has_quick_move(own):
+            return True
         play = self.play
+        counts = own.to_bytes(32, "little")
         return any(play(own, other, PIT_OF_FIELD[field], can_capture) is not None
                    for field, seeds in enumerate(counts) if seeds > 1)
 
-    def _final(self, mine: int, theirs: int, ply: int) -> float | None:
+    def _final(self, mine: int, theirs: int, ply: int, alive: bool) -> float | None:
         """The exact score, for the player who just moved, of a child where the opponent has ring ``theirs``
-        and is to move at ``ply``; None when the game goes on."""
-        if not self.has_move(theirs, mine, ply >= 2):
+        and is to move at ``ply`` (``alive``: whether they have a legal move); None when the game goes on."""
+        if not alive:
             margin = (mine % MASK) - (theirs % MASK)
             if self.margins:
                 return float(margin)
@@ -166,60 +168,92 @@ class HusKernel:
             return float((mine % MASK) - (theirs % MASK))
         return None
 
-    def children(self, p: int) -> list[tuple]:
-        """``(move, child, False, final)`` for every legal move in the rules' order (pit 0 to 31)."""
+    def _expand(self, p: int, beta: float | None) -> tuple[list[tuple], float, int | None, int]:
+        """Play every legal move of ``p`` in the rules' order (pit 0 to 31).
+
+        With ``beta`` None: the children, ``(move, child, False, final)``.  With a number: the depth-1 search
+        instead, each child scored from the mover's side (the evaluation is exactly antisymmetric, so no board
+        is turned round), stopping at the first that reaches ``beta``.  One loop serves both because it is
+        the hot path: the sowing is inlined, and whether the opponent can move is worked out once for all
+        the moves that capture nothing (their ring is then unchanged).
+        """
         own = p & SIDE
         other = (p >> SIDE_BITS) & SIDE
         ply = p >> PLY_SHIFT
         can_capture = ply >= 2
         child_ply = ply + 1
         ply_bits = child_ply << PLY_SHIFT
+        ply_limit = self.ply_limit
+        limit = self.lap_limit
         counts = own.to_bytes(32, "little")
-        play = self.play
-        final = self._final
-        result = []
-        for pit in range(RING):
-            if counts[FIELD[pit]] < 2:
-                continue
-            after = play(own, other, pit, can_capture)
-            if after is None:
-                continue
-            mine, theirs = after
-            score = final(mine, theirs, child_ply)
-            if score is None:
-                result.append((pit, theirs | mine << SIDE_BITS | ply_bits, False, None))
-            else:
-                result.append((pit, None, False, score))
-        return result
-
-    def best_leaf(self, p: int, beta: float) -> tuple[float, int | None, int]:
-        """A depth-1 search: each child scored from the mover's side (the evaluation is exactly antisymmetric,
-        so no board is turned round), stopping at the first that reaches ``beta``."""
-        own = p & SIDE
-        other = (p >> SIDE_BITS) & SIDE
-        ply = p >> PLY_SHIFT
-        can_capture = ply >= 2
-        child_ply = ply + 1
-        counts = own.to_bytes(32, "little")
-        play = self.play
+        has_move = self.has_move
         final = self._final
         score_of = self.score
+        other_quick = None
+        children: list[tuple] = []
         best, best_move, leaves = -float("inf"), None, 0
-        for pit in range(RING):
-            if counts[FIELD[pit]] < 2:
+        for start in range(RING):
+            shift = SHIFT[start]
+            hand = counts[FIELD[start]]
+            if hand < 2:
                 continue
-            after = play(own, other, pit, can_capture)
-            if after is None:
+            mine = own - (hand << shift)
+            theirs = other
+            pit = start
+            laps = 0
+            while True:
+                laps += 1
+                if laps > limit:
+                    break
+                mine += ADD[pit][hand]
+                pit = (pit + hand) & 31
+                shift = SHIFT[pit]
+                count = (mine >> shift) & MASK
+                if count == 1:
+                    break
+                if can_capture and pit >= WIDTH:
+                    inner = CAPTURE_INNER[pit]
+                    taken = (theirs >> inner) & MASK
+                    if taken:
+                        outer = CAPTURE_OUTER[pit]
+                        behind = (theirs >> outer) & MASK
+                        theirs -= (taken << inner) + (behind << outer)
+                        hand = taken + behind
+                        continue
+                mine -= count << shift
+                hand = count
+            if laps > limit:
                 continue
-            mine, theirs = after
-            value = final(mine, theirs, child_ply)
-            if value is None:
+            if theirs == other:
+                if other_quick is None:
+                    other_quick = has_quick_move(other)
+                alive = other_quick or has_move(theirs, mine, child_ply >= 2)
+            else:
+                alive = has_move(theirs, mine, child_ply >= 2)
+            if alive and child_ply < ply_limit:
+                if beta is None:
+                    children.append((start, theirs | mine << SIDE_BITS | ply_bits, False, None))
+                    continue
                 leaves += 1
                 value = score_of(mine, theirs)
+            else:
+                value = final(mine, theirs, child_ply, alive)
+                if beta is None:
+                    children.append((start, None, False, value))
+                    continue
             if value > best:
-                best, best_move = value, pit
+                best, best_move = value, start
                 if value >= beta:
                     break
+        return children, best, best_move, leaves
+
+    def children(self, p: int) -> list[tuple]:
+        """``(move, child, False, final)`` for every legal move in the rules' order (pit 0 to 31)."""
+        return self._expand(p, None)[0]
+
+    def best_leaf(self, p: int, beta: float) -> tuple[float, int | None, int]:
+        """A depth-1 search: (best child score, its move, children evaluated), stopping at ``beta``."""
+        _, best, best_move, leaves = self._expand(p, beta)
         return best, best_move, leaves
 
     # -- evaluation -------------------------------------------------------------------------------------------
@@ -232,10 +266,14 @@ class HusKernel:
         if weights is None:
             return 0.0
         mobility, exposure, inner = weights
-        seeds = mine % MASK - theirs % MASK
-        value = seeds + mobility * (_playable(mine) - _playable(theirs))
-        value += exposure * (_exposed(mine) - _exposed(theirs))
-        return value + inner * ((mine >> OUTER_SHIFT) % MASK - (theirs >> OUTER_SHIFT) % MASK)
+        value = mine % MASK - theirs % MASK
+        if mobility:
+            value += mobility * (_playable(mine) - _playable(theirs))
+        if exposure:
+            value += exposure * (_exposed(mine) - _exposed(theirs))
+        if inner:
+            value += inner * ((mine >> OUTER_SHIFT) % MASK - (theirs >> OUTER_SHIFT) % MASK)
+        return value + 0.0
 
 
 def pack(ring: tuple[int, ...]) -> int:
@@ -249,8 +287,20 @@ def unpack(packed: int) -> tuple[int, ...]:
 
 
 def _playable(ring: int) -> int:
+    """Pits of 2 or more seeds."""
     counts = ring.to_bytes(32, "little")
     return RING - counts.count(0) - counts.count(1)
+
+
+def has_quick_move(ring: int) -> bool:
+    """Whether the ring has a pit of 2..31 seeds whose first lap ends in an empty pit (a one-lap move, legal
+    under any lap limit).  A byte past the ring reads as non-empty, which answers the pits that cannot
+    qualify (see ``QUICK_END``)."""
+    counts = (ring | SENTINEL).to_bytes(33, "little")
+    for seeds, ends in zip(counts, QUICK_END):
+        if not counts[ends[seeds]]:
+            return True
+    return False
 
 
 def _exposed(ring: int) -> int:
