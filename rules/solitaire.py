@@ -379,15 +379,15 @@ class Solitaire(Game):
         """The board as the source document draws it, the hole the next round starts from marked ``*``."""
         def cell(i: int) -> str:
             mark = "*" if state.selected == i and not self.is_terminal(state) else " "
-            return f"{mark}{state.board[i]:>2} "
+            return f" {mark}{state.board[i]:>2} "
 
         top = "".join(f" h{i + 1:02d} " for i in range(6))
         bottom = "".join(f" h{i + 1:02d} " for i in range(6, 12))
         lines = [
             "store01 " + top + " store02",
             f"  [{state.store_counts[0]:>2}]  " + "".join(cell(i) for i in range(6)) + f"  [{state.store_counts[1]:>2}]",
-            "        " + "".join(cell(i) for i in range(6, 12)),
-            "        " + bottom,
+            " " * 8 + "".join(cell(i) for i in range(6, 12)),
+            " " * 8 + bottom,
         ]
         if not self.is_terminal(state):
             where = "free choice of hole" if state.selected is None else f"next round from hole{state.selected + 1:02d}"

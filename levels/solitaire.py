@@ -1,0 +1,130 @@
+"""Solitaire Mancala levels: curated deals in ``levels/solitaire/*.yaml``, read into validated ``Level`` objects.
+
+One file per level::
+
+    id: dose-01
+    name: Gentle Start
+    variant: dose                  # or lewis
+    holes: [4, 5, 3, 2, 6, 4, 3, 5, 4, 4, 5, 3]   # hole01..hole12, 48 stones, at least one each
+    solution:
+      goal: 46                     # stones a goal line stores (46 dose, 48 = a win under lewis)
+      best: 46                     # the most the solver found (proven when it equals the goal)
+      length: 180                  # rounds of the line
+      line: "1 cw, ccw, cw, ..."   # the rounds, as typed at the console
+    difficulty:
+      measure: random-playout mean stored
+      value: 21.4                  # higher is easier; levels are ordered by it, easiest first
+      playouts: 400
+
+``load_levels()`` returns every valid level (easiest first) and the problems of the files it refused; a
+malformed file never stops the others from loading.  The generator is ``bench/make_solitaire_levels.py``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LEVEL_DIR = Path(__file__).with_name("solitaire")
+VARIANTS = ("dose", "lewis")
+
+
+class LevelError(ValueError):
+    """A level file that cannot be used; the message names the file, the key and what is expected."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """One curated deal, its solved outcome and its measured difficulty."""
+
+    id: str
+    name: str
+    variant: str
+    holes: tuple[int, ...]
+    goal: int
+    best: int
+    length: int
+    line: tuple[str, ...]
+    difficulty: float
+    measure: str
+    path: Path
+
+    @property
+    def is_solved(self) -> bool:
+        """True when the recorded line reaches the goal (a win, or 46 under dose)."""
+        return self.best >= self.goal
+
+
+def _require(data: dict, key: str, kind: type | tuple[type, ...], source: Path, expected: str) -> Any:
+    if key not in data:
+        raise LevelError(f"{source.name}: missing key {key!r} ({expected})")
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise LevelError(f"{source.name}: {key} must be {expected}, not {value!r}")
+    return value
+
+
+def read_level(path: Path) -> Level:
+    """Read and validate one level file; LevelError names the file, the key and what is expected."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise LevelError(f"{path.name}: cannot be read ({error})") from None
+    except yaml.YAMLError as error:
+        raise LevelError(f"{path.name}: is not valid YAML ({str(error).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise LevelError(f"{path.name}: expected a mapping with id, name, variant, holes, solution, difficulty")
+    level_id = _require(data, "id", str, path, "a short text id such as dose-01")
+    name = _require(data, "name", str, path, "the level's name as text")
+    variant = _require(data, "variant", str, path, "dose or lewis")
+    if variant not in VARIANTS:
+        raise LevelError(f"{path.name}: variant must be dose or lewis, not {variant!r}")
+    holes = _require(data, "holes", list, path, "a list of 12 hole counts, hole01..hole12")
+    if len(holes) != 12 or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in holes):
+        raise LevelError(f"{path.name}: holes must be 12 whole numbers of at least 1 (hole01..hole12), not {holes!r}")
+    if sum(holes) != 48:
+        raise LevelError(f"{path.name}: holes must hold 48 stones in all, not {sum(holes)}")
+    solution = _require(data, "solution", dict, path, "a mapping with goal, best, length and line")
+    goal = _require(solution, "goal", int, path, "solution.goal: the stones a goal line stores")
+    best = _require(solution, "best", int, path, "solution.best: the most stones the line stores")
+    length = _require(solution, "length", int, path, "solution.length: the rounds of the line")
+    line_text = _require(solution, "line", str, path, "solution.line: the rounds as text, split by commas")
+    line = tuple(part.strip() for part in line_text.split(",") if part.strip())
+    if len(line) != length:
+        raise LevelError(f"{path.name}: solution.length says {length} rounds but solution.line has {len(line)}")
+    difficulty = _require(data, "difficulty", dict, path, "a mapping with measure and value")
+    measure = _require(difficulty, "measure", str, path, "difficulty.measure: what was measured")
+    value = _require(difficulty, "value", (int, float), path, "difficulty.value: the measured number")
+    return Level(level_id, name, variant, tuple(holes), goal, best, length, line, float(value), measure, path)
+
+
+def load_levels(directory: Path = LEVEL_DIR) -> tuple[list[Level], list[str]]:
+    """Every valid level, easiest first within each variant (dose first), and one message per refused file."""
+    levels: list[Level] = []
+    problems: list[str] = []
+    ids: set[str] = set()
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            level = read_level(path)
+        except LevelError as error:
+            problems.append(str(error))
+            continue
+        if level.id in ids:
+            problems.append(f"{path.name}: id {level.id!r} is used by another level")
+            continue
+        ids.add(level.id)
+        levels.append(level)
+    levels.sort(key=lambda lv: (VARIANTS.index(lv.variant), -lv.difficulty, lv.id))
+    return levels, problems
+
+
+def find_level(level_id: str, directory: Path = LEVEL_DIR) -> Level:
+    """The level with ``level_id``; LevelError listing the valid ids otherwise."""
+    levels, problems = load_levels(directory)
+    for level in levels:
+        if level.id == level_id:
+            return level
+    valid = ", ".join(level.id for level in levels) or "none"
+    raise LevelError(f"no level {level_id!r} (valid: {valid})")
