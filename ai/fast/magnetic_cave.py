@@ -108,14 +108,12 @@ def _reach(occupied: int) -> tuple[int, int]:
     return now, beside & ~(occupied | now) & FULL
 
 
-def threat_score(mine: int, theirs: int) -> int:
-    """``ThreatEvaluator``'s score of the position with ``mine`` to move, from the bricks alone."""
-    occupied = mine | theirs
-    now, later = _reach(occupied)
+def _window_terms(mine: int, theirs: int, now: int, later: int, windows: tuple[int, ...]) -> tuple[int, int, int]:
+    """The window part of ``ThreatEvaluator``: (score of the live windows, my threat cells, their threat cells)."""
     table = _TABLE
     score = 0
     my_threats = their_threats = 0
-    for window in WINDOWS:
+    for window in windows:
         a = window & mine
         if a:
             if window & theirs:
@@ -135,6 +133,11 @@ def threat_score(mine: int, theirs: int) -> int:
                     their_threats |= empty
                 else:
                     score -= table[count][(empty & now).bit_count()][(empty & later).bit_count()]
+    return score, my_threats, their_threats
+
+
+def _threat_terms(score: int, my_threats: int, their_threats: int, occupied: int, now: int, later: int) -> int:
+    """``ThreatEvaluator``'s final score from its window part: the decided cases, then threat cells by reach."""
     if my_threats & now:
         return WIN_NEXT
     urgent = their_threats & now
@@ -150,6 +153,91 @@ def threat_score(mine: int, theirs: int) -> int:
     score += THREAT_NEXT * ((my_threats & later).bit_count() - (their_threats & later).bit_count())
     rest = FULL ^ (now | later)
     return score + THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
+
+
+def threat_score(mine: int, theirs: int) -> int:
+    """``ThreatEvaluator``'s score of the position with ``mine`` to move, from the bricks alone (window by
+    window: the reference the line-memo scorer is checked against)."""
+    occupied = mine | theirs
+    now, later = _reach(occupied)
+    score, my_threats, their_threats = _window_terms(mine, theirs, now, later, WINDOWS)
+    return _threat_terms(score, my_threats, their_threats, occupied, now, later)
+
+
+def _union(masks: tuple[int, ...]) -> int:
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
+
+
+def _lines() -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The 30 lines holding windows (8 rows, 8 columns, 7 diagonals each way) as (cells mask, its windows)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for window in WINDOWS:
+        first = (window & -window).bit_length() - 1
+        second = (window ^ (1 << first)) & -(window ^ (1 << first))
+        step = second.bit_length() - 1 - first
+        row, column = divmod(first, SIZE)
+        line = {1: row, SIZE: column, SIZE + 1: row - column, SIZE - 1: row + column}[step]
+        groups.setdefault((step, line), []).append(window)
+    lines = []
+    for windows in groups.values():
+        mask = 0
+        for window in windows:
+            mask |= window
+        lines.append((mask, tuple(windows)))
+    return tuple(lines)
+
+
+LINES = _lines()
+_REACH4 = tuple(_union(CELL_WINDOWS[cell]) for cell in range(BOARD_BITS))
+"""Per cell, the cells of the windows through it: a new four there needs three more bricks among them."""
+"""Every line of the board long enough for five, with the windows of five along it."""
+LINE_MEMO_SIZE = 200_000
+"""Entries the line memo may hold before it is emptied (about 150 bytes each)."""
+
+
+class LineScorer:
+    """``ThreatEvaluator`` by lines: the window part of each line is a function of the line's own bricks and
+    reach, so it is computed once per pattern and then looked up (a search meets the same few patterns of a
+    line again and again).  Lines whose windows all hold both colours at the search root are skipped."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, tuple[int, int, int]] = {}
+        self.lines: tuple[tuple[int, tuple[int, ...], int], ...] = ()
+        self.set_root(0, 0)
+
+    def set_root(self, black: int, white: int) -> None:
+        """Skip from now on the lines in which every window holds both colours (they stay dead below)."""
+        self.lines = tuple(
+            (mask, windows, index << 256)
+            for index, (mask, windows) in enumerate(LINES)
+            if any(not (window & black and window & white) for window in windows)
+        )
+
+    def score(self, mine: int, theirs: int) -> int:
+        """The evaluator's score with ``mine`` to move (for a position below the root last set)."""
+        occupied = mine | theirs
+        now = (FULL ^ occupied) & (WALLS | ((occupied << 1) & NOT_A) | ((occupied >> 1) & NOT_H))
+        beside = ((now << 1) & NOT_A) | ((now >> 1) & NOT_H)
+        later = beside & ~(occupied | now) & FULL
+        memo = self.memo
+        get = memo.get
+        score = my_threats = their_threats = 0
+        for mask, windows, tag in self.lines:
+            if not occupied & mask:
+                continue
+            key = (mine & mask) | (theirs & mask) << 64 | (now & mask) << 128 | (later & mask) << 192 | tag
+            terms = get(key)
+            if terms is None:
+                if len(memo) >= LINE_MEMO_SIZE:
+                    memo.clear()
+                terms = memo[key] = _window_terms(mine & mask, theirs & mask, now, later, windows)
+            score += terms[0]
+            my_threats |= terms[1]
+            their_threats |= terms[2]
+        return _threat_terms(score, my_threats, their_threats, occupied, now, later)
 
 
 def _priority(mine: int, theirs: int, cell: Cell) -> int:
@@ -180,9 +268,18 @@ class CaveKernel:
         self.win = 1.0 if margins else WIN + 1.0
         """The score of a won game: ``final_score`` (or ``final_margin``) of a five, which scores (1, 0)."""
         self.loss = -self.win
+        self.root = (0, 0)
+        """The bricks (Black, White) of the last position encoded: the root of the current search."""
+        self.scorer = LineScorer()
+        self.root_scorer = self.scorer.score
+        """The evaluation for positions below the root (lines dead at the root skipped)."""
 
     # -- positions --------------------------------------------------------------------------------------------
     def encode(self, state: State) -> int:
+        """The position of ``state``, which also becomes the root whose dead windows the evaluation skips."""
+        if (state.black, state.white) != self.root:
+            self.root = (state.black, state.white)
+            self.scorer.set_root(state.black, state.white)
         if state.to_move == 0:
             return state.black | state.white << BOARD_BITS
         return state.white | state.black << BOARD_BITS
@@ -197,7 +294,15 @@ class CaveKernel:
         return position
 
     def evaluate(self, position: int) -> float:
-        return float(threat_score(position & FULL, position >> BOARD_BITS))
+        return float(self._scorer(position)(position & FULL, position >> BOARD_BITS))
+
+    def _scorer(self, position: int):
+        """The root's line scorer when ``position`` holds all the root's bricks, else the plain evaluation."""
+        black, white = self.root
+        mine, theirs = position & FULL, position >> BOARD_BITS
+        if (mine & black == black and theirs & white == white) or (mine & white == white and theirs & black == black):
+            return self.root_scorer
+        return threat_score
 
     # -- search -----------------------------------------------------------------------------------------------
     def _candidates(self, mine: int, theirs: int) -> tuple[list[tuple], list[Cell], int, int]:
@@ -240,10 +345,11 @@ class CaveKernel:
         now = (FULL ^ occupied) & (WALLS | ((occupied << 1) & NOT_A) | ((occupied >> 1) & NOT_H))
         if dangers & now:
             return None, False, self.loss
-        for window in CELL_WINDOWS[cell]:  # the new threat cells can only be on lines through the brick
-            a = window & mine
-            if a.bit_count() == 4 and not window & theirs:
-                threats |= window ^ a
+        if (mine & _REACH4[cell]).bit_count() >= 4:  # new threat cells can only be on lines through the brick
+            for window in CELL_WINDOWS[cell]:
+                a = window & mine
+                if a.bit_count() == 4 and not window & theirs:
+                    threats |= window ^ a
         threats &= now
         if not threats:
             return theirs | mine << BOARD_BITS, False, None
@@ -286,6 +392,7 @@ class CaveKernel:
         if not cells:
             return finals[0][3], finals[0][0], 0
         play = self._play
+        score = self._scorer(position)
         best, best_move, leaves = -float("inf"), None, 0
         deferred = []
         for cell in cells:
@@ -294,7 +401,7 @@ class CaveKernel:
                 value = final
             elif same:
                 leaves += 1
-                value = threat_score(child & FULL, child >> BOARD_BITS)
+                value = score(child & FULL, child >> BOARD_BITS)
             else:
                 deferred.append((cell, child))
                 continue
@@ -304,7 +411,7 @@ class CaveKernel:
                     return best, best_move, leaves
         for cell, child in deferred:
             leaves += 1
-            value = -threat_score(child & FULL, child >> BOARD_BITS)
+            value = -score(child & FULL, child >> BOARD_BITS)
             if value > best:
                 best, best_move = value, cell
                 if value >= beta:

@@ -1,0 +1,143 @@
+"""The Magnetic Cave computer player: every move within 3 seconds, and its score against the window baseline.
+
+    python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
+    python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2]
+    python bench/bench_cave_player.py speed [--seconds 20]
+
+*timing* plays computer-against-computer games with ``SPEC`` (default: the Strongest preset) on both sides,
+exactly as the console does: for every move a fresh engine is built from the spec and searches with
+``Limits(time=LIMIT)`` and a cancel token due at the limit.  Each move is timed from before the engine is
+built to after its move is returned, so the time includes everything the player does (forced-move checks,
+the iterative deepening, reading the principal variation).  Games start from a random two-ply opening (seeded)
+so they differ; it reports the number of moves, mean, median, 99th percentile and slowest move, and how many
+moves went over the limit.
+
+*strength* runs ``ai.tournament.compare`` between the player (the Strongest spec with ``--time`` seconds per
+move) and ``alphabeta:depth=2,eval=windows`` (depth-2 alpha-beta with the textbook window evaluator): the
+start position and ``games / 2 - 1`` balanced random openings of ``--plies`` moves, each played twice with
+the colours swapped.
+
+*speed* compares the search kernels at equal depth on the same positions: ``pvs`` on the cave kernel against
+``pvs:fast=false`` (the rules protocol and ``ThreatEvaluator``), CPU seconds in one run.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai import registry  # noqa: E402
+from ai.base import CancelToken, Limits  # noqa: E402
+from ai.tournament import compare  # noqa: E402
+from rules.magnetic_cave import MagneticCave  # noqa: E402
+
+BASELINE = "alphabeta:depth=2,eval=windows"
+
+
+def strongest(game: MagneticCave) -> str:
+    return registry.presets(game)["Strongest"]
+
+
+def with_time(spec: str, seconds: float) -> str:
+    """``spec`` with its ``time`` parameter set to ``seconds``."""
+    name, _, rest = spec.partition(":")
+    items = [item for item in rest.split(",") if item and not item.startswith("time=")]
+    return f"{name}:" + ",".join([f"time={seconds:g}", *items])
+
+
+def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int) -> None:
+    rng = random.Random(seed)
+    times: list[float] = []
+    games = 0
+    slowest = (0.0, "")
+    while len(times) < moves:
+        state = game.initial_state()
+        for _ in range(2):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        games += 1
+        while not game.is_terminal(state) and len(times) < moves:
+            started = time.perf_counter()
+            engine = registry.make_engine(game, spec)
+            result = engine.search(state, Limits(time=limit), CancelToken(deadline=started + limit))
+            elapsed = time.perf_counter() - started
+            times.append(elapsed)
+            if elapsed > slowest[0]:
+                slowest = (elapsed, f"{game.to_text(state)} (depth {result.depth})")
+            state = game.apply(state, result.move)
+        print(f"  game {games}: {len(times)} moves so far, slowest {slowest[0]:.3f} s", flush=True)
+    ordered = sorted(times)
+    over = sum(t > limit for t in times)
+    print(f"{spec}, limit {limit:g} s: {len(times)} moves in {games} games")
+    print(f"  mean {statistics.mean(times):.3f} s, median {statistics.median(times):.3f} s, "
+          f"99th percentile {ordered[int(0.99 * (len(ordered) - 1))]:.3f} s, slowest {ordered[-1]:.3f} s, "
+          f"over the limit: {over}")
+    print(f"  slowest position: {slowest[1]}")
+
+
+def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, seed: int) -> None:
+    def show(done: int, total: int, partial) -> None:
+        if done % 10 == 0 or done == total:
+            print(f"  {done}/{total} games", flush=True)
+
+    result = compare(game, spec, BASELINE, games=games, jobs=jobs, openings=max(0, games // 2 - 1),
+                     opening_plies=plies, judge=BASELINE, seed=seed, progress=show)
+    print(result.table())
+    losses = [(r.index, r.opening, "AB"[r.a_seat] + " first", r.winner, r.reason, r.plies)
+              for r in result.records if r.winner != "A"]
+    print(f"games not won by A: {losses}")
+
+
+def speed(game: MagneticCave, depth: int) -> None:
+    rng = random.Random(7)
+    states = []
+    while len(states) < 12:
+        state = game.initial_state()
+        for _ in range(rng.randrange(4, 40)):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            if game.is_terminal(state):
+                break
+        if not game.is_terminal(state):
+            states.append(state)
+    for spec in (f"pvs:fast=false,depth={depth},time=1000", f"pvs:depth={depth},time=1000"):
+        cpu = 0.0
+        nodes = 0
+        for state in states:
+            engine = registry.make_engine(game, spec)
+            began = time.process_time()
+            nodes += engine.search(state).nodes
+            cpu += time.process_time() - began
+        print(f"  {spec}: {cpu:.2f} CPU s for 12 positions, {nodes:,} nodes")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=("timing", "strength", "speed"))
+    parser.add_argument("--moves", type=int, default=500)
+    parser.add_argument("--spec", default=None, help="the player (default: the Strongest preset)")
+    parser.add_argument("--limit", type=float, default=3.0, help="the time limit per move given (timing)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--time", type=float, default=1.0, help="the player's seconds per move (strength)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--plies", type=int, default=2, help="moves in each random opening (strength)")
+    parser.add_argument("--depth", type=int, default=5, help="search depth (speed)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    game = MagneticCave()
+    spec = args.spec or strongest(game)
+    print(f"Python {platform.python_version()} on {platform.machine()}; shared machine, figures are noisy")
+    if args.mode == "timing":
+        timing(game, spec, args.moves, args.limit, args.seed)
+    elif args.mode == "strength":
+        strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
+    else:
+        speed(game, args.depth)
+
+
+if __name__ == "__main__":
+    main()
