@@ -14,9 +14,15 @@
   search polls its budget every ``poll`` nodes (which also yields the GIL to a GUI thread through the cancel
   token) and, when cancelled or out of time, unwinds and returns the last completed depth's result.
 
+- Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
+  measured speed), and no iteration is started that the last ones predict cannot finish in time.
+
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/test_ai_search.py`` checks this.
-The search runs on a kernel (``ai.fast``): a packed-int one for Kalah, the rules protocol for other games.
+The search runs on a kernel (``ai.fast``): a packed-int one for Kalah and Oware, the rules protocol for
+other games.  A kernel may offer ``make_run``, its own implementation of this search on its packed
+positions (``ai.fast.kalah.KalahRun``, ``ai.fast.oware.OwareRun``) with the interface of ``_Run``: same
+values, several times the speed.
 """
 from __future__ import annotations
 
@@ -33,6 +39,12 @@ INFINITY = 1e12
 EPSILON = 1e-7
 """Width of a null window: far below any difference between two distinct scores."""
 MAX_DEPTH = 200
+POLL_SECONDS = 0.001
+"""Aim for a poll of the clock and the cancel token about this often."""
+MIN_POLL = 16
+"""Never poll more often than every this many nodes."""
+GROWTH = (1.5, 4.0)
+"""Bounds on the predicted ratio of one iteration's time to the previous one's."""
 
 
 def tighter(first: float | None, second: float | None) -> float | None:
@@ -48,11 +60,14 @@ class Budget:
     """A search's depth, node and time budget, and its cancel token.
 
     ``poll(nodes)`` raises SearchAborted when the token is cancelled (it also yields the GIL), the deadline
-    has passed or the node limit is reached.  Engine parameters and the ``Limits`` of one search combine:
-    the tighter bound wins.
+    has passed or the node limit is reached; otherwise it returns how many nodes to search before the next
+    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (never
+    more than ``poll`` nodes apart, never past the node limit): a slow search still notices its deadline
+    or a cancel within a millisecond or two, and a fast one does not poll more than it needs.  Engine
+    parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
 
-    __slots__ = ("started", "deadline", "max_nodes", "max_depth", "cancel")
+    __slots__ = ("started", "deadline", "max_nodes", "max_depth", "cancel", "max_interval", "_last")
 
     def __init__(
         self,
@@ -61,6 +76,7 @@ class Budget:
         time_limit: float | None = None,
         depth: int | None = None,
         nodes: int | None = None,
+        poll: int = 256,
     ) -> None:
         limits = limits or Limits()
         self.started = time.perf_counter()
@@ -69,21 +85,37 @@ class Budget:
         self.max_nodes = tighter(nodes, limits.nodes)
         self.max_depth = tighter(depth, limits.depth)
         self.cancel = cancel
+        self.max_interval = max(1, poll)
+        self._last = (0, self.started)
 
     @property
     def is_unbounded(self) -> bool:
         return self.deadline is None and self.max_nodes is None and self.max_depth is None and self.cancel is None
 
+    @property
+    def seconds(self) -> float | None:
+        """The time allowed (None: no deadline)."""
+        return None if self.deadline is None else self.deadline - self.started
+
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
-    def poll(self, nodes: int) -> None:
+    def poll(self, nodes: int) -> int:
         if self.cancel is not None:
             self.cancel.check()
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
             raise SearchAborted
         if self.max_nodes is not None and nodes >= self.max_nodes:
             raise SearchAborted
+        last_nodes, last_time = self._last
+        self._last = (nodes, now)
+        interval = self.max_interval
+        if now > last_time and nodes > last_nodes:
+            interval = max(MIN_POLL, min(interval, int((nodes - last_nodes) * POLL_SECONDS / (now - last_time))))
+        if self.max_nodes is not None:
+            interval = max(1, min(interval, self.max_nodes - nodes))
+        return interval
 
 
 def check_two_player(engine: str, game: Game) -> None:
@@ -128,21 +160,27 @@ class PVSEngine(Engine):
         progress: ProgressCallback | None = None,
     ) -> SearchResult:
         game = self.game
-        budget = Budget(limits, cancel, self.time_limit, self.depth_limit, self.node_limit)
+        budget = Budget(limits, cancel, self.time_limit, self.depth_limit, self.node_limit, self.poll_interval)
         if game.is_terminal(state):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
         max_depth = budget.max_depth if budget.max_depth is not None else MAX_DEPTH
         if budget.is_unbounded and max_depth == MAX_DEPTH:
             raise EngineError("pvs needs a limit: a depth, a node count or a time (e.g. pvs:time=1)")
         self.table.new_search()
-        run = _Run(self.kernel, self.table, budget, self.poll_interval)
+        make_run = getattr(self.kernel, "make_run", None)
+        run = make_run(self.table, budget, self.poll_interval) if make_run is not None else None
+        if run is None:
+            run = _Run(self.kernel, self.table, budget, self.poll_interval)
         root = self.kernel.encode(state)
         best: SearchResult | None = None
+        times: list[float] = []
         for depth in range(1, max(1, max_depth) + 1):
+            started = budget.elapsed()
             try:
                 score, move, resolved = run.root(root, depth)
             except SearchAborted:
                 break
+            times.append(budget.elapsed() - started)
             pv = run.principal_variation(root, move, depth)
             best = SearchResult(
                 move, score, depth, run.nodes, pv, budget.elapsed(), resolved,
@@ -150,7 +188,7 @@ class PVSEngine(Engine):
             )
             if progress is not None:
                 progress(best)
-            if resolved:
+            if resolved or not self._worth_another(budget, times):
                 break
         if best is None:  # not even depth 1 finished: the best move of the partial iteration, or the first
             move = run.partial_move if run.partial_move is not None else self.kernel.children(root)[0][0]
@@ -160,6 +198,22 @@ class PVSEngine(Engine):
                 best.move, best.score, best.depth, run.nodes, best.pv, budget.elapsed(), best.exhaustive, best.info
             )
         return best
+
+    @staticmethod
+    def _worth_another(budget: Budget, times: list[float]) -> bool:
+        """Whether the next iteration can finish before the deadline, predicted from the last ones.
+
+        An iteration that cannot finish is wasted (its partial result is dropped), so the search stops and
+        returns early instead: the time saved is the game's, and a deadline is never overrun by design.
+        The prediction multiplies the last iteration's time by the growth of the last two, bounded by
+        ``GROWTH``; it only stops when even half that prediction would not fit.
+        """
+        if budget.deadline is None or len(times) < 2 or times[-1] < 0.002:
+            return True
+        growth = times[-1] / times[-2] if times[-2] > 0 else GROWTH[1]
+        growth = min(GROWTH[1], max(GROWTH[0], growth))
+        remaining = budget.deadline - budget.started - budget.elapsed()
+        return times[-1] * growth / 2 < remaining
 
 
 class _Run:
@@ -264,8 +318,7 @@ class _Run:
         def pvs(position: Hashable, depth: int, alpha: float, beta: float, ply: int) -> float:
             run.nodes += 1
             if run.nodes >= run.next_poll:
-                run.next_poll = run.nodes + poll_interval
-                budget.poll(run.nodes)
+                run.next_poll = run.nodes + budget.poll(run.nodes)
             if depth <= 0:
                 run.horizon += 1
                 return evaluate(position)
