@@ -38,11 +38,10 @@ __all__ = [
 # name -> (module, class).  Modules are imported on first use so that importing ``rules`` stays cheap.
 _GAMES: dict[str, tuple[str, str]] = {
     "kalah": ("rules.kalah", "Kalah"),
+    "oware": ("rules.oware", "Oware"),
+    "hus": ("rules.hus", "Hus"),
     "solitaire": ("rules.solitaire", "Solitaire"),
     "magnetic-cave": ("rules.magnetic_cave", "MagneticCave"),
-    "solitaire": ("rules.solitaire", "Solitaire"),
-    "hus": ("rules.hus", "Hus"),
-    "oware": ("rules.oware", "Oware"),
 }
 
 _ALIASES = {"cave": "magnetic-cave", "magnetic_cave": "magnetic-cave", "mancala": "kalah"}
