@@ -1,10 +1,12 @@
 """Tune the Hus evaluator's weights by tournament: every candidate plays a reference, same engine, same depth.
 
     python bench/tune_hus_eval.py [--games 24] [--depth 3] [--jobs 2] [--reference default|seeds]
+    HUS_TUNE="inner=-0.25 mobility=1,inner=-0.1" python bench/tune_hus_eval.py --games 96
 
 Each candidate (a few values of one term at a time: mobility, exposure, inner) plays ``pvs`` at a fixed depth
 against the same engine with the reference evaluator, from the start and from balanced openings, both
-colours.  Candidates are registered as evaluators ``cand0``, ``cand1``... when this module is imported, so the
+colours; ``HUS_TUNE`` (space-separated, each ``term=value[,term=value]``) names the candidates
+instead, for a longer second round.  Candidates are registered as evaluators ``cand0``, ``cand1``... when this module is imported, so the
 tournament's worker processes (which import it again) know them too and ``--jobs`` can be above 1.
 
 The table gives each candidate's score against the reference; a weight moves into ``ai.evaluators.hus`` only
@@ -13,6 +15,7 @@ when it scores clearly above 50% (and its figures go to BENCHMARKS.md).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -31,8 +34,16 @@ STEPS = {
 
 
 def candidates() -> list[HusEvaluator]:
-    """One term changed at a time around the current default weights."""
+    """The candidates named by ``HUS_TUNE``, else one term changed at a time around the current defaults."""
     found = []
+    for index, item in enumerate(os.environ.get("HUS_TUNE", "").split()):
+        changes = {term: float(value) for term, _, value in (pair.partition("=") for pair in item.split(","))}
+        unknown = set(changes) - set(STEPS)
+        if unknown:
+            raise SystemExit(f"HUS_TUNE: unknown term(s) {', '.join(sorted(unknown))} (valid: {', '.join(STEPS)})")
+        found.append(HusEvaluator(f"cand{index}", **{**BASE, **changes}))
+    if found:
+        return found
     for term, values in STEPS.items():
         for value in values:
             if value != BASE[term]:
