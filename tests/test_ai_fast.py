@@ -1,14 +1,16 @@
-"""The packed Kalah kernel computes exactly what the rules and the evaluator compute."""
+"""The packed Kalah and Oware kernels compute exactly what the rules and the evaluators compute."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from ai.evaluators import get_evaluator
 from ai.fast import GameKernel, kernel_for
 from ai.fast.kalah import KalahKernel
-from rules import get_game
+from ai.fast.oware import OwareKernel
+from rules import Reason, get_game
 
 VARIANTS = [dict(), dict(pits=3, seeds=3), dict(pits=4, seeds=3, empty_capture=False), dict(pits=6, seeds=6),
             dict(pits=4, seeds=12), dict(pits=2, seeds=3)]
@@ -93,3 +95,73 @@ def test_best_leaf_is_the_best_child_score(variant):
         assert bounded >= expected - 0.5
         bounded, _, _ = fast.best_leaf(fast.encode(state), expected + 0.5)
         assert bounded == expected
+
+
+# -- Oware -----------------------------------------------------------------------------------------------------
+OWARE_VARIANTS = [dict(), dict(seeds=3, grand_slam="capture", no_capture_limit=40),
+                  dict(skip_start=False, repetition=False), dict(no_capture_limit=6), dict(seeds=6)]
+
+
+def oware_positions(game, count, seed):
+    """Positions from random games, mid-game and endgame ones included (history and counter set)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 240)):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("variant", OWARE_VARIANTS)
+@pytest.mark.parametrize("evaluator", ["default", "store"])
+def test_oware_children_scores_and_evaluation_match_the_rules(variant, evaluator):
+    game = get_game("oware", **variant)
+    fast = kernel_for(game, get_evaluator(game, evaluator))
+    assert isinstance(fast, OwareKernel)
+    slow = GameKernel(game, get_evaluator(game, evaluator))
+    repeated = 0
+    for state in oware_positions(game, 100, seed=len(variant)):
+        position = fast.encode(state)
+        assert fast.decode(position, state.to_move) == state
+        assert fast.evaluate(position) == slow.evaluate(state), game.to_text(state)
+        got, expected = fast.children(position), slow.children(state)
+        assert [c[0] for c in got] == [c[0] for c in expected], game.to_text(state)  # same moves, same order
+        for (move, child, same, final), (_, rules_child, _, rules_final) in zip(got, expected):
+            assert not same and final == rules_final, (game.to_text(state), move)
+            if child is not None:
+                assert fast.decode(child, rules_child.to_move) == rules_child, (game.to_text(state), move)
+                assert fast.key(child) == fast.pack(rules_child.pits, rules_child.stores, rules_child.to_move)
+        repeated += bool(state.seen)
+    assert repeated or not game.repetition  # histories really were exercised (endings: the next test)
+
+
+def test_oware_repetition_and_the_move_limit_end_the_game_in_the_kernel():
+    """Endings that depend on the history: found in random endgames, scored as the rules score them."""
+    game = get_game("oware", no_capture_limit=30)
+    kernel = kernel_for(game, get_evaluator(game))
+    rules_kernel = GameKernel(game, get_evaluator(game))
+    rng = random.Random(4)
+    found = Counter()
+    while min(found[Reason.REPETITION], found[Reason.NO_CAPTURE_LIMIT], found[Reason.MAJORITY]) < 3:
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            moves = game.legal_moves(state)
+            children = kernel.children(kernel.encode(state))
+            expected = rules_kernel.children(state)
+            assert [(c[0], c[3]) for c in children] == [(c[0], c[3]) for c in expected], game.to_text(state)
+            for move, child, _, final in expected:
+                if child is None:
+                    found[game.outcome(game.apply(state, move)).reason] += 1
+            state = game.apply(state, rng.choice(moves))
+
+
+def test_oware_falls_back_to_the_rules_kernel_where_it_must():
+    forbidden = get_game("oware", grand_slam="forbidden")
+    assert isinstance(kernel_for(forbidden, get_evaluator(forbidden)), GameKernel)
+    game = get_game("oware")
+    assert isinstance(kernel_for(game, get_evaluator(game), margins=True), GameKernel)  # the exact solver

@@ -73,6 +73,21 @@ def test_the_engines_agree_with_minimax_on_oware_and_hus():
             assert PVSEngine(game, time=None, depth=depth).search(state).score == expected
 
 
+@pytest.mark.parametrize("variant", [dict(), dict(no_capture_limit=12), dict(seeds=2, grand_slam="capture")])
+def test_pvs_on_packed_oware_returns_the_alphabeta_value(variant):
+    """The packed Oware search, with repetitions and the move limit inside the tree, against the rules."""
+    game = get_game("oware", **variant)
+    rng = random.Random(13)
+    positions = random_positions(game, 30, seed=len(variant), max_plies=150)
+    for state in positions:
+        depth = rng.randrange(1, 5)
+        for evaluator in ("default", "store"):
+            expected = alphabeta_value(game, get_evaluator(game, evaluator), state, depth)
+            result = PVSEngine(game, time=None, depth=depth, eval=evaluator).search(state)
+            assert result.score == expected, (game.to_text(state), depth, evaluator)
+            assert result.move in game.legal_moves(state)
+
+
 @pytest.mark.parametrize(
     "variant, value",
     [(dict(pits=3, seeds=3), 2), (dict(pits=4, seeds=3), 8), (dict(pits=3, seeds=3, empty_capture=False), 2)],

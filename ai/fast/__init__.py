@@ -106,6 +106,11 @@ def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bo
 
         if KalahKernel.supports(game, evaluator):
             return KalahKernel(game, evaluator, margins)
+    if fast and game.name == "oware":
+        from ai.fast.oware import OwareKernel
+
+        if OwareKernel.supports(game, evaluator, margins):
+            return OwareKernel(game, evaluator, margins)
     if fast and game.name == "hus":
         from ai.fast.hus import HusKernel
 
