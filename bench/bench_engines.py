@@ -31,25 +31,57 @@ def header() -> None:
           f"{time.strftime('%Y-%m-%d %H:%M')}")
 
 
+def load_average() -> str:
+    """The 1-minute load average (how many processes wanted the machine's cores), or '?'."""
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
+
+
+def playout_speed(game, seconds: float = 1.0) -> float:
+    """Plies per second of the rules' ``random_playout`` from the start: the same-run yardstick."""
+    import random
+
+    rng = random.Random(0)
+    plies, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        plies += game.random_playout(game.initial_state(), rng)[1]
+    return plies / (time.perf_counter() - started)
+
+
 def speed(engine: str, seconds: float | None) -> None:
-    print("| game | engine | seconds | depth | nodes | nodes/s | best move | score |")
-    print("|---|---|---|---|---|---|---|---|")
+    """Nodes per second (wall clock and CPU time) and depth reached from the start, with the load average and
+    the rules' random-playout speed measured in the same run (a ratio that the machine's load affects less)."""
+    print("| game | engine | seconds | depth | nodes | nodes/s | nodes per CPU-second | playout plies/s | "
+          "nodes/s / playout plies/s | load | best move | score |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game_spec, default_seconds in SPEED_GAMES:
         game = parse_game_spec(game_spec)
         budget = seconds or default_seconds
+        playouts = playout_speed(game) if hasattr(game, "random_playout") else 0.0
+        cpu = time.process_time()
         result = make_engine(game, f"{engine}:time={budget}").search(game.initial_state())
+        cpu = time.process_time() - cpu
+        ratio = f"{result.nodes_per_second / playouts:.2f}" if playouts else "-"
         print(f"| {game_spec} | {engine} | {budget:g} | {result.depth} | {result.nodes} | "
-              f"{result.nodes_per_second:,.0f} | {game.format_move(game.initial_state(), result.move)} | "
-              f"{result.score:+.2f} |", flush=True)
-    game = parse_game_spec("kalah")
-    reached = {}
+              f"{result.nodes_per_second:,.0f} | {result.nodes / cpu:,.0f} | {playouts:,.0f} | {ratio} | "
+              f"{load_average()} | {game.format_move(game.initial_state(), result.move)} | {result.score:+.2f} |",
+              flush=True)
+    for game_spec, deepest in (("kalah", 18), ("oware", 14)):
+        game = parse_game_spec(game_spec)
+        reached = {}
 
-    def note(result):
-        reached.setdefault(result.depth, result.time)
+        def note(result):
+            reached.setdefault(result.depth, (result.time, result.nodes))
 
-    make_engine(game, f"{engine}:time=20,depth=18").search(game.initial_state(), progress=note)
-    times = ", ".join(f"{depth}: {seconds:.2f} s" for depth, seconds in sorted(reached.items()) if depth >= 12)
-    print(f"\nKalah(6,4) from the start, time to complete each depth: {times}")
+        cpu = time.process_time()
+        make_engine(game, f"{engine}:time=60,depth={deepest}").search(game.initial_state(), progress=note)
+        cpu = time.process_time() - cpu
+        times = ", ".join(f"{depth}: {seconds:.2f} s ({nodes:,} nodes)"
+                          for depth, (seconds, nodes) in sorted(reached.items()) if depth >= deepest - 6)
+        print(f"\n{game.spec} from the start, time to complete each depth: {times}; "
+              f"CPU {cpu:.2f} s of {max(t for t, _ in reached.values()):.2f} s; load {load_average()}")
 
 
 def solve() -> None:
