@@ -23,6 +23,7 @@ the colours swapped.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -131,12 +132,14 @@ def main() -> None:
     game = MagneticCave()
     spec = args.spec or strongest(game)
     print(f"Python {platform.python_version()} on {platform.machine()}; shared machine, figures are noisy")
+    print("load average at the start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
     if args.mode == "timing":
         timing(game, spec, args.moves, args.limit, args.seed)
     elif args.mode == "strength":
         strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
     else:
         speed(game, args.depth)
+    print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())
 
 
 if __name__ == "__main__":
