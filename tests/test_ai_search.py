@@ -9,11 +9,11 @@ import time
 import pytest
 
 from ai.alphabeta import alphabeta_value
-from ai.base import CancelToken, EngineError, Limits
+from ai.base import CancelToken, EngineError, Limits, SearchAborted
 from ai.evaluators import as_margin, get_evaluator
 from ai.minimax import minimax_value
 from ai.registry import engine_info, make_engine
-from ai.search import PVSEngine
+from ai.search import MIN_POLL, Budget, PVSEngine
 from ai.solver import SolverEngine
 from rules import get_game
 
@@ -194,3 +194,21 @@ def test_an_unknown_evaluator_is_named_with_the_choices():
     game = get_game("kalah")
     with pytest.raises(EngineError, match="valid: default, store"):
         make_engine(game, "pvs:eval=nonsense")
+
+
+def test_the_poll_interval_stays_within_its_bounds_and_the_node_limit():
+    budget = Budget(Limits(nodes=1000), None, poll=256)
+    interval = budget.poll(10)
+    assert MIN_POLL <= interval <= 256
+    assert budget.poll(990) <= 10  # never past the node limit
+    with pytest.raises(SearchAborted):
+        budget.poll(1000)
+
+
+def test_no_iteration_is_started_that_cannot_finish():
+    budget = Budget(None, None, time_limit=0.5)
+    # The last iteration took 0.4 s, four times the one before: the next needs about 1.6 s, and even half
+    # of that is more than the 0.5 s left.
+    assert not PVSEngine._worth_another(budget, [0.1, 0.4])
+    assert PVSEngine._worth_another(budget, [0.01, 0.02])
+    assert PVSEngine._worth_another(Budget(None, None), [0.05, 0.2])  # no deadline: always go on
