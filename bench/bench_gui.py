@@ -7,6 +7,10 @@ Frame time is the wall time of one whole frame as the event loop runs it (events
 elapsed time, draw, flip; no vsync) at 1280x720 on a Kalah board whose 48 stones are kept flying from pit to
 pit, while an alpha-beta search (no depth or time limit) runs in the background worker thread.  Undo latency is
 from the call of the view's ``undo`` to the moment the worker thread posts its last message.
+
+Wall times on a shared machine follow its load, so the same scene is also measured as *work*: the CPU time of
+one frame in a child process where Mesa's llvmpipe rasterises on the calling thread (``LP_NUM_THREADS=0``) and
+nothing else runs, which the load hardly changes (``--cpu-frames``).
 """
 from __future__ import annotations
 
@@ -50,6 +54,53 @@ def startup_seconds(runs: int) -> list[float]:
     return times
 
 
+CPU_CHILD = """
+import os, statistics, sys, tempfile, time
+from pathlib import Path
+import arcade
+import rules
+from game import app
+from game.match import Match
+from game.savegame import Seat
+window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
+window._enable_event_queue = False
+context = app.start(window, Path(tempfile.mkdtemp()))
+context.sounds.enabled = False
+match = Match.new(rules.get_game("kalah"), (Seat(), Seat()))
+context.show_match(match)
+view = window.current_view
+locations = sorted(view.spec.locations)
+def frame():
+    started = time.thread_time()
+    window.dispatch_events(); window._dispatch_updates(1 / 60); window.dispatch_event("on_draw"); window.flip()
+    return (time.thread_time() - started) * 1000
+for _ in range(20):
+    frame()
+times = []
+for index in range(int(sys.argv[1])):
+    if index % 60 == 0:
+        for stone in view.scene.field.stones:
+            following = locations[(locations.index(stone.location) + 1) % len(locations)]
+            view.scene.field.fly(stone, following, 0.6, height=2.0)
+    times.append(frame())
+class Blank(arcade.View):
+    def on_draw(self):
+        self.clear()
+window.show_view(Blank())
+blank = [frame() for _ in range(60)]
+print(statistics.median(times), sorted(times)[int(0.95 * (len(times) - 1))], statistics.median(blank))
+"""
+
+
+def cpu_per_frame(frames: int) -> tuple[float, float, float]:
+    """(median, p95, blank median) CPU milliseconds per frame, rasterising on the main thread, no search."""
+    env = {**os.environ, "LP_NUM_THREADS": "0"}
+    output = subprocess.run([sys.executable, "-c", CPU_CHILD, str(frames)], env=env, capture_output=True,
+                            text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    median, p95, blank = (float(value) for value in output.stdout.split()[-3:])
+    return median, p95, blank
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -60,8 +111,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--undo-trials", type=int, default=20)
     parser.add_argument("--startup-runs", type=int, default=3)
+    parser.add_argument("--cpu-frames", type=int, default=240)
     options = parser.parse_args(argv)
     ensure_display()
+
+    median, p95, blank = cpu_per_frame(options.cpu_frames)
+    print(f"work per frame (main-thread CPU, llvmpipe on the main thread, 48 stones flying, no search): median "
+          f"{median:.1f} ms, p95 {p95:.1f} ms; a window that only clears itself {blank:.1f} ms")
 
     starts = startup_seconds(options.startup_runs)
     print(f"start-up to the main menu: median {statistics.median(starts) * 1000:.0f} ms "

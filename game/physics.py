@@ -8,19 +8,36 @@ shadow) and rejoins the space where it lands, with a little bounce.
 
 The physics only ever animates: which stone sits in which pit is decided by the caller (the rules state), and
 ``place`` can put any stone anywhere at once.  pymunk's ``Space`` is driven directly with a fixed step.
+
+Cost.  Every call into pymunk releases the GIL, and with a search thread running each release can hand the
+GIL away for a while, so a step reads every body's position and speed in one batched call
+(``pymunk.batch``), computes the bowls' forces in Python and writes them back in one call: four calls a step
+instead of three per stone.  The positions read are kept for drawing (``ground_positions``), at most a few
+steps are taken per frame, and none once the stones have come to rest.
 """
 from __future__ import annotations
 
 import math
 import random
+from array import array
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable
 
 import pymunk
+from pymunk import batch
 
 Location = Hashable
 STEP = 1 / 120
 """Fixed physics step in seconds."""
+MAX_STEPS = 3
+"""Most physics steps in one update: a slow frame slows the stones down instead of making the next frame slower
+still (at 60 frames a second two steps are due)."""
+REST_ENERGY = 1.0
+"""Below this kinetic energy (sum of squared speeds, pixels per second) with nothing in the air, the stones are
+at rest and the physics stops stepping until something moves them."""
+CALM_UPDATES = 15
+"""Updates in a row below ``REST_ENERGY`` before the stones count as resting."""
+_READ = batch.BodyFields.BODY_ID | batch.BodyFields.POSITION | batch.BodyFields.VELOCITY
 
 
 @dataclass
@@ -122,6 +139,16 @@ class StoneField:
         self.rng = random.Random(self.seed)
         self._accumulator = 0.0
         self._in_space: set[Stone] = set()
+        self._calm = 0
+        self.resting = False
+        """True once the stones have come to rest (no steps are taken until something moves them)."""
+        self.version = 0
+        """Goes up whenever a resting stone may have moved (for drawing only what changed)."""
+        self._by_body: dict[int, Stone] = {}
+        self._read = batch.Buffer()
+        self._write = batch.Buffer()
+        self._positions: dict[int, tuple[float, float]] | None = None
+        self._energy = 0.0
 
     # -- building ---------------------------------------------------------------------------------------------
     def set_bowls(self, bowls: dict[Location, Bowl], stone_radius: float) -> None:
@@ -142,6 +169,7 @@ class StoneField:
                 stone.body.position = new.random_point(self.rng)
             stone.body.velocity = (0, 0)
             self._resize(stone)
+        self.wake()
 
     @staticmethod
     def _map_floor(old: Bowl, new: Bowl, x: float, y: float) -> tuple[float, float]:
@@ -180,15 +208,29 @@ class StoneField:
             self._leave(stone)
         self.stones.clear()
 
+    def wake(self) -> None:
+        """Something moved: step the physics again until the stones rest."""
+        self.resting = False
+        self._calm = 0
+        self._moved()
+
+    def _moved(self) -> None:
+        self.version += 1
+        self._positions = None
+
     def _enter(self, stone: Stone) -> None:
+        self.wake()
         if stone not in self._in_space:
             self.space.add(stone.body, stone.shape)
             self._in_space.add(stone)
+            self._by_body[stone.body.id] = stone
 
     def _leave(self, stone: Stone) -> None:
         if stone in self._in_space:
             self.space.remove(stone.body, stone.shape)
             self._in_space.discard(stone)
+            self._by_body.pop(stone.body.id, None)
+            self._moved()
 
     # -- queries ----------------------------------------------------------------------------------------------
     def at(self, location: Location) -> list[Stone]:
@@ -206,7 +248,34 @@ class StoneField:
         return any(stone.flight is not None for stone in self.stones)
 
     def kinetic_energy(self) -> float:
-        return sum(stone.body.velocity.get_length_sqrd() for stone in self._in_space)
+        """Sum of the squared speeds of the stones on the board (as of the last read of the bodies)."""
+        if self._positions is None:
+            self._read_bodies()
+        return self._energy
+
+    def ground_positions(self) -> dict[int, tuple[float, float]]:
+        """``id(stone) -> (x, y)`` of every stone resting on the board (not in the air), read in one call."""
+        if self._positions is None:
+            self._read_bodies()
+        assert self._positions is not None
+        return self._positions
+
+    def _read_bodies(self) -> tuple[memoryview, memoryview]:
+        """Body ids and (x, y, vx, vy) of every body in one pymunk call; refreshes the positions kept."""
+        buffer = self._read
+        buffer.clear()
+        batch.get_space_bodies(self.space, _READ, buffer)
+        ids = memoryview(buffer.int_buf()).cast("B").cast("P")
+        values = memoryview(buffer.float_buf()).cast("B").cast("d")
+        positions = {}
+        energy = 0.0
+        by_body = self._by_body
+        for index, body_id in enumerate(ids):
+            x, y, vx, vy = values[4 * index: 4 * index + 4]
+            positions[id(by_body[body_id])] = (x, y)
+            energy += vx * vx + vy * vy
+        self._positions, self._energy = positions, energy
+        return ids, values
 
     # -- motion -----------------------------------------------------------------------------------------------
     def lift(self, stone: Stone, height: float) -> None:
@@ -256,43 +325,63 @@ class StoneField:
         self._enter(stone)
 
     def update(self, dt: float) -> None:
-        """Advance flights and the physics by ``dt`` seconds (fixed steps; long pauses are capped)."""
+        """Advance flights and the physics by ``dt`` seconds.
+
+        Fixed steps, at most ``MAX_STEPS`` per call (time beyond that is dropped), and none while the stones
+        rest: the cost of a frame stays bounded however slow the previous one was.
+        """
         for stone in self.stones:
             if stone.flight is not None:
                 stone.flight.elapsed += dt
                 if stone.flight.elapsed >= stone.flight.delay + stone.flight.duration:
                     self._land(stone)
-        self._accumulator = min(self._accumulator + dt, 0.1)
+        if self.resting:
+            self._accumulator = 0.0
+            return
+        self._accumulator = min(self._accumulator + dt, MAX_STEPS * STEP)
         while self._accumulator >= STEP:
             self._accumulator -= STEP
             self._step()
+        if self.kinetic_energy() < REST_ENERGY and not self.is_flying:
+            self._calm += 1
+            self.resting = self._calm >= CALM_UPDATES
+        else:
+            self._calm = 0
 
     def settle(self, seconds: float = 1.5) -> None:
         """Run the physics with nothing drawn until the stones rest (used after placing stones at once)."""
         self.land_all()
         for _ in range(int(seconds / STEP)):
             self._step()
-            if self.kinetic_energy() < 1.0:
+            if self.kinetic_energy() < REST_ENERGY:
                 break
 
     def _step(self) -> None:
         spring = self.spring
         rim_spring = spring * 12
-        for stone in self._in_space:
-            body = stone.body
-            bowl = self.bowls[stone.location]
-            x, y = body.position
+        radius = self.stone_radius
+        ids, values = self._read_bodies()
+        forces = array("d", bytes(16 * len(ids)))
+        by_body, bowls = self._by_body, self.bowls
+        for index, body_id in enumerate(ids):
+            bowl = bowls[by_body[body_id].location]
+            x, y = values[4 * index], values[4 * index + 1]
             fx, fy = bowl.nearest_floor_point(x, y)
             dx, dy = fx - x, fy - y
             force_x, force_y = dx * spring, dy * spring
             distance = math.hypot(dx, dy)
-            limit = bowl.radius - self.stone_radius
+            limit = bowl.radius - radius
             if distance > limit > 0:
                 over = (distance - limit) / distance
                 force_x += dx * over * rim_spring
                 force_y += dy * over * rim_spring
-            body.force = (force_x, force_y)
+            forces[2 * index] = force_x
+            forces[2 * index + 1] = force_y
+        if ids:
+            self._write.set_float_buf(forces)
+            batch.set_space_bodies(self.space, batch.BodyFields.FORCE, self._write)
         self.space.step(STEP)
+        self._moved()
 
 
 def spiral_points(centre: tuple[float, float], count: int, spacing: float) -> Iterable[tuple[float, float]]:

@@ -4,8 +4,11 @@
 (``animate``) by its view; the rules state is the truth, so every animation ends by reconciling the stones with
 the counts of the new state, and ``finish`` completes any animation at once (a click during a move does it).
 
-Drawing is a handful of batched calls: the board and hollows are sprites from procedural textures, stones are
-sprites moved from their pymunk bodies each frame, and the badges are one pyglet batch of texts.
+Drawing is a handful of batched calls, so a frame stays cheap on a software renderer: the wooden board, the
+hollows and the badges' plates are one mesh of vertex-coloured triangles built when the layout changes
+(``game.scenes.meshes``), stones are sprites in one list moved from their pymunk bodies (with a second list for
+stones in the air and their shadows, which are kept, not rebuilt), and the badges' counts are one pyglet batch
+of texts changed only when a count changes.  Highlights and the last-move ring are cached until they change.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import pyglet
 
 from game import theme
 from game.physics import Bowl, Stone, StoneField
-from game.scenes import textures
+from game.scenes import meshes, textures
 from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout
 
 HAND = -1
@@ -62,14 +65,18 @@ class SowingScene:
         self.announce: Callable[[str], None] = lambda text: None
         self.on_sound: Callable[[str], None] = lambda name: None
         self._sprites: dict[int, arcade.Sprite] = {}
+        self._shadows: dict[int, arcade.Sprite] = {}
         self._stone_list = arcade.SpriteList()
         self._air_list = arcade.SpriteList()
         self._shadow_list = arcade.SpriteList()
-        self._board_list = arcade.SpriteList()
         self._glow_list = arcade.SpriteList()
+        self._glow_key: tuple | None = None
+        self._synced_version = -1
+        self._outline_key: tuple | None = None
+        self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._board_shapes: arcade.shape_list.ShapeElementList | None = None
         self._badge_batch = pyglet.graphics.Batch()
         self._badges: dict[Location, arcade.Text] = {}
-        self._badge_shapes: arcade.shape_list.ShapeElementList | None = None
         self._colour_rng = random.Random(seed)
 
     # -- geometry ---------------------------------------------------------------------------------------------
@@ -81,25 +88,38 @@ class SowingScene:
             reach = place.half_height - place.half_width
             bowls[location] = Bowl((place.x, place.y - reach), (place.x, place.y + reach), place.half_width * 0.92)
         self.field.set_bowls(bowls, self.layout.stone_radius)
-        self._build_board_sprites()
+        self._build_board_mesh()
         self._build_badges()
+        self._glow_key = self._outline_key = None
+        self._synced_version = -1
         for stone in self.field.stones:
             self._sprite_for(stone).scale = 2 * self.layout.stone_radius / textures.STONE_PIXELS
 
-    def _build_board_sprites(self) -> None:
+    def _build_board_mesh(self) -> None:
+        """The board, the hollows and the badges' plates as one mesh (rebuilt only when the layout changes)."""
         assert self.layout is not None
-        self._board_list.clear()
+        mesh = meshes.Mesh()
         x0, y0, w, h = self.layout.board
-        board_texture = textures.board(1000, max(200, int(1000 * h / w)))
-        board_sprite = arcade.Sprite(board_texture, center_x=x0 + w / 2, center_y=y0 + h / 2)
-        board_sprite.width, board_sprite.height = w, h
-        self._board_list.append(board_sprite)
-        for location, place in self.layout.places.items():
-            tall = place.half_height > place.half_width * 1.2
-            texture = textures.hollow(96, 260) if tall else textures.hollow(96, 96)
-            sprite = arcade.Sprite(texture, center_x=place.x, center_y=place.y)
-            sprite.width, sprite.height = 2 * place.half_width, 2 * place.half_height
-            self._board_list.append(sprite)
+        radius = h / 5
+        rim = max(3.0, w * 0.006)
+        mesh.rounded_frame(x0, y0, w, h, radius, rim, theme.WOOD_RIM)
+        mesh.rounded_rectangle(x0 + rim, y0 + rim, w - 2 * rim, h - 2 * rim, radius - rim, theme.WOOD)
+        meshes.wood_grain(mesh, x0 + radius * 0.5, y0 + rim * 2, w - radius, h - rim * 4,
+                          meshes.with_alpha(theme.WOOD_DARK, 50), meshes.with_alpha(theme.WOOD_RIM, 40))
+        deep = meshes.with_alpha([int(c * 0.7) for c in theme.HOLLOW[:3]], 255)
+        stops = (0.0, 0.45, 1.0)
+        shades = [meshes.mix(deep, theme.HOLLOW, stop ** 0.8) for stop in stops]
+        for place in self.layout.places.values():
+            mesh.ellipse(place.x, place.y, place.half_width, place.half_height, shades, stops)
+            lip = max(2.0, place.half_width * 0.06)
+            mesh.ring(place.x, place.y, place.half_width, place.half_height, lip,
+                      meshes.with_alpha(theme.WOOD_RIM, 90), outer_colour=meshes.with_alpha(theme.WOOD_RIM, 210))
+        small = self.spec.rows > 2
+        half_w, half_h = (10, 8) if small else (14, 10)
+        for location in self.spec.locations:
+            x, y = self.badge_position(location)
+            mesh.rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, (30, 24, 20, 220))
+        self._board_shapes = mesh.build()
 
     def badge_position(self, location: Location) -> tuple[float, float]:
         """Where a location's count badge sits: beside the pit, on the side away from the board's middle."""
@@ -118,16 +138,12 @@ class SowingScene:
         self._badges.clear()
         small = self.spec.rows > 2
         size = 9 if small else 12
-        shapes = arcade.shape_list.ShapeElementList()
         for location in self.spec.locations:
             x, y = self.badge_position(location)
-            half_w, half_h = (10, 8) if small else (14, 10)
-            shapes.append(arcade.shape_list.create_rectangle_filled(x, y, 2 * half_w, 2 * half_h, (30, 24, 20, 220)))
             self._badges[location] = arcade.Text(
                 str(self.counts.get(location, 0)), x, y - 0.5, theme.TEXT, size, font_name=theme.BODY_FONT,
                 anchor_x="center", anchor_y="center", bold=True, batch=self._badge_batch,
             )
-        self._badge_shapes = shapes
 
     def location_at(self, x: float, y: float) -> Location | None:
         """The pit or store under the point, or None."""
@@ -203,9 +219,10 @@ class SowingScene:
     def _remove_stone(self, stone: Stone) -> None:
         self.field._leave(stone)
         self.field.stones.remove(stone)
-        sprite = self._sprites.pop(id(stone), None)
-        if sprite is not None:
-            sprite.remove_from_sprite_lists()
+        for sprites in (self._sprites, self._shadows):
+            sprite = sprites.pop(id(stone), None)
+            if sprite is not None:
+                sprite.remove_from_sprite_lists()
 
     def _refresh_counts(self) -> None:
         counts = {location: 0 for location in self.spec.locations}
@@ -305,13 +322,34 @@ class SowingScene:
              outlines: dict[Location, tuple[int, int, int, int]] | None = None) -> None:
         """Draw the board; ``highlights`` glow (legal pit under the mouse, hint), ``outlines`` ring (last move)."""
         assert self.layout is not None
-        self._board_list.draw()
+        if self._board_shapes is not None:
+            self._board_shapes.draw()
         if outlines:
+            self._outlines(outlines).draw()
+        if highlights:
+            self._glows(highlights).draw()
+        self._sync_sprites()
+        self._stone_list.draw()
+        if self._air_list:
+            self._shadow_list.draw()
+            self._air_list.draw()
+        self._badge_batch.draw()
+
+    def _outlines(self, outlines: dict[Location, tuple[int, int, int, int]]) -> arcade.shape_list.ShapeElementList:
+        key = tuple(sorted(outlines.items()))
+        if key != self._outline_key or self._outline_shapes is None:
+            assert self.layout is not None
+            mesh = meshes.Mesh()
             for location, colour in outlines.items():
                 place = self.layout.places[location]
-                arcade.draw_ellipse_outline(place.x, place.y, 2 * place.half_width + 6, 2 * place.half_height + 6,
-                                            colour, 3)
-        if highlights:
+                mesh.ring(place.x, place.y, place.half_width + 4.5, place.half_height + 4.5, 3, colour)
+            self._outline_key, self._outline_shapes = key, mesh.build()
+        return self._outline_shapes
+
+    def _glows(self, highlights: dict[Location, tuple[int, int, int, int]]) -> arcade.SpriteList:
+        key = tuple(sorted(highlights.items()))
+        if key != self._glow_key:
+            assert self.layout is not None
             self._glow_list.clear()
             for location, colour in highlights.items():
                 place = self.layout.places[location]
@@ -320,37 +358,44 @@ class SowingScene:
                                        center_x=place.x, center_y=place.y)
                 sprite.width, sprite.height = w * 1.25, h * 1.12
                 self._glow_list.append(sprite)
-            self._glow_list.draw()
-        self._sync_sprites()
-        self._stone_list.draw()
-        self._shadow_list.draw()
-        self._air_list.draw()
-        if self._badge_shapes is not None:
-            self._badge_shapes.draw()
-        self._badge_batch.draw()
+            self._glow_key = key
+        return self._glow_list
 
     def _sync_sprites(self) -> None:
+        """Move each stone's sprite to its body (or its flight, lifted, over a kept shadow sprite)."""
         assert self.layout is not None
+        field = self.field
+        if field.version == self._synced_version and not self._air_list and not field.is_flying:
+            return  # nothing moved since the last frame
+        self._synced_version = field.version
         radius = self.layout.stone_radius
         base = 2 * radius / textures.STONE_PIXELS
-        self._shadow_list.clear()
-        for stone in self.field.stones:
+        ground = field.ground_positions()
+        for stone in field.stones:
             sprite = self._sprite_for(stone)
             z = stone.z
             if z > 0.01:
                 if sprite.sprite_lists and sprite.sprite_lists[0] is not self._air_list:
                     sprite.remove_from_sprite_lists()
                     self._air_list.append(sprite)
-                shadow = arcade.Sprite(textures.shadow(), center_x=stone.x + z * radius * 0.35,
-                                       center_y=stone.y - z * radius * 0.5, scale=base * 1.1)
-                self._shadow_list.append(shadow)
-                sprite.position = stone.x, stone.y + z * radius * 0.6
+                shadow = self._shadows.get(id(stone))
+                if shadow is None:
+                    shadow = self._shadows[id(stone)] = arcade.Sprite(textures.shadow())
+                    self._shadow_list.append(shadow)
+                x, y = stone.x, stone.y
+                shadow.position = x + z * radius * 0.35, y - z * radius * 0.5
+                shadow.scale = base * 1.1
+                sprite.position = x, y + z * radius * 0.6
                 sprite.scale = base * (1 + 0.12 * z)
             else:
                 if sprite.sprite_lists and sprite.sprite_lists[0] is not self._stone_list:
                     sprite.remove_from_sprite_lists()
                     self._stone_list.append(sprite)
-                sprite.position = stone.body.position.x, stone.body.position.y
+                    shadow = self._shadows.pop(id(stone), None)
+                    if shadow is not None:
+                        shadow.remove_from_sprite_lists()
+                position = ground.get(id(stone))
+                sprite.position = position if position is not None else (stone.x, stone.y)
                 sprite.scale = base
 
 

@@ -1,13 +1,16 @@
 """The panels of the game screen, as arcade Sections: the top bar and the right-hand move list.
 
-They only draw; what they show comes from the view each frame through ``update_text`` calls, which re-lay
-text out only when it changed (laying out text is the expensive part of drawing it).
+They only draw; what they show comes from the view each frame through ``show`` calls, which re-lay text out
+only when it changed (laying out text is the expensive part of drawing it).  Each panel's background is a mesh
+built when the panel moves and its texts are one pyglet batch, so a panel costs two draw calls a frame.
 """
 from __future__ import annotations
 
 import arcade
+import pyglet
 
 from game import theme
+from game.scenes.meshes import Mesh
 
 TOP_BAR = 64
 SIDE_PANEL = 300
@@ -19,43 +22,74 @@ def _set(text: arcade.Text, value: str) -> None:
         text.text = value
 
 
-class TopBar(arcade.Section):
+class _Panel(arcade.Section):
+    """A section with a cached background and one batch of texts, placed again only when it moves."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.batch = pyglet.graphics.Batch()
+        self._placed: tuple[float, float, float, float] | None = None
+        self._background: arcade.shape_list.ShapeElementList | None = None
+
+    def background(self, mesh: Mesh) -> None:
+        """Add the panel's background shapes to ``mesh`` (subclasses)."""
+
+    def place(self) -> None:
+        """Position the texts for the current rectangle (subclasses)."""
+
+    def on_draw(self) -> None:
+        rect = (self.left, self.bottom, self.width, self.height)
+        if rect != self._placed:
+            mesh = Mesh()
+            self.background(mesh)
+            self._background = mesh.build()
+            self.place()
+            self._placed = rect
+        assert self._background is not None
+        self._background.draw()
+        self.batch.draw()
+
+
+class TopBar(_Panel):
     """Game name and variant, whose turn (in the mover's accent), the scores and the last move."""
 
     def __init__(self, left: int, bottom: int, width: int, height: int) -> None:
         super().__init__(left, bottom, width, height, name="top-bar", accept_keyboard_keys=False,
                          accept_mouse_events=False)
-        self.title = arcade.Text("", 0, 0, theme.TEXT, 20, font_name=theme.TITLE_FONT, anchor_y="center")
-        self.variant = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_y="center")
+        self.title = arcade.Text("", 0, 0, theme.TEXT, 20, font_name=theme.TITLE_FONT, anchor_y="center",
+                                 batch=self.batch)
+        self.variant = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_y="center",
+                                   batch=self.batch)
         self.turn = arcade.Text("", 0, 0, theme.ACCENTS[0], 18, font_name=theme.BODY_FONT, anchor_x="center",
-                                anchor_y="center", bold=True)
+                                anchor_y="center", bold=True, batch=self.batch)
         self.scores = arcade.Text("", 0, 0, theme.TEXT, 16, font_name=theme.BODY_FONT, anchor_x="right",
-                                  anchor_y="center")
+                                  anchor_y="center", batch=self.batch)
         self.last = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_x="center",
-                                anchor_y="center")
+                                anchor_y="center", batch=self.batch)
 
     def show(self, title: str, variant: str, turn: str, turn_colour: theme.Color, scores: str, last: str) -> None:
         _set(self.title, title)
         _set(self.variant, variant)
         _set(self.turn, turn)
-        self.turn.color = turn_colour
+        if tuple(self.turn.color) != tuple(turn_colour):  # setting a colour re-lays the text out
+            self.turn.color = turn_colour
         _set(self.scores, scores)
         _set(self.last, last)
 
-    def on_draw(self) -> None:
-        arcade.draw_lrbt_rectangle_filled(self.left, self.right, self.bottom, self.top, theme.PANEL)
-        arcade.draw_line(self.left, self.bottom, self.right, self.bottom, theme.PANEL_EDGE, 2)
+    def background(self, mesh: Mesh) -> None:
+        mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
+        mesh.rectangle(self.left, self.bottom - 1, self.width, 2, theme.PANEL_EDGE)
+
+    def place(self) -> None:
         middle = self.bottom + self.height / 2
         self.title.position = self.left + 20, middle + 8
         self.variant.position = self.left + 20, middle - 16
         self.turn.position = self.left + self.width / 2, middle + 8
         self.last.position = self.left + self.width / 2, middle - 16
         self.scores.position = self.right - 20, middle
-        for text in (self.title, self.variant, self.turn, self.last, self.scores):
-            text.draw()
 
 
-class SidePanel(arcade.Section):
+class SidePanel(_Panel):
     """The move list, the computer's thinking line and the hint's reason."""
 
     LINES = 22
@@ -63,14 +97,16 @@ class SidePanel(arcade.Section):
     def __init__(self, left: int, bottom: int, width: int, height: int) -> None:
         super().__init__(left, bottom, width, height, name="side-panel", accept_keyboard_keys=False,
                          accept_mouse_events=False)
-        self.heading = arcade.Text("Moves", 0, 0, theme.ACCENTS[0], 14, font_name=theme.TITLE_FONT)
+        self.heading = arcade.Text("Moves", 0, 0, theme.ACCENTS[0], 14, font_name=theme.TITLE_FONT,
+                                   batch=self.batch)
         self.moves = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.MONO_FONT, multiline=True,
-                                 width=SIDE_PANEL - 30, anchor_y="top")
-        self.thinking_heading = arcade.Text("Computer", 0, 0, theme.ACCENTS[1], 14, font_name=theme.TITLE_FONT)
+                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
+        self.thinking_heading = arcade.Text("Computer", 0, 0, theme.ACCENTS[1], 14, font_name=theme.TITLE_FONT,
+                                            batch=self.batch)
         self.thinking = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, multiline=True,
-                                    width=SIDE_PANEL - 30, anchor_y="top")
+                                    width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
         self.hint = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, multiline=True,
-                                width=SIDE_PANEL - 30, anchor_y="top")
+                                width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
         shown = moves[-self.visible_lines():]
@@ -83,14 +119,14 @@ class SidePanel(arcade.Section):
     def visible_lines(self) -> int:
         return max(3, int((self.height - 220) / 17))
 
-    def on_draw(self) -> None:
-        arcade.draw_lrbt_rectangle_filled(self.left, self.right, self.bottom, self.top, theme.PANEL)
-        arcade.draw_line(self.left, self.bottom, self.left, self.top, theme.PANEL_EDGE, 2)
+    def background(self, mesh: Mesh) -> None:
+        mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
+        mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)
+
+    def place(self) -> None:
         x = self.left + 15
         self.heading.position = x, self.top - 30
         self.moves.position = x, self.top - 40
         self.thinking_heading.position = x, self.bottom + 150
         self.thinking.position = x, self.bottom + 140
         self.hint.position = x, self.bottom + 70
-        for text in (self.heading, self.moves, self.thinking_heading, self.thinking, self.hint):
-            text.draw()

@@ -26,6 +26,7 @@ from game.context import AppContext
 from game.match import Match
 from game.scenes.sowing_board import BoardSpec, Location, plan_move
 from game.scenes.sowing_scene import SowingScene
+from game.views.frugal_ui import FrugalUIManager
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, SidePanel, TopBar
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -40,6 +41,7 @@ class SowingView(arcade.gui.UIView):
 
     def __init__(self, context: AppContext, match: Match, save_path: Path | None = None) -> None:
         super().__init__()
+        self.ui = FrugalUIManager()  # the bottom bar, laid out and rendered only when it changes
         self.context = context
         self.match = match
         self.save_path = save_path
