@@ -1,0 +1,141 @@
+"""Best puzzle results, kept as YAML in the user's data folder (next to the settings).
+
+One file, ``puzzles.yaml``, maps a puzzle's key (a level id such as ``dose-01``, or ``deal:lewis:1234`` for a
+random deal from a seed) to the best result played on it::
+
+    version: 1
+    results:
+      dose-01: {stored: 44, rounds: 187, cleared: false}
+      lewis-03: {stored: 48, rounds: 73, cleared: true}
+
+A result is better when it clears the board (a ``lewis`` win), else when it stores more stones; among equals
+fewer rounds is better.  The folder is the settings folder (``$STONECAVE_CONFIG_DIR`` or the platform's, see
+``game.settings.config_dir``), the file is written atomically, and a file that cannot be read is set aside as
+``puzzles.yaml.bad-<time>`` with a message for the screen, never a crash: the player loses old records, not
+the game.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from game.settings import config_dir, write_atomically
+
+RECORDS_FILE = "puzzles.yaml"
+FILE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PuzzleResult:
+    """How one finished puzzle went: stones stored, rounds played, whether the board was cleared."""
+
+    stored: int
+    rounds: int
+    cleared: bool = False
+
+    def is_better_than(self, other: PuzzleResult | None) -> bool:
+        """True when this result beats ``other`` (a clear, then more stones, then fewer rounds)."""
+        if other is None:
+            return True
+        return (self.cleared, self.stored, -self.rounds) > (other.cleared, other.stored, -other.rounds)
+
+    def describe(self, par: int) -> str:
+        """One line for a list: ``cleared in 73 rounds``, ``46 of 46, perfect (208 rounds)``, ``40 of 46``."""
+        if self.cleared:
+            return f"cleared in {self.rounds} rounds"
+        perfect = ", perfect" if self.stored >= par else ""
+        return f"{self.stored} of {par}{perfect} ({self.rounds} rounds)"
+
+
+def deal_key(variant: str, seed: int) -> str:
+    """The records key of a random deal."""
+    return f"deal:{variant}:{seed}"
+
+
+def _read_result(key: str, raw: Any) -> PuzzleResult:
+    if not isinstance(raw, dict):
+        raise ValueError(f"results.{key}: expected a mapping with stored, rounds and cleared")
+    values = {}
+    for name, kind in (("stored", int), ("rounds", int), ("cleared", bool)):
+        value = raw.get(name, False if name == "cleared" else None)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            expected = "true or false" if kind is bool else "a whole number"
+            raise ValueError(f"results.{key}.{name}: expected {expected}, found {value!r}")
+        values[name] = value
+    if not 0 <= values["stored"] <= 48 or values["rounds"] < 0:
+        raise ValueError(f"results.{key}: stored must be 0..48 and rounds at least 0")
+    return PuzzleResult(**values)
+
+
+class RecordsStore:
+    """The best result per puzzle, read from and written to ``puzzles.yaml`` in ``directory``."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else config_dir()
+        self.results: dict[str, PuzzleResult] = {}
+
+    @property
+    def path(self) -> Path:
+        return self.directory / RECORDS_FILE
+
+    def load(self) -> list[str]:
+        """Read the file; the problems found (empty when it was fine or absent).
+
+        A file that is not valid YAML, of another version or with a malformed entry is set aside and the
+        records start empty, so one bad edit never hides behind half-read records.
+        """
+        self.results = {}
+        if not self.path.exists():
+            return []
+        try:
+            data = yaml.safe_load(self.path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or data.get("version") != FILE_VERSION:
+                raise ValueError(f"expected a mapping with version: {FILE_VERSION} and results")
+            raw = data.get("results") or {}
+            if not isinstance(raw, dict):
+                raise ValueError("results: expected a mapping of puzzle -> result")
+            results = {str(key): _read_result(str(key), value) for key, value in raw.items()}
+        except (yaml.YAMLError, UnicodeDecodeError, OSError, ValueError) as error:
+            aside = self.set_aside()
+            first = str(error).splitlines()[0] if str(error) else type(error).__name__
+            return [f"Puzzle records {self.path} could not be read ({first}); "
+                    f"the file was set aside as {aside.name} and the records start afresh."]
+        self.results = results
+        return []
+
+    def set_aside(self) -> Path:
+        """Rename the current file out of the way and return its new path."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{RECORDS_FILE}.bad-{stamp}")
+        counter = 1
+        while target.exists():
+            target = self.path.with_name(f"{RECORDS_FILE}.bad-{stamp}-{counter}")
+            counter += 1
+        os.replace(self.path, target)
+        return target
+
+    def best(self, key: str) -> PuzzleResult | None:
+        return self.results.get(key)
+
+    def record(self, key: str, result: PuzzleResult) -> bool:
+        """Keep ``result`` if it beats the best so far and write the file; True when it was a new best.
+
+        Raises OSError when the file cannot be written (the caller reports it); the record is kept in memory.
+        """
+        if not result.is_better_than(self.results.get(key)):
+            return False
+        self.results[key] = result
+        self.save()
+        return True
+
+    def save(self) -> None:
+        data = {"version": FILE_VERSION,
+                "results": {key: {"stored": r.stored, "rounds": r.rounds, "cleared": r.cleared}
+                            for key, r in sorted(self.results.items())}}
+        text = "# StoneCave puzzle records: the best result per level or deal (written by the game)\n"
+        write_atomically(self.path, text + yaml.safe_dump(data, sort_keys=False))

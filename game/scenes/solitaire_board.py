@@ -1,0 +1,144 @@
+"""The Solitaire Mancala board on screen: the sowing scene's board, pits and stones, laid out as the source draws it.
+
+The source document (SR001) draws::
+
+    store01  hole01 hole02 hole03 hole04 hole05 hole06  store02
+             hole07 hole08 hole09 hole10 hole11 hole12
+
+The sowing scene (``game.scenes.sowing_scene``) already draws a two-row board with a store at each end and
+animates stones with pymunk; this module only says where each solitaire hole sits in that scene's locations
+and turns a round into the scene's ``MovePlan``.  Scene locations of a 2 x 6 board with stores: 0..5 are the
+bottom row left to right, 6..11 the top row right to left, 12 the right store and 13 the left store.  So
+hole07..hole12 are locations 0..5, hole01..hole06 are locations 11..6, store01 is 13 and store02 is 12.
+
+``SolitaireScene`` adds the hole and store names the source uses, and arrows beside the hole a round starts
+from that show (and accept clicks for) the two directions.
+"""
+from __future__ import annotations
+
+import math
+
+import arcade
+import pyglet
+
+from game import theme
+from game.scenes.sowing_board import BoardSpec, Lap, Location, MovePlan
+from game.scenes.sowing_scene import SowingScene
+from rules.solitaire import CCW, CW, HOLES, Round, Solitaire, SolitaireState
+
+SPEC = BoardSpec(rows=2, columns=6, has_stores=True, per_player=6)
+STORE_LOCATIONS = (13, 12)
+"""Scene locations of store01 (left) and store02 (right)."""
+
+
+def hole_location(hole: int) -> Location:
+    """The scene location of hole index ``hole`` (0..11 for hole01..hole12)."""
+    return 11 - hole if hole < 6 else hole - 6
+
+
+def hole_at(location: Location | None) -> int | None:
+    """The hole index at a scene location, or None for a store or nothing."""
+    if location is None or location >= HOLES:
+        return None
+    return 11 - location if location >= 6 else location + 6
+
+
+def counts(state: SolitaireState) -> dict[Location, int]:
+    """Stones per scene location in ``state``: what the stones on screen must match."""
+    result = {hole_location(hole): count for hole, count in enumerate(state.holes)}
+    result[STORE_LOCATIONS[0]], result[STORE_LOCATIONS[1]] = state.stores
+    return result
+
+
+def round_locations(game: Solitaire, state: SolitaireState, move: Round) -> tuple[Location, tuple[Location, ...]]:
+    """Where a round starts and every location that receives a stone, in order (a stored stone last)."""
+    report = game.report(state, move)
+    drops = tuple(hole_location(hole) for hole in report.path)
+    if report.store is not None:
+        drops += (STORE_LOCATIONS[report.store],)
+    return hole_location(report.start), drops
+
+
+def plan_round(game: Solitaire, state: SolitaireState, move: Round, after: SolitaireState) -> MovePlan:
+    """The animation of one round: the hole's stones lifted, dropped one by one, a stored stone into its store."""
+    report = game.report(state, move)
+    start, drops = round_locations(game, state, move)
+    plan = MovePlan(after=counts(after))
+    plan.laps.append(Lap(((start, report.stones),), drops))
+    if report.store is not None:
+        plan.labels.append("Set aside" if move.set_aside else f"Stored in store{report.store + 1:02d}")
+    outcome = game.outcome(after)
+    if outcome is not None:
+        plan.labels.append({"board cleared": "Board cleared!"}.get(outcome.reason.value,
+                                                                    outcome.reason.value.capitalize()))
+    return plan
+
+
+def visual_direction(hole: int, rightwards: bool) -> str:
+    """The direction ("cw" or "ccw") in which sowing from ``hole`` first moves right (or left) on screen.
+
+    Clockwise runs left to right along the top row and right to left along the bottom row.
+    """
+    return CW if rightwards == (hole < 6) else CCW
+
+
+class SolitaireScene(SowingScene):
+    """The sowing scene with the source's hole and store names and direction arrows."""
+
+    ARROW_OFFSET = 0.72
+    """How far from the pit's centre, in pit radii, an arrow's base sits (either side of the hole's name)."""
+
+    def __init__(self, seed: int = 2024) -> None:
+        super().__init__(SPEC, seed)
+        self._name_batch = pyglet.graphics.Batch()
+        self._names: list[arcade.Text] = []
+        self._name_y: dict[int, float] = {}
+
+    def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
+        super().set_rect(left, bottom, width, height)
+        assert self.layout is not None
+        self._name_batch = pyglet.graphics.Batch()
+        self._names = []
+        size = max(8, min(12, int(self.layout.pit_radius * 0.28)))
+        for hole in range(HOLES):
+            place = self.layout.places[hole_location(hole)]
+            top = hole < 6
+            y = place.y + place.half_height + size * 1.6 if top else place.y - place.half_height - size * 1.6
+            self._name_y[hole] = y
+            self._names.append(arcade.Text(f"hole{hole + 1:02d}", place.x, y, theme.TEXT_DIM, size,
+                                           font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center",
+                                           batch=self._name_batch))
+        for store, location in enumerate(STORE_LOCATIONS):
+            place = self.layout.places[location]
+            self._names.append(arcade.Text(f"store{store + 1:02d}", place.x, place.y + place.half_height + size * 1.6,
+                                           theme.TEXT_DIM, size, font_name=theme.BODY_FONT, anchor_x="center",
+                                           anchor_y="center", batch=self._name_batch))
+
+    def arrow_tip(self, hole: int, rightwards: bool) -> tuple[float, float, float]:
+        """(x, y, size) of the arrow beside ``hole``'s name pointing right (or left) along its row."""
+        assert self.layout is not None
+        place = self.layout.places[hole_location(hole)]
+        size = max(8.0, place.half_width * 0.3)
+        sign = 1 if rightwards else -1
+        base_x = place.x + sign * place.half_width * self.ARROW_OFFSET
+        return base_x + sign * size, self._name_y[hole], size
+
+    def arrow_at(self, hole: int, x: float, y: float) -> bool | None:
+        """True (right arrow) or False (left arrow) when the point is on one of ``hole``'s arrows, else None."""
+        for rightwards in (True, False):
+            tip_x, tip_y, size = self.arrow_tip(hole, rightwards)
+            centre_x = tip_x - (1 if rightwards else -1) * size * 0.5
+            if math.hypot(x - centre_x, y - tip_y) <= size * 0.9:
+                return rightwards
+        return None
+
+    def draw_arrows(self, hole: int, colours: tuple[theme.Color, theme.Color]) -> None:
+        """Draw the two direction arrows beside ``hole``: ``colours`` for (left, right)."""
+        for rightwards, colour in ((False, colours[0]), (True, colours[1])):
+            tip_x, tip_y, size = self.arrow_tip(hole, rightwards)
+            back = tip_x - (1 if rightwards else -1) * size
+            arcade.draw_triangle_filled(tip_x, tip_y, back, tip_y + size * 0.7, back, tip_y - size * 0.7, colour)
+
+    def draw(self, highlights=None, outlines=None) -> None:  # type: ignore[no-untyped-def, override]
+        super().draw(highlights, outlines)
+        self._name_batch.draw()

@@ -1,0 +1,186 @@
+"""One Solitaire Mancala puzzle in progress, independent of the window: the deal, the rounds, undo, the outcome.
+
+The puzzle screen asks the session what the position is and tells it what was played; the session never
+draws and never waits.  It knows what is honest to say about the result:
+
+- ``lewis``: a cleared board is won (48 stored is par, a perfect game); the last stone into an empty hole is
+  lost.
+- ``dose``: no deal can be cleared (RULES.md point 6), so the result is the stones stored against par: 46, or
+  the level's proven best, or less once an exhaustive search has proven that the position allows no more.
+  Storing par ends the puzzle as a perfect game; the player may also end it at any time with the score as it
+  stands (stones stored are never lost), and the rules end it on a loss or a repetition.
+
+A result counts for the records only when the player played every round (hints are allowed; a round the
+computer played while watching is not the player's).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.records import PuzzleResult, deal_key
+from levels.solitaire import Level
+from rules.solitaire import CEILING, Round, Solitaire, SolitaireState, random_deal
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """What is being played: a level from ``levels/solitaire`` or a random deal from a seed."""
+
+    key: str
+    title: str
+    variant: str
+    holes: tuple[int, ...]
+    level: Level | None = None
+    seed: int | None = None
+
+    @classmethod
+    def from_level(cls, level: Level) -> Puzzle:
+        return cls(level.id, f"{level.id}: {level.name}", level.variant, level.holes, level=level)
+
+    @classmethod
+    def from_seed(cls, variant: str, seed: int) -> Puzzle:
+        return cls(deal_key(variant, seed), f"Deal {seed}", variant, random_deal(seed), seed=seed)
+
+    @property
+    def par(self) -> int:
+        """The best result known for the deal: the level's proven best, else the variant's ceiling."""
+        if self.level is not None and self.level.best <= CEILING[self.variant]:
+            return self.level.best
+        return CEILING[self.variant]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a finished puzzle is announced: a headline, a line of detail, and whether it is a perfect game."""
+
+    headline: str
+    detail: str
+    perfect: bool
+    won: bool | None
+    """True/False under lewis (won or lost); None under dose, where no deal can be won."""
+
+
+class PuzzleSession:
+    """The rounds of one puzzle, undo, who played them, and the end."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.game = Solitaire(variant=puzzle.variant)
+        self.states: list[SolitaireState] = [self.game.deal(puzzle.holes)]
+        self.moves: list[Round] = []
+        self.by_computer: list[bool] = []
+        self.ended_here = False
+        """The player chose to end a dose game with the score as it stands."""
+        self.proven: tuple[int, int] | None = None
+        """(rounds played, most stones storable) when a search proved the most that position allows."""
+
+    # -- the position -----------------------------------------------------------------------------------------
+    @property
+    def state(self) -> SolitaireState:
+        return self.states[-1]
+
+    @property
+    def rounds(self) -> int:
+        return len(self.moves)
+
+    @property
+    def legal_moves(self) -> tuple[Round, ...]:
+        return () if self.is_over else self.game.legal_moves(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        """The rules ended the game, the player ended it, or (dose) nothing more can be stored."""
+        state = self.state
+        if self.game.is_terminal(state) or self.ended_here:
+            return True
+        return not self.game.is_lewis and state.stored >= CEILING["dose"]
+
+    @property
+    def par(self) -> int:
+        """What a perfect game stores: the puzzle's par, lowered when a search proved the start allows less."""
+        if self.proven is not None and self.proven[0] == 0:
+            return min(self.puzzle.par, self.proven[1])
+        return self.puzzle.par
+
+    @property
+    def still_possible(self) -> int | None:
+        """The most stones the current position allows, when a search proved it for this very position."""
+        if self.proven is not None and self.proven[0] == self.rounds:
+            return self.proven[1]
+        return None
+
+    @property
+    def assisted(self) -> bool:
+        """True when the computer played any round of the game."""
+        return any(self.by_computer)
+
+    # -- playing ----------------------------------------------------------------------------------------------
+    def play(self, move: Round, by_computer: bool = False) -> tuple[SolitaireState, SolitaireState]:
+        """Play a round (IllegalMoveError if it is not legal); returns (before, after)."""
+        before = self.state
+        after = self.game.apply(before, move)
+        self.states.append(after)
+        self.moves.append(move)
+        self.by_computer.append(by_computer)
+        return before, after
+
+    def can_undo(self) -> bool:
+        return bool(self.moves) or self.ended_here
+
+    def undo(self) -> bool:
+        """Take back the last round (or the decision to end here); False when there is nothing to take back."""
+        if self.ended_here:
+            self.ended_here = False
+            return True
+        if not self.moves:
+            return False
+        self.states.pop()
+        self.moves.pop()
+        self.by_computer.pop()
+        return True
+
+    def restart(self) -> None:
+        self.states = self.states[:1]
+        self.moves.clear()
+        self.by_computer.clear()
+        self.ended_here = False
+
+    def end_here(self) -> None:
+        """End a dose game with the stones stored so far (nothing stored can be lost)."""
+        if self.game.is_lewis:
+            raise ValueError("under lewis the game ends by clearing the board or by a loss")
+        self.ended_here = True
+
+    def note_proof(self, most: int) -> None:
+        """An exhaustive search proved that the current position allows at most ``most`` stones in all."""
+        self.proven = (self.rounds, most)
+
+    # -- the end ----------------------------------------------------------------------------------------------
+    def result(self) -> PuzzleResult:
+        state = self.state
+        return PuzzleResult(state.stored, self.rounds, cleared=not any(state.holes))
+
+    def verdict(self) -> Verdict:
+        """What to say about the game as it stands (meant for a finished game)."""
+        state, rounds = self.state, self.rounds
+        stored = state.stored
+        outcome = self.game.outcome(state)
+        reason = outcome.reason.value if outcome is not None else ""
+        if self.game.is_lewis:
+            if not any(state.holes):
+                return Verdict("Won: the board is clear!", f"All 48 stones stored in {rounds} rounds, "
+                               "a perfect game.", True, True)
+            why = reason or "the game ended"
+            return Verdict(f"Lost: {stored} of 48 stored", f"The game ended because {why} after {rounds} "
+                           "rounds. Undo to try another way, or watch the computer solve it.", False, False)
+        par = self.par
+        note = "Under the source rules no deal can be cleared: 46 is a perfect game."
+        if stored >= par:
+            return Verdict(f"Perfect game: {stored} stored!", f"Par is {par} and you reached it in {rounds} "
+                           f"rounds. {note}", True, None)
+        if self.ended_here:
+            why = "you ended the game here"
+        else:
+            why = f"the game ended because {reason}" if reason else "nothing more can be stored"
+        return Verdict(f"{stored} stored, par {par}", f"{why.capitalize()} after {rounds} rounds. {note}",
+                       False, None)
