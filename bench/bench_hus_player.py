@@ -3,7 +3,7 @@ computing on the opponent's time.
 
     python bench/bench_hus_player.py [--quick] [--games N] [--spec SPEC]
 
-Prints, for the Strongest preset (``pvs:time=1.9,tt=400000`` on the packed kernel ``ai.fast.hus``):
+Prints, for the Strongest preset (``pvs:time=1.7,tt=200000`` on the packed kernel ``ai.fast.hus``):
 
 - the depth it completes within its time from the start and from mid-game positions, with nodes per second
   (and the same for the rules kernel, ``fast=false``, measured in the same run for the ratio);
@@ -49,10 +49,10 @@ def midgame_positions(game: Hus, plies: tuple[int, ...]) -> list[tuple[int, HusS
     greedy = registry.make_engine(game, "greedy")
     state, found = game.initial_state(), []
     for ply in range(max(plies) + 1):
-        if ply in plies:
-            found.append((ply, state))
         if game.is_terminal(state):
             break
+        if ply in plies:
+            found.append((ply, state))
         state = game.apply(state, greedy.search(state).move)
     return found
 
@@ -73,7 +73,7 @@ def depth_report(game: Hus, spec: str) -> None:
         (depth, nodes, speed), (slow_depth, _, slow_speed) = row
         name = "start" if ply == 0 else f"ply {ply}"
         print(f"| {name} | {depth} | {nodes:,} | {speed:,.0f} | {slow_depth} | {slow_speed:,.0f} | "
-              f"{speed / slow_speed:.1f}x |", flush=True)
+              f"{speed / max(slow_speed, 1e-9):.1f}x |", flush=True)
 
 
 class Seat:
