@@ -119,6 +119,15 @@ class AppContext:
         self.show(PuzzlesView(self))
 
     def show_match(self, match: Match, **options: Any) -> None:
+        """The game screen for the match's game (the scene named for it in the Play menu's YAML)."""
+        from game import catalogue
+
+        scene = next((entry.scene for entry in catalogue.games() if entry.name == match.game.name), "sowing")
+        if scene == "cave":
+            from game.views.cave_view import CaveView
+
+            self.show(CaveView(self, match, **options))
+            return
         from game.views.sowing_view import SowingView
 
         self.show(SowingView(self, match, **options))

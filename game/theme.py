@@ -25,6 +25,10 @@ HOLLOW = _rgb("#5C3A1C")
 STONE_COLOURS = tuple(_rgb(code) for code in ("#4F9DA6", "#E0A458", "#C75D5D", "#7FB069", "#D9D2C5"))
 ACCENTS = (_rgb("#F2C14E"), _rgb("#7EC8E3"))
 """South's (player 0) and North's (player 1) accent colours."""
+CAVE = _rgb("#2B2D35")
+CAVE_WALL = _rgb("#6C63FF")
+BRICKS = (_rgb("#1B1B1F"), _rgb("#F4F4F6"))
+"""Black's (player 0) and White's (player 1) bricks; their edges are the players' accents."""
 TEXT = _rgb("#F5EFE6")
 TEXT_DIM = _rgb("#B8AFA3")
 WARNING = _rgb("#E07A5F")

@@ -48,6 +48,12 @@ class MatchView(arcade.gui.UIView):
 
     MOVE_NOUN = "move"
     """How the hint names a move ("pit", "cell")."""
+    MOVE_TIME_LIMIT: float | None = None
+    """The game's own limit on the computer's time per move, in seconds (Magnetic Cave: 3), or None."""
+    GAME_OVER_DELAY = 0.0
+    """Seconds between the last move landing and the game-over panel (time to see the winning line)."""
+    GAME_OVER_AT_TOP = False
+    """Show the game-over panel at the top of the board rather than over its middle."""
 
     def __init__(self, context: AppContext, match: Match, save_path: Path | None = None) -> None:
         super().__init__()
@@ -215,12 +221,20 @@ class MatchView(arcade.gui.UIView):
             self.say(f"The computer cannot play: {error}", warning=True)
             self.paused = True
             return
-        limits = Limits(time=seat.time or float(self.context.settings.get("think_time")))
+        limits = Limits(time=self.think_time(seat.time))
         self.worker = SearchWorker(engine, self.match.state, limits)
         self.worker_state = self.match.state
         self.worker.start()
         name = self.match.game.player_names[self.match.to_move]
         self.thinking = f"{name} ({engine!r}) is thinking..."
+
+    def think_time(self, seat_time: float | None) -> float:
+        """Seconds the computer may think: the seat's time or the Settings', within the game's own limit
+        (less a margin for the thread to start and the move to arrive)."""
+        seconds = seat_time or float(self.context.settings.get("think_time"))
+        if self.MOVE_TIME_LIMIT is not None:
+            seconds = min(seconds, self.MOVE_TIME_LIMIT - 0.15)
+        return seconds
 
     def _poll_workers(self) -> None:
         if self.worker is not None:
@@ -326,7 +340,7 @@ class MatchView(arcade.gui.UIView):
         except (EngineError, ValueError) as error:
             self.say(f"No hint engine: {error}", warning=True)
             return
-        self.hint_worker = SearchWorker(engine, self.match.state, Limits(time=float(self.context.settings.get("think_time"))))
+        self.hint_worker = SearchWorker(engine, self.match.state, Limits(time=self.think_time(None)))
         self.hint_state = self.match.state
         self.hint_worker.start()
         self.hint_text = f"Hint: {engine!r} is thinking..."
@@ -471,7 +485,11 @@ class MatchView(arcade.gui.UIView):
         frame.add(box.with_padding(all=24))
         frame.with_background(color=theme.PANEL).with_border(color=theme.ACCENTS[0], width=2)
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(frame, anchor_x="center", anchor_y="center", align_x=-(SIDE_PANEL / 2 if self.show_panel else 0))
+        align_x = -(SIDE_PANEL / 2 if self.show_panel else 0)
+        if self.GAME_OVER_AT_TOP:
+            anchor.add(frame, anchor_x="center", anchor_y="top", align_x=align_x, align_y=-(TOP_BAR + 6))
+        else:
+            anchor.add(frame, anchor_x="center", anchor_y="center", align_x=align_x)
         self._overlay = self.ui.add(anchor, layer=1)
         self.game_over_shown = True
         self._sound("end")
@@ -493,7 +511,8 @@ class MatchView(arcade.gui.UIView):
             self._step_replay(delta_time)
             return
         if self.match.is_over:
-            if not self.game_over_shown and not self.scene.is_animating:
+            landed = not self.scene.is_animating and self.clock - self.pending_since >= self.GAME_OVER_DELAY
+            if not self.game_over_shown and landed:
                 self._show_game_over()
             return
         if self.match.is_human_turn or self.paused:

@@ -117,7 +117,8 @@ class SidePanel(_Panel):
         _set(self.hint, hint)
 
     def visible_lines(self) -> int:
-        return max(3, int((self.height - 220) / 17))
+        """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
+        return max(3, int((self.height - 240) / 19))
 
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
