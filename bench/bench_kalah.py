@@ -2,6 +2,10 @@
 
     python bench/bench_kalah.py [--seconds 3] [--depth 7]
 
+With ``--openspiel PYTHON`` (an interpreter with ``pyspiel``) it also times OpenSpiel's C++ Kalah ("mancala",
+our rules with ``empty_capture=false``) in alternating rounds, so a busy machine slows both alike, and prints
+the median ratio: the issue's target (750k plies/s) is OpenSpiel's speed on these machines.
+
 Random playouts use ``Kalah.random_playout`` (the hot loop MCTS rollouts use); "apply playouts" go through the
 public protocol (``legal_moves`` + ``apply``) for comparison.  Perft counts the positions ``apply`` produces.
 """
@@ -10,6 +14,7 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -17,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules  # noqa: E402
+from bench.peer_speed import openspiel_speed  # noqa: E402
 
 
 def playout_rate(game, seconds: float) -> tuple[float, int]:
@@ -57,6 +63,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per playout measurement")
     parser.add_argument("--depth", type=int, default=7, help="perft depth")
     parser.add_argument("--game", default="kalah", help="game spec, e.g. kalah:pits=6,seeds=4")
+    parser.add_argument("--openspiel", metavar="PYTHON", help="an interpreter with pyspiel, for a same-run ratio")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for the OpenSpiel ratio")
     args = parser.parse_args()
     game = rules.parse_game_spec(args.game)
     print(f"{game.spec} on Python {platform.python_version()} ({platform.machine()})")
@@ -67,6 +75,19 @@ def main() -> None:
     nodes = sum(perft(game, game.initial_state(), d) for d in range(1, args.depth + 1))
     elapsed = time.perf_counter() - began
     print(f"perft 1..{args.depth}: {nodes:,} nodes in {elapsed:.2f} s = {nodes / elapsed:,.0f} nodes/s")
+    if args.openspiel:
+        peer = rules.get_game("kalah", empty_capture=False)
+        ratios = []
+        for round_number in range(1, args.rounds + 1):
+            ours = playout_rate(peer, args.seconds)[0]
+            spiel = openspiel_speed(args.openspiel, "mancala", args.seconds)
+            if spiel is None:
+                break
+            ratios.append(ours / spiel[0])
+            print(f"round {round_number}: StoneCave {ours:,.0f} plies/s, OpenSpiel mancala {spiel[0]:,.0f} plies/s "
+                  f"(average game {spiel[1]:.1f} plies), ratio {ratios[-1]:.2f}")
+        if ratios:
+            print(f"StoneCave / OpenSpiel random-playout speed, median of {len(ratios)}: {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":

@@ -13,32 +13,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.peer_speed import openspiel_speed  # noqa: E402
 from rules.oware import Oware, OwareState  # noqa: E402
 
-OPENSPIEL_SCRIPT = """
-import random, sys, time
-import pyspiel
-game = pyspiel.load_game("oware")
-rng = random.Random(1)
-seconds = float(sys.argv[1])
-plies = games = 0
-begin = time.perf_counter()
-while time.perf_counter() - begin < seconds:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-        plies += 1
-    games += 1
-elapsed = time.perf_counter() - begin
-print(plies / elapsed, plies / games)
-"""
 
 
 def playout_speed(game: Oware, seconds: float) -> tuple[float, float]:
@@ -66,18 +49,6 @@ def perft(game: Oware, state: OwareState, depth: int) -> tuple[int, int]:
     return leaves, created
 
 
-def openspiel_speed(python: str, seconds: float) -> tuple[float, float] | None:
-    """OpenSpiel's oware random playouts through pyspiel in another interpreter, or None if unavailable."""
-    try:
-        result = subprocess.run([python, "-c", OPENSPIEL_SCRIPT, str(seconds)], capture_output=True, text=True,
-                                timeout=seconds + 60, check=True)
-    except (OSError, subprocess.SubprocessError) as error:
-        print(f"OpenSpiel not measured: {error}", file=sys.stderr)
-        return None
-    rate, length = result.stdout.split()
-    return float(rate), float(length)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per playout measurement")
@@ -101,7 +72,7 @@ def main() -> None:
         ratios = []
         for round_number in range(1, args.rounds + 1):
             ours = playout_speed(game, args.seconds)[0]
-            spiel = openspiel_speed(args.openspiel, args.seconds)
+            spiel = openspiel_speed(args.openspiel, "oware", args.seconds)
             if spiel is None:
                 break
             ratios.append(ours / spiel[0])
