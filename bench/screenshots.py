@@ -1,7 +1,8 @@
 """Write the README's screenshots: ``python bench/screenshots.py`` -> docs/screenshots/*.png.
 
 Drives the real application on a hidden 1280x720 window (Xvfb when no display is set): the title screen, the
-settings, and each sowing game a few moves in, with the stones settled, so the pictures follow the code.
+settings, each sowing game a few moves in with the stones settled, and Magnetic Cave in mid-game, so the
+pictures follow the code.
 """
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from xvfb import ensure_display  # noqa: E402
 OUT = ROOT / "docs" / "screenshots"
 OPENINGS = {"kalah": [2, 3, 0], "oware": [2, 3, 5, 0], "hus": [3, 5, 20]}
 """A few legal moves per game, so the pictures show play in progress (a move not legal is skipped)."""
+CAVE_OPENING = ["A4", "H4", "B4", "H5", "A5", "G4", "A3", "H3", "C4", "A6", "B5", "H6", "B3", "G5", "C3", "G3"]
+"""Magnetic Cave moves for its picture (Black, White, ...): bricks on both walls, a diagonal growing."""
+CAVE_HOVER = "D4"
 
 
 def main() -> int:
@@ -68,6 +72,18 @@ def main() -> int:
                 view.scene.finish()
         frames(120, 1 / 30)
         shoot(name)
+    if "magnetic-cave" in registered:
+        game = rules.get_game("magnetic-cave")
+        context.show_match(Match.new(game, (Seat(), Seat())))
+        view = window.current_view
+        for text in CAVE_OPENING:
+            view.play(game.parse_move(view.match.state, text))
+            view.scene.finish()
+        frames(3)
+        x, y = view.scene.centre(game.parse_move(view.match.state, CAVE_HOVER))
+        window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)  # a legal cell glows under the mouse
+        frames(30, 1 / 30)
+        shoot("magnetic-cave")
     window.close()
     return 0
 
