@@ -1,0 +1,749 @@
+"""The puzzle screen: one Solitaire Mancala deal on the board, played by the player or watched being solved.
+
+The session (``game.scenes.solitaire_session``) is the truth; the scene (``game.scenes.solitaire_board``, the
+sowing scene's stones and board laid out as the source draws it) animates the difference.  The engine runs in
+``ai.worker.SearchWorker`` threads drained once a frame in ``on_update``; undo, restart, stop and leaving
+cancel a search at once and a result for a position no longer on the board is dropped.
+
+Playing a round: click a hole (only before the first round, or when the rules free the choice again; later
+rounds start where the last one ended), then a direction: the Clockwise / Anti-clockwise buttons, the arrows
+beside the hole's name, or the Left/Right keys (the way the stones first move on screen: clockwise runs left
+to right along the top row, as the arrows beside the hole show).  Under ``lewis``, when the round will have one stone in hand at a row end, the
+screen asks: Set aside (S) or Keep sowing (K).  Up/Down step through the holes when the choice is free.
+
+Keys: H hint, W watch / stop, P pause, +/- speed, U or Ctrl+Z undo, E end a dose game here, Space finish the
+animation, Escape back to the puzzle list.
+"""
+from __future__ import annotations
+
+import arcade
+import arcade.gui
+
+from ai.base import EngineError, Limits, SearchResult
+from ai.worker import Failed, Finished, Progress, SearchWorker
+from game import theme
+from game.context import AppContext
+from game.records import RecordsStore
+from game.scenes.solitaire_board import (
+    STORE_LOCATIONS,
+    SolitaireScene,
+    counts,
+    hole_at,
+    hole_location,
+    plan_round,
+    round_locations,
+    visual_direction,
+)
+from game.scenes.solitaire_search import engine_spec, engine_title, make_live_engine
+from game.scenes.solitaire_session import Puzzle, PuzzleSession
+from game.views.frugal_ui import FrugalUIManager
+from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, SidePanel, TopBar
+from rules.solitaire import CCW, CW, Round, can_set_aside
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+ROUND_GAP = 0.5
+"""Seconds between two rounds the computer plays while watched (at speed 1)."""
+TOAST_TIME = 1.8
+HINT_COLOUR = (140, 230, 140, 255)
+GOLD = theme.ACCENTS[0]
+CONTROL_ROW = 64
+"""Height of the row of direction buttons under the board."""
+
+
+class SolitaireView(arcade.gui.UIView):
+    """Play (or watch) one Solitaire Mancala puzzle."""
+
+    def __init__(self, context: AppContext, puzzle: Puzzle, records: RecordsStore | None = None) -> None:
+        super().__init__()
+        self.ui = FrugalUIManager()
+        self.context = context
+        self.background_color = theme.TABLE
+        self.session = PuzzleSession(puzzle)
+        self.game = self.session.game
+        self.records = records
+        if self.records is None:
+            self.records = RecordsStore(context.store.directory)
+            problems = self.records.load()
+            context.notices.extend(problems)
+        self.hint_spec = engine_spec(context.settings, self.game, "hint")
+        self.watch_spec = engine_spec(context.settings, self.game, "watch")
+        self.scene = SolitaireScene()
+        self.scene.announce = self.toast
+        self.scene.on_sound = self.context.sounds.play
+        self.chosen: int | None = None
+        """The hole the player picked when the choice is free (before the first round)."""
+        self.asking: str | None = None
+        """A direction waiting for the lewis decision: set the last stone aside or keep sowing."""
+        self.hint_worker: SearchWorker | None = None
+        self.hint_state = None
+        self.hint_move: Round | None = None
+        self.hint_text = ""
+        self.watching = False
+        self.paused = False
+        self.watch_worker: SearchWorker | None = None
+        self.watch_state = None
+        self.plan: list[Round] = []
+        self.plan_complete = False
+        """The plan being played is the engine's whole line (a goal, or proven best), not just its next round."""
+        self.watch_line: tuple = ()
+        """(state the line starts from, the line): the last line the watched engine found."""
+        self.search_text = ""
+        self.last_round_at = 0.0
+        self.speed_index = 1
+        self.clock = 0.0
+        self.toasts: list[tuple[str, float]] = []
+        self.notice = ""
+        self.notice_warning = False
+        self.last_text = ""
+        self.last_location: int | None = None
+        self.finish_shown = False
+        self.record_line = ""
+        self.mouse = (0.0, 0.0)
+        self._overlay: arcade.gui.UIWidget | None = None
+        self._buttons: dict[str, arcade.gui.UIFlatButton] = {}
+        self._round_list_key: tuple | None = None
+        self._round_list: list[str] = []
+        self.top_bar = TopBar(0, 0, 10, 10)
+        self.side_panel = SidePanel(0, 0, 10, 10)
+        self.section_manager = arcade.SectionManager(self)
+        self.section_manager.add_section(self.top_bar)
+        self.section_manager.add_section(self.side_panel)
+        self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",
+                                       anchor_y="center")
+        self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
+                                        anchor_x="center", anchor_y="center")
+        self._rules_text = arcade.Text(self._rules_line(), 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT,
+                                       anchor_x="center", anchor_y="center")
+        self._apply_speed()
+        self._layout(context.window.width, context.window.height)
+        self.scene.show(counts(self.session.state))
+
+    # -- geometry and widgets ---------------------------------------------------------------------------------
+    def _rules_line(self) -> str:
+        if self.game.is_lewis:
+            return ("Lewis's variant: clear every hole to win. At a row end with one stone in hand you may set it "
+                    "aside into the store.")
+        return (f"Source rules (dose): no deal can be cleared, so store as many as you can. Par {self.session.par}"
+                " is a perfect game.")
+
+    def _layout(self, width: int, height: int) -> None:
+        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
+        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
+        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+        self.board_width = max(200, width - SIDE_PANEL)
+        margin = 24
+        bottom = BOTTOM_BAR + CONTROL_ROW + 40
+        self.scene.set_rect(margin, bottom, self.board_width - 2 * margin, max(100, height - TOP_BAR - bottom - 70))
+        self._build_buttons()
+        if self._overlay is not None:
+            self._overlay = None
+            self.finish_shown = False
+
+    def _build_buttons(self) -> None:
+        self.ui.clear()
+        self._buttons.clear()
+        actions = {
+            "Hint": self.hint, "Watch": self.toggle_watch, "Pause": self.toggle_pause, "Speed": self.faster,
+            "Undo": self.undo, "Restart": self.restart, "Puzzles": self.leave,
+            "Anti-clockwise": lambda: self.choose(CCW), "Clockwise": lambda: self.choose(CW),
+            "Set aside": lambda: self.decide(True), "Keep sowing": lambda: self.decide(False),
+            "End here": self.end_here,
+        }
+        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=10)
+        names = ["Hint", "Watch", "Pause", "Speed", "Undo", "Restart", "Puzzles"]
+        button_width = min(140, (self.board_width - 40) / len(names) - 10)
+        for name in names:
+            bar.add(self._button(name, actions[name], button_width, 46, 13))
+        # The direction buttons, and in their place while the lewis question is asked, Set aside / Keep sowing.
+        self._directions = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
+        names = ["Anti-clockwise", "Clockwise"] + ([] if self.game.is_lewis else ["End here"])
+        for name in names:
+            self._directions.add(self._button(name, actions[name], 270 if name != "End here" else 150, 44, 12))
+        self._asides = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
+        if self.game.is_lewis:
+            for name in ("Set aside", "Keep sowing"):
+                self._asides.add(self._button(name, actions[name], 270, 44, 12))
+        self._asides.visible = False
+        anchor = arcade.gui.UIAnchorLayout()
+        centre = -(SIDE_PANEL / 2)
+        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14, align_x=centre)
+        for box in (self._directions, self._asides):
+            anchor.add(box, anchor_x="center", anchor_y="bottom", align_y=BOTTOM_BAR + 8, align_x=centre)
+        self.ui.add(anchor)
+        self._refresh_buttons()
+
+    def _button(self, name: str, action, width: float, height: float, size: int) -> arcade.gui.UIFlatButton:  # type: ignore[no-untyped-def]
+        widget = theme.button(self._button_text(name), width=width, height=height, font_size=size)
+        widget.event("on_click")(lambda event, w=widget: None if w.disabled else action())
+        self._buttons[name] = widget
+        return widget
+
+    def _button_text(self, name: str) -> str:
+        if name == "Speed":
+            return f"Speed x{SPEEDS[self.speed_index]:g}"
+        if name == "Pause":
+            return "Resume" if self.paused else "Pause"
+        if name == "Watch":
+            return "Stop" if self.watching else "Watch"
+        if name == "Set aside":
+            return "Set aside (S)"
+        if name == "Keep sowing":
+            return "Keep sowing (K)"
+        return name
+
+    def _refresh_buttons(self) -> None:
+        """Texts, enabled and visible states of the buttons for the position (only what changed is touched)."""
+        over = self.session.is_over
+        player = not over and not self.watching
+        start = self.start_hole()
+        asking = self.asking is not None
+        choosing = player and start is not None and not asking
+        states = {
+            "Hint": player, "Watch": not over or self.watching, "Pause": self.watching, "Speed": True,
+            "Undo": self.session.can_undo(), "Restart": self.session.rounds > 0, "Puzzles": True,
+            "Anti-clockwise": choosing, "Clockwise": choosing, "Set aside": player and asking,
+            "Keep sowing": player and asking, "End here": player and self.session.rounds > 0,
+        }
+        for name, enabled in states.items():
+            widget = self._buttons.get(name)
+            if widget is None:
+                continue
+            text = self._button_text(name)
+            if widget.text != text:
+                widget.text = text
+            if widget.disabled == enabled:
+                widget.disabled = not enabled
+        if self._directions.visible == asking:
+            self._directions.visible = not asking
+            self._asides.visible = asking
+
+    def on_resize(self, width: int, height: int) -> None:
+        super().on_resize(width, height)
+        self._layout(width, height)
+        self.scene.show(counts(self.session.state))
+
+    def on_show_view(self) -> None:
+        self.section_manager.enable()
+        super().on_show_view()
+        self._layout(self.window.width, self.window.height)
+
+    def on_hide_view(self) -> None:
+        self.cancel_search()
+        super().on_hide_view()
+        self.section_manager.disable()
+
+    # -- the round being chosen -------------------------------------------------------------------------------
+    def start_hole(self) -> int | None:
+        """The hole the next round starts from: set by the rules, or the one the player picked when free."""
+        if self.session.is_over:
+            return None
+        selected = self.session.state.selected
+        return selected if selected is not None else self.chosen
+
+    def click_hole(self, hole: int) -> None:
+        """A click on a hole: select it when the choice is free, else say where the round starts."""
+        if self.watching:
+            self.say("The computer is playing: Stop (W) to take over.")
+            return
+        if self.session.is_over:
+            self.say("The game is over: Undo, Restart or back to the Puzzles.")
+            return
+        state = self.session.state
+        if state.selected is not None:
+            if hole == state.selected:
+                self.say(f"This round starts from hole{hole + 1:02d}: choose a direction.")
+            else:
+                self.say(f"This round starts from hole{state.selected + 1:02d}, where the last one ended: "
+                         "choose a direction.", warning=True)
+            return
+        if not state.holes[hole]:
+            self.say(f"hole{hole + 1:02d} is empty: select a hole with stones.", warning=True)
+            return
+        self.chosen = hole
+        self.asking = None
+        self.say(f"hole{hole + 1:02d} selected ({state.holes[hole]} stones): choose a direction.")
+
+    def step_choice(self, step: int) -> None:
+        """Up/Down: move the free choice to the next hole with stones."""
+        state = self.session.state
+        if self.watching or self.session.is_over or state.selected is not None:
+            return
+        filled = [hole for hole in range(12) if state.holes[hole]]
+        if not filled:
+            return
+        if self.chosen in filled:
+            index = (filled.index(self.chosen) + step) % len(filled)
+        else:
+            index = 0 if step > 0 else len(filled) - 1
+        self.click_hole(filled[index])
+
+    def choose(self, direction: str) -> None:
+        """A direction was chosen: play the round, or ask first whether to set the last stone aside (lewis)."""
+        if self.watching or self.session.is_over:
+            return
+        start = self.start_hole()
+        if start is None:
+            self.say("Select a hole first: click one with stones.", warning=True)
+            return
+        state = self.session.state
+        if self.game.is_lewis and can_set_aside(state.holes, start, direction):
+            self.asking = direction
+            end = self._aside_store(start, direction)
+            self.say(f"One stone will be in hand at a row end: set it aside into store{end + 1:02d} (S) "
+                     "or keep sowing (K)?")
+            return
+        self.play(self._round(start, direction, False))
+
+    def decide(self, set_aside: bool) -> None:
+        """The lewis decision for the direction being asked about."""
+        start = self.start_hole()
+        if self.asking is None or start is None or self.watching:
+            return
+        direction, self.asking = self.asking, None
+        self.play(self._round(start, direction, set_aside))
+
+    def _round(self, start: int, direction: str, set_aside: bool) -> Round:
+        hole = None if self.session.state.selected is not None else start + 1
+        return Round(hole, direction, set_aside)
+
+    def _aside_store(self, start: int, direction: str) -> int:
+        report = self.game.report(self.session.state, self._round(start, direction, True))
+        return report.store if report.store is not None else 0
+
+    # -- playing ----------------------------------------------------------------------------------------------
+    def play(self, move: Round, by_computer: bool = False) -> None:
+        """Play a round and animate it."""
+        description = self.game.describe_move(self.session.state, move)
+        start, _ = round_locations(self.game, self.session.state, move)
+        before, after = self.session.play(move, by_computer)
+        self._after_change()
+        self.last_text = f"Round {self.session.rounds}: {description}"
+        self.last_location = start
+        self.last_round_at = self.clock
+        if self.context.settings.get("skip_animations"):
+            self.scene.show(counts(after))
+            for label in plan_round(self.game, before, move, after).labels:
+                self.toast(label)
+        else:
+            self.scene.animate(plan_round(self.game, before, move, after))
+
+    def _after_change(self) -> None:
+        """The position changed: a hint for the old one is stale."""
+        if self.hint_worker is not None:
+            self.hint_worker.cancel()
+        self.hint_worker = self.hint_state = None
+        self.hint_move = None
+        self.hint_text = ""
+        self.chosen = None
+        self.asking = None
+        self.finish_shown = False
+        self._hide_overlay()
+
+    def undo(self) -> None:
+        self.scene.finish()
+        self.stop_watch()
+        if not self.session.undo():
+            self.say("Nothing to undo: this is the deal as dealt.")
+            return
+        self._after_change()
+        self.last_text, self.last_location = (f"Took back round {self.session.rounds + 1}", None)
+        self.scene.show(counts(self.session.state))
+        self.say("")
+
+    def restart(self) -> None:
+        self.scene.finish()
+        self.stop_watch()
+        self.session.restart()
+        self._after_change()
+        self.last_text, self.last_location = "", None
+        self.scene.show(counts(self.session.state))
+        self.say("The deal again, from the start.")
+
+    def end_here(self) -> None:
+        if self.game.is_lewis or self.watching or self.session.is_over or not self.session.rounds:
+            return
+        self.session.end_here()
+        self.say("")
+
+    def leave(self) -> None:
+        self.cancel_search()
+        from game.views.puzzles import PuzzlesView
+
+        self.context.show(PuzzlesView(self.context, self.records))
+
+    # -- the engine: hint and watch ---------------------------------------------------------------------------
+    def cancel_search(self) -> None:
+        """Stop every search at once (the threads finish on their own; their results are ignored)."""
+        for worker in (self.hint_worker, self.watch_worker):
+            if worker is not None:
+                worker.cancel()
+        self.hint_worker = self.watch_worker = None
+        self.hint_state = self.watch_state = None
+
+    def _worker(self, spec: str) -> SearchWorker | None:
+        try:
+            engine = make_live_engine(self.game, spec)
+        except (EngineError, ValueError) as error:
+            self.say(f"No engine: {error}", warning=True)
+            return None
+        # No time given: the engine's own budget (its time parameter in Settings) applies.
+        worker = SearchWorker(engine, self.session.state, Limits())
+        worker.start()
+        return worker
+
+    def hint(self) -> None:
+        if self.watching or self.session.is_over:
+            self.say("A hint is for your own round.")
+            return
+        if self.hint_worker is not None:
+            return
+        self.scene.finish()
+        self.hint_worker = self._worker(self.hint_spec)
+        self.hint_state = self.session.state
+        if self.hint_worker is not None:
+            self.hint_text = f"Hint: {self.hint_spec} is thinking..."
+
+    def toggle_watch(self) -> None:
+        if self.watching:
+            self.stop_watch()
+            self.say("Stopped: your turn.")
+        else:
+            self.start_watch()
+
+    def start_watch(self) -> None:
+        if self.session.is_over:
+            self.say("The game is over: Undo or Restart first.")
+            return
+        self.scene.finish()
+        if self.hint_worker is not None:
+            self.hint_worker.cancel()
+            self.hint_worker = None
+        self.hint_move, self.hint_text = None, ""
+        self.chosen = self.asking = None
+        self.watching, self.paused = True, False
+        self.plan, self.plan_complete = [], False
+        self.say(f"Watching {engine_title(self.watch_spec)} solve the deal from here.")
+
+    def stop_watch(self) -> None:
+        if self.watch_worker is not None:
+            self.watch_worker.cancel()
+        self.watch_worker = self.watch_state = None
+        self.watching = self.paused = False
+        self.plan, self.plan_complete = [], False
+
+    def toggle_pause(self) -> None:
+        if not self.watching:
+            return
+        self.paused = not self.paused
+        self.say("Paused: Resume (P) to go on, Stop (W) to take over." if self.paused else "")
+
+    def faster(self) -> None:
+        self.speed_index = (self.speed_index + 1) % len(SPEEDS)
+        self._apply_speed()
+
+    def slower(self) -> None:
+        self.speed_index = max(0, self.speed_index - 1)
+        self._apply_speed()
+
+    def _apply_speed(self) -> None:
+        self.scene.speed = float(self.context.settings.get("animation_speed")) * SPEEDS[self.speed_index]
+
+    def _describe_live(self, result: SearchResult) -> str:
+        info = result.info
+        return (f"{info.get('visited', result.nodes):,} states explored\nbest so far: {info.get('best', 0)} stored "
+                f"(of {info.get('target', '?')} possible)\nnot proven yet")
+
+    def _describe_final(self, result: SearchResult, spec: str) -> str:
+        proof = "proven" if result.exhaustive else "not proven (budget spent)"
+        return (f"{spec}: {result.info.get('reason', '')}\n{result.nodes:,} states in {result.time:.2f} s, "
+                f"{int(result.score)} stored, {proof}")
+
+    def _poll_workers(self) -> None:
+        if self.hint_worker is not None:
+            for message in self.hint_worker.poll():
+                if isinstance(message, Progress) and message.result.info.get("live"):
+                    self.hint_text = "Hint: thinking...\n" + self._describe_live(message.result)
+                elif isinstance(message, Finished):
+                    self.hint_worker = None
+                    result = message.result
+                    if message.cancelled or self.hint_state != self.session.state or result.move is None:
+                        continue
+                    self._note(result)
+                    self.hint_move = result.move
+                    move = self.game.format_move(self.session.state, result.move)
+                    self.hint_text = f"Hint: {move}, {result.info.get('reason', '')}"
+                    self.say(self.hint_text)
+                elif isinstance(message, Failed):
+                    self.hint_worker = None
+                    self.hint_text = f"No hint: {message.error}"
+        if self.watch_worker is not None:
+            for message in self.watch_worker.poll():
+                if isinstance(message, Progress) and message.result.info.get("live"):
+                    self.search_text = self._describe_live(message.result)
+                elif isinstance(message, Finished):
+                    self.watch_worker = None
+                    result = message.result
+                    if message.cancelled or self.watch_state != self.session.state or not self.watching:
+                        continue
+                    self._note(result)
+                    self.search_text = self._describe_final(result, self.watch_spec)
+                    complete = bool(result.info.get("solved") or result.exhaustive) and bool(result.pv)
+                    self.plan = list(result.pv) if complete else ([result.move] if result.move else [])
+                    self.plan_complete = complete
+                    self.watch_line = (self.session.state, tuple(self.plan))
+                elif isinstance(message, Failed):
+                    self.watch_worker = None
+                    self.stop_watch()
+                    self.say(f"The engine failed: {message.error}", warning=True)
+
+    def _note(self, result: SearchResult) -> None:
+        """An exhaustive search that reached no goal proves the most this position allows."""
+        if result.exhaustive and not result.info.get("solved") and result.info.get("target") is not None:
+            self.session.note_proof(int(result.score))
+
+    def _step_watch(self) -> None:
+        if self.paused or self.watch_worker is not None or self.scene.is_animating:
+            return
+        if self.plan:
+            if self.clock - self.last_round_at >= ROUND_GAP / SPEEDS[self.speed_index]:
+                self.play(self.plan.pop(0), by_computer=True)
+            return
+        if self.session.is_over:
+            self.stop_watch()
+            return
+        if self.plan_complete:
+            # The engine's whole line is played and the game goes on: it proved nothing more can be stored.
+            self.stop_watch()
+            if not self.game.is_lewis:
+                self.session.end_here()
+            self.say("The computer's line is complete: no more stones can be stored from here (proven).")
+            return
+        self.watch_worker = self._worker(self.watch_spec)
+        self.watch_state = self.session.state
+        if self.watch_worker is None:
+            self.stop_watch()
+        else:
+            self.search_text = f"{self.watch_spec}: searching..."
+
+    # -- the end ----------------------------------------------------------------------------------------------
+    def _finish(self) -> None:
+        """The game just ended: record the result, show the verdict."""
+        session = self.session
+        verdict = session.verdict()
+        result = session.result()
+        assert self.records is not None
+        if session.assisted:
+            computer = sum(session.by_computer)
+            self.record_line = f"Not recorded: the computer played {computer} of the {session.rounds} rounds."
+        else:
+            best_before = self.records.best(session.puzzle.key)
+            try:
+                improved = self.records.record(session.puzzle.key, result)
+            except OSError as error:
+                improved = False
+                self.say(f"Could not save the record to {self.records.path}: {error.strerror or error}", warning=True)
+            best = self.records.best(session.puzzle.key)
+            if improved:
+                self.record_line = "A new best for this puzzle!" if best_before else "Your first result here, recorded."
+            else:
+                self.record_line = f"Your best here: {best.describe(session.par)}." if best else ""
+        self._show_verdict(verdict)
+        self.finish_shown = True
+        self.context.sounds.play("end")
+        if verdict.perfect:
+            self.toast("Perfect game!")
+
+    def _show_verdict(self, verdict) -> None:  # type: ignore[no-untyped-def]
+        colour = GOLD if verdict.perfect else (theme.WARNING if verdict.won is False else theme.TEXT)
+        box = arcade.gui.UIBoxLayout(space_between=10)
+        box.add(theme.label(verdict.headline, 28, colour, title=True))
+        box.add(theme.label(verdict.detail, 13, theme.TEXT_DIM, width=620, multiline=True, align="center"))
+        if self.record_line:
+            box.add(theme.label(self.record_line, 14, theme.TEXT))
+        row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+        for text, action in (("Undo", self.undo), ("Restart", self.restart), ("Puzzles", self.leave)):
+            widget = theme.button(text, width=150, height=46, font_size=14)
+            widget.event("on_click")(lambda event, action=action: action())
+            row.add(widget)
+        box.add(row)
+        frame = arcade.gui.UIBoxLayout()
+        frame.add(box.with_padding(all=22))
+        frame.with_background(color=theme.PANEL).with_border(color=colour, width=2)
+        anchor = arcade.gui.UIAnchorLayout()
+        anchor.add(frame, anchor_x="center", anchor_y="center", align_x=-SIDE_PANEL / 2, align_y=40)
+        self._overlay = self.ui.add(anchor, layer=1)
+
+    def _hide_overlay(self) -> None:
+        if self._overlay is not None:
+            self.ui.remove(self._overlay)
+            self._overlay = None
+
+    # -- frame ------------------------------------------------------------------------------------------------
+    def on_update(self, delta_time: float) -> None:
+        self.clock += delta_time
+        self.scene.update(delta_time)
+        self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
+        self._poll_workers()
+        if self.watching:
+            self._step_watch()
+        if self.session.is_over and not self.finish_shown and not self.scene.is_animating and not self.watching:
+            self._finish()
+
+    def _refresh_panels(self) -> None:
+        session, state = self.session, self.session.state
+        puzzle = session.puzzle
+        variant = self.game.variant
+        if session.is_over:
+            turn = "Game over"
+        elif self.watching:
+            turn = "The computer is solving" + (" (paused)" if self.paused else "")
+        elif state.selected is not None:
+            turn = f"Round {session.rounds + 1}: from hole{state.selected + 1:02d}"
+        else:
+            turn = f"Round {session.rounds + 1}: select a hole"
+        colour = theme.ACCENTS[1] if self.watching else GOLD
+        if self.game.is_lewis:
+            scores = f"Stored {state.stored} of 48   left {state.left}"
+        else:
+            possible = session.still_possible
+            extra = f" (at most {possible} now)" if possible is not None and possible < session.par else ""
+            scores = f"Stored {state.stored}   par {session.par}{extra}"
+        self.top_bar.show("Solitaire Mancala", f"{puzzle.title} ({variant})", turn, colour, scores,
+                          self.last_text or "No round yet")
+        key = (session.rounds, id(session.moves[-1]) if session.moves else None)
+        if key != self._round_list_key:
+            self._round_list_key = key
+            self._round_list = [
+                f"{number:>3}. {'C' if computer else ' '} {self.game.format_move(before, move)}"
+                + (" +1" if after.stored > before.stored else "")
+                for number, (before, move, after, computer) in enumerate(
+                    zip(session.states, session.moves, session.states[1:], session.by_computer), start=1)
+            ]
+        thinking = self.search_text or f"Watch: {engine_title(self.watch_spec)}"
+        self.side_panel.show(self._round_list, thinking, self.hint_text)
+        self._refresh_buttons()
+
+    def on_draw(self) -> None:
+        self._refresh_panels()
+        super().on_draw()
+
+    def on_draw_before_ui(self) -> None:
+        highlights: dict[int, tuple[int, int, int, int]] = {}
+        outlines: dict[int, tuple[int, int, int, int]] = {}
+        state = self.session.state
+        if self.last_location is not None:
+            outlines[self.last_location] = theme.LAST_MOVE
+        start = self.start_hole()
+        over = self.session.is_over
+        if not over and not self.watching and self._overlay is None:
+            if state.selected is None:
+                hovered = hole_at(self.scene.location_at(*self.mouse))
+                if hovered is not None and state.holes[hovered]:
+                    highlights[hole_location(hovered)] = GOLD[:3] + (150,)
+            if start is not None:
+                highlights[hole_location(start)] = GOLD
+        if self.asking is not None and start is not None:
+            outlines[STORE_LOCATIONS[self._aside_store(start, self.asking)]] = GOLD
+        hint = self.hint_move
+        if hint is not None and not over:
+            hint_start, drops = round_locations(self.game, state, hint)
+            highlights[hint_start] = HINT_COLOUR
+            if drops:
+                outlines[drops[-1]] = HINT_COLOUR
+        if over and self.session.verdict().perfect:
+            for location in STORE_LOCATIONS:
+                highlights[location] = GOLD
+        self.scene.draw(highlights, outlines)
+        if start is not None and not self.watching and self._overlay is None:
+            colours = [theme.TEXT_DIM, theme.TEXT_DIM]
+            if hint is not None:
+                rightwards = visual_direction(start, True) == hint.direction
+                colours[1 if rightwards else 0] = HINT_COLOUR
+            if self.asking is not None:
+                rightwards = visual_direction(start, True) == self.asking
+                colours[1 if rightwards else 0] = GOLD
+            self.scene.draw_arrows(start, (colours[0], colours[1]))
+        width = self.board_width
+        if self.toasts:
+            self._toast_text.text = self.toasts[-1][0]
+            self._toast_text.position = width / 2, self.window.height - TOP_BAR - 26
+            self._toast_text.draw()
+        self._rules_text.position = width / 2, BOTTOM_BAR + CONTROL_ROW + 28
+        self._rules_text.draw()
+        if self.notice:
+            self._notice_text.text = self.notice
+            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT
+            self._notice_text.position = width / 2, BOTTOM_BAR + CONTROL_ROW + 6
+            self._notice_text.draw()
+
+    # -- messages ---------------------------------------------------------------------------------------------
+    def toast(self, text: str) -> None:
+        self.toasts.append((text, self.clock + TOAST_TIME))
+
+    def say(self, text: str, warning: bool = False) -> None:
+        self.notice, self.notice_warning = text, warning
+
+    # -- input ------------------------------------------------------------------------------------------------
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.mouse = (x, y)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        self.mouse = (x, y)
+        if self._overlay is not None:
+            return None
+        if self.scene.is_animating:
+            self.scene.finish()
+        start = self.start_hole()
+        if start is not None and not self.watching and self.asking is None:
+            rightwards = self.scene.arrow_at(start, x, y)
+            if rightwards is not None:
+                self.choose(visual_direction(start, rightwards))
+                return True
+        hole = hole_at(self.scene.location_at(x, y))
+        if hole is not None:
+            self.click_hole(hole)
+            return True
+        return None
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        key = arcade.key
+        ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if self.scene.is_animating and symbol != key.ESCAPE:
+            self.scene.finish()
+            if symbol == key.SPACE:
+                return True
+        if symbol == key.ESCAPE:
+            self.leave()
+        elif symbol in (key.LEFT, key.RIGHT):
+            start = self.start_hole()
+            if start is None:
+                self.say("Select a hole first: click one with stones (or Up/Down).", warning=True)
+            elif self.asking is None:
+                self.choose(visual_direction(start, symbol == key.RIGHT))
+        elif symbol in (key.UP, key.DOWN):
+            self.step_choice(1 if symbol == key.DOWN else -1)
+        elif symbol == key.S and self.asking is not None:
+            self.decide(True)
+        elif symbol in (key.K, key.ENTER, key.RETURN) and self.asking is not None:
+            self.decide(False)
+        elif symbol == key.C and self.asking is None:
+            self.choose(CW)
+        elif symbol == key.A and self.asking is None:
+            self.choose(CCW)
+        elif symbol == key.U or (symbol == key.Z and ctrl):
+            self.undo()
+        elif symbol == key.H:
+            self.hint()
+        elif symbol == key.W:
+            self.toggle_watch()
+        elif symbol == key.P:
+            self.toggle_pause()
+        elif symbol == key.E:
+            self.end_here()
+        elif symbol in (key.PLUS, key.EQUAL, key.NUM_ADD):
+            self.faster()
+        elif symbol in (key.MINUS, key.NUM_SUBTRACT):
+            self.slower()
+        else:
+            return None
+        return True
