@@ -50,6 +50,15 @@ CONTROL_ROW = 64
 """Height of the row of direction buttons under the board."""
 
 
+def _set_text(text: arcade.Text, value: str, colour: theme.Color, position: tuple[float, float]) -> None:
+    if text.text != value:
+        text.text = value
+    if tuple(text.color) != tuple(colour):
+        text.color = colour
+    if tuple(text.position) != position:
+        text.position = position
+
+
 class SolitaireView(arcade.gui.UIView):
     """Play (or watch) one Solitaire Mancala puzzle."""
 
@@ -163,13 +172,15 @@ class SolitaireView(arcade.gui.UIView):
         if self.game.is_lewis:
             for name in ("Set aside", "Keep sowing"):
                 self._asides.add(self._button(name, actions[name], 270, 44, 12))
-        self._asides.visible = False
         anchor = arcade.gui.UIAnchorLayout()
         centre = -(SIDE_PANEL / 2)
         anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14, align_x=centre)
-        for box in (self._directions, self._asides):
-            anchor.add(box, anchor_x="center", anchor_y="bottom", align_y=BOTTOM_BAR + 8, align_x=centre)
         self.ui.add(anchor)
+        # One of the two rows is shown at a time (swapped, not hidden: a hidden widget would ask to be
+        # rendered again every frame).
+        self._controls = arcade.gui.UIAnchorLayout()
+        self._controls_asking: bool | None = None
+        self.ui.add(self._controls)
         self._refresh_buttons()
 
     def _button(self, name: str, action, width: float, height: float, size: int) -> arcade.gui.UIFlatButton:  # type: ignore[no-untyped-def]
@@ -213,9 +224,11 @@ class SolitaireView(arcade.gui.UIView):
                 widget.text = text
             if widget.disabled == enabled:
                 widget.disabled = not enabled
-        if self._directions.visible == asking:
-            self._directions.visible = not asking
-            self._asides.visible = asking
+        if self._controls_asking != asking:
+            self._controls_asking = asking
+            self._controls.clear()
+            self._controls.add(self._asides if asking else self._directions, anchor_x="center", anchor_y="bottom",
+                               align_y=BOTTOM_BAR + 8, align_x=-(SIDE_PANEL / 2))
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
@@ -664,16 +677,15 @@ class SolitaireView(arcade.gui.UIView):
                 colours[1 if rightwards else 0] = GOLD
             self.scene.draw_arrows(start, (colours[0], colours[1]))
         width = self.board_width
+        # Setting a text or a colour lays the text out again: only when it changed.
         if self.toasts:
-            self._toast_text.text = self.toasts[-1][0]
-            self._toast_text.position = width / 2, self.window.height - TOP_BAR - 26
+            _set_text(self._toast_text, self.toasts[-1][0], theme.TEXT, (width / 2, self.window.height - TOP_BAR - 26))
             self._toast_text.draw()
-        self._rules_text.position = width / 2, BOTTOM_BAR + CONTROL_ROW + 28
+        _set_text(self._rules_text, self._rules_text.text, theme.TEXT_DIM, (width / 2, BOTTOM_BAR + CONTROL_ROW + 28))
         self._rules_text.draw()
         if self.notice:
-            self._notice_text.text = self.notice
-            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT
-            self._notice_text.position = width / 2, BOTTOM_BAR + CONTROL_ROW + 6
+            colour = theme.WARNING if self.notice_warning else theme.TEXT
+            _set_text(self._notice_text, self.notice, colour, (width / 2, BOTTOM_BAR + CONTROL_ROW + 6))
             self._notice_text.draw()
 
     # -- messages ---------------------------------------------------------------------------------------------
