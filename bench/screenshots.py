@@ -24,6 +24,10 @@ CAVE_OPENING = ["A4", "H4", "B4", "H5", "A5", "G4", "A3", "H3", "C4", "A6", "B5"
 CAVE_HOVER = "D4"
 
 
+PUZZLE_LEVEL, PUZZLE_ROUNDS = "lewis-05", 9
+"""The puzzle picture: this level after this many rounds of its solution."""
+
+
 def main() -> int:
     ensure_display()
     import arcade
@@ -84,6 +88,25 @@ def main() -> int:
         window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)  # a legal cell glows under the mouse
         frames(30, 1 / 30)
         shoot("magnetic-cave")
+    if "solitaire" in registered:
+        from game.scenes.solitaire_session import Puzzle
+        from game.views.puzzles import PuzzlesView
+        from game.views.solitaire_view import SolitaireView
+        from levels.solitaire import find_level
+
+        context.show(PuzzlesView(context))
+        frames(3)
+        shoot("puzzles")
+        level = find_level(PUZZLE_LEVEL)
+        view = SolitaireView(context, Puzzle.from_level(level))
+        context.show(view)
+        for text in level.line[:PUZZLE_ROUNDS]:  # a game in progress, a hint on the board
+            view.play(view.game.parse_move(view.session.state, text))
+            view.scene.finish()
+        view.hint()
+        view.hint_worker.wait(10)
+        frames(120, 1 / 30)
+        shoot("puzzle")
     window.close()
     return 0
 
