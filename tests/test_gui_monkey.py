@@ -16,7 +16,8 @@ KEYS = [arcade.key.ESCAPE, arcade.key.ENTER, arcade.key.SPACE, arcade.key.TAB, a
         arcade.key.UP, arcade.key.DOWN, arcade.key.H, arcade.key.U, arcade.key.R, arcade.key.N, arcade.key.P,
         arcade.key.S, arcade.key.Z, arcade.key.Y, arcade.key.PLUS, arcade.key.MINUS, arcade.key.A, arcade.key.Q,
         *range(arcade.key.KEY_0, arcade.key.KEY_9 + 1)]
-SCREENS = ["title", "play", "seats-kalah", "seats-hus", "settings", "load", "kalah", "oware", "hus", "watch"]
+SCREENS = ["title", "play", "seats-kalah", "seats-hus", "settings", "load", "kalah", "oware", "hus", "watch",
+           "magnetic-cave"]
 
 
 def test_random_clicks_and_keys_never_raise(gui):  # type: ignore[no-untyped-def]
