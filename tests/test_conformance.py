@@ -139,3 +139,16 @@ def test_registry_lists_every_game_with_parameters():
         rules.get_game("chess")
     with pytest.raises(rules.ParameterError, match="unknown parameter"):
         rules.get_game("kalah", colour="red")
+
+
+def test_every_game_has_presets_that_build_engines_suited_to_it():
+    from ai import registry
+
+    for info in rules.list_games():
+        game = rules.get_game(info.name)
+        levels = registry.presets(game)
+        assert set(levels) == {"Easy", "Medium", "Hard", "Strongest"}, info.name
+        for spec in levels.values():
+            engine = registry.make_engine(game, spec)
+            assert registry.engine_info(spec.partition(":")[0]).suits(game), (info.name, spec)
+            assert engine.game == game
