@@ -15,10 +15,14 @@ import arcade.gui
 from arcade.types import LBWH, Rect
 
 
-def _walk(widget: arcade.gui.UIWidget) -> Iterator[arcade.gui.UIWidget]:
+def _walk(widget: arcade.gui.UIWidget, visible_only: bool = False) -> Iterator[arcade.gui.UIWidget]:
+    """The widget and its descendants; with ``visible_only``, hidden widgets and their subtrees are left out
+    (arcade never renders them, so their request for a render would otherwise stand for ever)."""
+    if visible_only and not widget.visible:
+        return
     yield widget
     for child in widget.children:
-        yield from _walk(child)
+        yield from _walk(child, visible_only)
 
 
 _CONTAINERS = (arcade.gui.UIAnchorLayout, arcade.gui.UIBoxLayout, arcade.gui.UIGridLayout, arcade.gui.UILayout)
@@ -47,7 +51,7 @@ class FrugalUIManager(arcade.gui.UIManager):
             return True
         for layer in self.children.values():
             for root in layer:
-                for widget in _walk(root):
+                for widget in _walk(root, visible_only=True):
                     if widget._requires_render:
                         return True
         return False
