@@ -178,9 +178,11 @@ class PuzzleSession:
         if stored >= par:
             return Verdict(f"Perfect game: {stored} stored!", f"Par is {par} and you reached it in {rounds} "
                            f"rounds. {note}", True, None)
-        if self.ended_here:
+        if self.ended_here and self.by_computer[-1:] == [True]:
+            why = "the computer's line ended here: nothing more can be stored (proven)"
+        elif self.ended_here:
             why = "you ended the game here"
         else:
             why = f"the game ended because {reason}" if reason else "nothing more can be stored"
-        return Verdict(f"{stored} stored, par {par}", f"{why.capitalize()} after {rounds} rounds. {note}",
+        return Verdict(f"{stored} stored, par {par}", f"{why[0].upper() + why[1:]} after {rounds} rounds. {note}",
                        False, None)

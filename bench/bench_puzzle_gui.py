@@ -1,0 +1,107 @@
+"""Frame times of the puzzle screen under Xvfb while the computer searches and stones fly.
+
+    python bench/bench_puzzle_gui.py [--frames 400]
+
+Two runs on a 1280x720 window (no vsync), each frame timed as the event loop runs it (events, update with the
+real elapsed time, draw, flip):
+
+1. *searching*: a dose deal with Watch on and an A* search given 60 s (it runs through the whole measurement in
+   the ``SearchWorker`` thread, reporting its progress to the panel), while the board keeps animating rounds
+   (each frame with no animation starts the next legal round's animation; the position itself is not changed).
+2. *watching*: Watch with the default engine (heuristic-dfs) solving a dose deal and playing it round by round
+   at speed x4: searches, playback and stones in the air interleaved, as a player sees it.
+
+Wall times follow the machine's load, which is printed with the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from xvfb import ensure_display  # noqa: E402
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=400)
+    options = parser.parse_args(argv)
+    ensure_display()
+    import arcade
+
+    from game import app
+    from game.scenes.solitaire_board import counts, plan_round
+    from game.scenes.solitaire_session import Puzzle
+    from game.views.solitaire_view import SolitaireView
+
+    window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
+    window._enable_event_queue = False
+    context = app.start(window, Path(tempfile.mkdtemp()))
+    context.sounds.enabled = False
+    last = [time.perf_counter()]
+
+    def frame() -> float:
+        """One frame; the update is given the time since the last frame began, as the event loop would."""
+        started = time.perf_counter()
+        window.dispatch_events()
+        window._dispatch_updates(min(0.25, started - last[0]))
+        window.dispatch_event("on_draw")
+        window.flip()
+        last[0] = started
+        return (time.perf_counter() - started) * 1000
+
+    # 1. A long search while the stones keep flying.
+    view = SolitaireView(context, Puzzle.from_seed("dose", 2024))
+    context.show(view)
+    view.watch_spec = "astar:time=60"
+    view.start_watch()
+    times, searching, flying = [], 0, 0
+    for _ in range(options.frames):
+        state = view.session.state
+        if not view.scene.is_animating:
+            move = view.session.legal_moves[0]
+            view.scene.show(counts(state))
+            view.scene.animate(plan_round(view.game, state, move, view.game.apply(state, move)))
+        times.append(frame())
+        searching += view.watch_worker is not None and view.watch_worker.running
+        flying += view.scene.field.is_flying
+    view.stop_watch()
+    live = view.search_text.splitlines()[0] if view.search_text else "-"
+    print(f"puzzle screen, A* searching in {100 * searching / len(times):.0f}% of frames, stones in the air in "
+          f"{100 * flying / len(times):.0f}%: median {statistics.median(times):.1f} ms, p95 "
+          f"{percentile(times, 0.95):.1f} ms, worst {max(times):.1f} ms over {len(times)} frames "
+          f"(panel at the end: {live})")
+
+    # 2. Watching heuristic-dfs solve a deal, round by round.
+    view = SolitaireView(context, Puzzle.from_seed("dose", 7))
+    context.show(view)
+    view.speed_index = 3
+    view._apply_speed()
+    view.start_watch()
+    times = []
+    for _ in range(options.frames):
+        times.append(frame())
+    rounds = view.session.rounds
+    view.stop_watch()
+    print(f"puzzle screen, watching heuristic-dfs at speed x4: {rounds} rounds played in {len(times)} frames; "
+          f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms, worst "
+          f"{max(times):.1f} ms")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
