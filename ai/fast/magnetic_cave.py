@@ -24,9 +24,12 @@ A depth-limited search on this kernel therefore sees more than plain minimax on 
 at the same depth; ``tests/test_cave_player.py`` checks every proven child against the rules, and that the
 heuristic scores are exactly ``ThreatEvaluator``'s.
 
-*Evaluation.*  ``evaluate`` is ``ai.evaluators.magnetic_cave.ThreatEvaluator`` on the two ints, without
-building a state; ``best_leaf`` (the depth-1 nodes, the search's hottest loop) scores each child with it and
-stops at the first that reaches ``beta``, trying fours first.
+*Evaluation.*  Exactly ``ai.evaluators.magnetic_cave.ThreatEvaluator`` (checked on random positions), computed
+by lines: the window part of a row, column or diagonal depends only on that line's bricks and reach, so a
+``LineScorer`` memoises it per line pattern (a search meets the same patterns again and again) and skips the
+lines that are dead at the search root (every window holding both colours stays dead below it).
+``best_leaf`` (the depth-1 nodes, the search's hottest loop) scores each child so and stops at the first that
+reaches ``beta``, trying fours first.
 """
 from __future__ import annotations
 
