@@ -1,8 +1,9 @@
 """The puzzle screen's engine: which single-agent engine to use, and its progress while it searches.
 
 ``engine_spec`` picks the engine: the one chosen in Settings for Solitaire Mancala (role ``hint`` or ``watch``)
-when that choice names a single-agent engine, else ``DEFAULT_ENGINE``, the registry's strongest solver (see
-BENCHMARKS.md), the same default as the console.
+when the player chose one that names a single-agent engine, else the registry's Strongest preset for the game
+(``ai/data/presets.yaml``), else ``DEFAULT_ENGINE``, the strongest solver in BENCHMARKS.md and the console's
+default.
 
 The single-agent engines report once, when they finish.  A player watching the computer solve a deal should
 see it work, so ``LiveEngine`` wraps one and reports while it searches: every ``every`` seconds a
@@ -43,7 +44,8 @@ def engine_spec(settings: Any, game: Solitaire, role: str = "hint") -> str:
                 return spec
         except (EngineError, ValueError):  # SettingsError is a ValueError
             continue
-    return DEFAULT_ENGINE
+    # No choice made: the registry's strongest preset (a puzzle's hint should be the best line known).
+    return registry.presets(game).get("Strongest") or DEFAULT_ENGINE
 
 
 def engine_title(spec: str) -> str:
