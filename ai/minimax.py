@@ -19,7 +19,36 @@ def minimax_value(game: Game, evaluator: Evaluator, state: State, depth: int) ->
     """The depth-limited negamax value of ``state`` from the side to move."""
     if game.is_terminal(state):
         return final_score(game, state, game.to_move(state))
-    return _Counter(Budget(None, None)).value(game, evaluator, state, depth)
+    return _Minimax(game, evaluator, Budget(None, None)).value(state, depth)
+
+
+class _Minimax:
+    """The recursive search with its node count and budget polls."""
+
+    def __init__(self, game: Game, evaluator: Evaluator, budget: Budget) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.budget = budget
+        self.nodes = 0
+
+    def value(self, state: State, depth: int) -> float:
+        """The negamax value of non-terminal ``state`` searched ``depth`` plies deep."""
+        self.nodes += 1
+        if not self.nodes & 255:
+            self.budget.poll(self.nodes)
+        if depth == 0:
+            return self.evaluator.evaluate(self.game, state)
+        mover = self.game.to_move(state)
+        return max(self.child_value(state, move, mover, depth) for move in self.game.legal_moves(state))
+
+    def child_value(self, state: State, move: Move, mover: int, depth: int) -> float:
+        """The value for ``mover`` of playing ``move`` in ``state``: exact if it ends the game."""
+        game = self.game
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            return final_score(game, child, mover)
+        value = self.value(child, depth - 1)
+        return value if game.to_move(child) == mover else -value
 
 
 class MinimaxEngine(Engine):
@@ -49,50 +78,17 @@ class MinimaxEngine(Engine):
         mover = game.to_move(state)
         best_move: Move | None = None
         best = float("-inf")
-        counter = _Counter(budget)
+        search = _Minimax(game, self.evaluator, budget)
         try:
             for move in game.legal_moves(state):
-                child = game.apply(state, move)
-                if game.is_terminal(child):
-                    value = final_score(game, child, mover)
-                else:
-                    value = counter.value(game, self.evaluator, child, depth - 1)
-                    if game.to_move(child) != mover:
-                        value = -value
-                if value > best:
+                value = search.child_value(state, move, mover, depth)
+                if value > best:  # strictly better: the first of equal moves is kept
                     best, best_move = value, move
         except SearchAborted:
             if best_move is None:
                 best_move = game.legal_moves(state)[0]
-            return SearchResult(best_move, best, 0, counter.nodes, (best_move,), time.perf_counter() - started)
-        result = SearchResult(best_move, best, depth, counter.nodes, (best_move,), time.perf_counter() - started)
+            return SearchResult(best_move, best, 0, search.nodes, (best_move,), time.perf_counter() - started)
+        result = SearchResult(best_move, best, depth, search.nodes, (best_move,), time.perf_counter() - started)
         if progress is not None:
             progress(result)
         return result
-
-
-class _Counter:
-    """Minimax with a node count and budget polls (the engine's version of ``minimax_value``)."""
-
-    def __init__(self, budget: Budget) -> None:
-        self.budget = budget
-        self.nodes = 0
-
-    def value(self, game: Game, evaluator: Evaluator, state: State, depth: int) -> float:
-        self.nodes += 1
-        if not self.nodes & 255:
-            self.budget.poll(self.nodes)
-        if depth == 0:
-            return evaluator.evaluate(game, state)
-        mover = game.to_move(state)
-        best = float("-inf")
-        for move in game.legal_moves(state):
-            child = game.apply(state, move)
-            if game.is_terminal(child):
-                value = final_score(game, child, mover)
-            else:
-                value = self.value(game, evaluator, child, depth - 1)
-                if game.to_move(child) != mover:
-                    value = -value
-            best = max(best, value)
-        return best
