@@ -130,6 +130,15 @@ class Budget:
         if self.max_nodes is not None and stats.visited >= self.max_nodes:
             raise SearchAborted
 
+    def check(self) -> None:
+        """Check the limits now (for searches that count their own work in ``stats`` and poll now and then)."""
+        if self.cancel is not None:
+            self.cancel.check()
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchAborted
+        if self.max_nodes is not None and self.stats.visited >= self.max_nodes:
+            raise SearchAborted
+
 
 class _Node:
     """A search-tree node: a state and how it was reached."""

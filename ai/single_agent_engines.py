@@ -26,6 +26,7 @@ from ai.single_agent import (
     iterative_deepening,
     lowest_cost_first,
 )
+from ai.solitaire_packed import packed_depth_first
 from ai.solitaire_problem import SolitaireProblem
 from rules import Game
 from rules.solitaire import Solitaire, SolitaireState
@@ -160,6 +161,8 @@ LowestCostEngine = _engine("lowest-cost", "Lowest-cost-first", lambda p, b: lowe
 GreedyBestFirstEngine = _engine("greedy-best-first", "Greedy best-first", lambda p, b: greedy_best_first(p, b))
 HeuristicDepthFirstEngine = _engine("heuristic-dfs", "Heuristic depth-first",
                                     lambda p, b: heuristic_depth_first(p, b))
+PackedDepthFirstEngine = _engine("packed-dfs", "Packed heuristic depth-first",
+                                 lambda p, b: packed_depth_first(p, b))
 AStarEngine = _engine("astar", "A*", lambda p, b: astar(p, b))
 WeightedAStarEngine = _engine("weighted-astar", "Weighted A*",
                               lambda p, b, weight=2.0: astar(p, b, weight), ("weight",))
@@ -173,7 +176,7 @@ BeamEngine = _engine("beam", "Beam search", lambda p, b, width=10: beam_search(p
 
 ENGINES: tuple[type, ...] = (
     BreadthFirstEngine, DepthFirstEngine, CycleCheckingEngine, IterativeDeepeningEngine, LowestCostEngine,
-    GreedyBestFirstEngine, HeuristicDepthFirstEngine, AStarEngine, WeightedAStarEngine, IDAStarEngine,
-    HillClimbingEngine, SteepestAscentEngine, BeamEngine,
+    GreedyBestFirstEngine, HeuristicDepthFirstEngine, PackedDepthFirstEngine, AStarEngine, WeightedAStarEngine,
+    IDAStarEngine, HillClimbingEngine, SteepestAscentEngine, BeamEngine,
 )
 """Every single-agent engine, uninformed first."""
