@@ -13,41 +13,11 @@ from typing import TYPE_CHECKING, Any
 import arcade
 
 from game.settings import Settings, SettingsStore
+from game.sound import SoundBank
+from game.statistics import StatisticsStore
 
 if TYPE_CHECKING:
     from game.match import Match
-
-SOUNDS = {
-    "drop": ":resources:sounds/hit1.wav",
-    "pick": ":resources:sounds/coin2.wav",
-    "capture": ":resources:sounds/coin5.wav",
-    "end": ":resources:sounds/upgrade1.wav",
-}
-VOLUMES = {"drop": 0.12, "pick": 0.15, "capture": 0.3, "end": 0.4}
-
-
-class SoundBank:
-    """Short sounds from arcade's bundled resources; silent when sound is off or no audio device exists."""
-
-    def __init__(self) -> None:
-        self._sounds: dict[str, arcade.Sound | None] = {}
-        self.enabled = True
-
-    def play(self, name: str) -> None:
-        if not self.enabled:
-            return
-        if name not in self._sounds:
-            try:
-                self._sounds[name] = arcade.load_sound(SOUNDS[name])
-            except Exception:  # noqa: BLE001 - no audio driver or file: the game goes on silently
-                self._sounds[name] = None
-        sound = self._sounds[name]
-        if sound is not None:
-            try:
-                sound.play(volume=VOLUMES.get(name, 0.3))
-            except Exception:  # noqa: BLE001 - a missing audio device must never stop the game
-                self._sounds[name] = None
-
 
 @dataclass
 class AppContext:
@@ -60,11 +30,21 @@ class AppContext:
     """Messages for the player that no screen has shown yet (shown and cleared by the title screen)."""
     sounds: SoundBank = field(default_factory=SoundBank)
     save_dir: Path | None = None
+    statistics: StatisticsStore | None = None
+    """Finished two-player games (``statistics.yaml`` beside the settings), read when first needed."""
 
     def __post_init__(self) -> None:
         self.sounds.enabled = bool(self.settings.get("sound"))
         if self.save_dir is None:
             self.save_dir = self.store.directory / "saves"
+        if self.statistics is None:
+            self.statistics = StatisticsStore(self.store.directory)
+
+    def record_game(self, match: Match) -> str:
+        """Count a finished match in the statistics (once); a message for the screen when something went
+        wrong (a bad file set aside, a failed write), else an empty string."""
+        assert self.statistics is not None
+        return " ".join(self.statistics.record_match(match))
 
     # -- settings ---------------------------------------------------------------------------------------------
     def save_settings(self) -> None:
@@ -117,6 +97,18 @@ class AppContext:
         from game.views.puzzles import PuzzlesView
 
         self.show(PuzzlesView(self))
+
+    def show_statistics(self) -> None:
+        from game.views.statistics_view import StatisticsView
+
+        self.show(StatisticsView(self))
+
+    def show_rules(self, game_name: str | None = None, back: arcade.View | None = None) -> None:
+        """The rules screen of ``game_name`` (the first game when None); Back returns to ``back`` (a game
+        screen) or the title screen."""
+        from game.views.rules_view import RulesView
+
+        self.show(RulesView(self, game_name, back))
 
     def show_match(self, match: Match, **options: Any) -> None:
         """The game screen for the match's game (the scene named for it in the Play menu's YAML)."""

@@ -204,7 +204,7 @@ class CaveScene:
             self._arrived()
 
     def _snapped(self, brick: Brick) -> None:
-        self.on_sound("drop")
+        self.on_sound("brick")
         if self.physics is not None and not self.physics.is_moving:
             self._arrived()
 

@@ -14,7 +14,7 @@ arrives for a position no longer on the board is dropped.  The window never wait
 Input: a click on a legal place (or Left/Right then Enter; subclasses add keys) plays it.  A click or key
 during an animation first finishes the animation at once, then acts, so no input is lost.  Keys: H hint,
 U or Ctrl+Z undo, R or Ctrl+Y redo, Ctrl+S save, N new game, P pause (computer vs computer), +/- speed,
-Tab the move list, Space finish the animation, Escape back to the title screen.
+Tab the move list, Space finish the animation, F1 the game's rules, Escape back to the title screen.
 """
 from __future__ import annotations
 
@@ -108,6 +108,8 @@ class MatchView(arcade.gui.UIView):
         self.show_state(match.state)
         if match.moves:
             self._describe_last()
+        if match.is_over:  # a saved game opened already over was counted when it ended
+            context.statistics.mark_recorded(match)
 
     # -- what a subclass supplies -----------------------------------------------------------------------------
     def make_scene(self):  # type: ignore[no-untyped-def]
@@ -493,6 +495,9 @@ class MatchView(arcade.gui.UIView):
         self._overlay = self.ui.add(anchor, layer=1)
         self.game_over_shown = True
         self._sound("end")
+        problem = self.context.record_game(self.match)  # counted once per match, however often shown
+        if problem:
+            self.say(problem, warning=True)
 
     def _hide_overlay(self) -> None:
         if self._overlay is not None:
@@ -638,6 +643,9 @@ class MatchView(arcade.gui.UIView):
             self.save()
         elif symbol == key.H:
             self.hint()
+        elif symbol == key.F1:
+            self.cancel_search()
+            self.context.show_rules(self.match.game.name, back=self)
         elif symbol == key.N:
             self.new_game()
         elif symbol == key.P:

@@ -90,17 +90,19 @@ class TitleView(MenuView):
             context.notices.clear()
 
     def build(self) -> None:
-        box = arcade.gui.UIBoxLayout(space_between=14)
+        box = arcade.gui.UIBoxLayout(space_between=10)
         actions = {
             "play": self.context.show_play,
             "puzzles": self.context.show_puzzles,
             "load": self.context.show_load,
             "settings": self.context.show_settings,
+            "rules": self.context.show_rules,
+            "statistics": self.context.show_statistics,
             "quit": self.context.quit,
         }
         for item in catalogue.main_menu():
             text = item.label if item.enabled else f"{item.label} (coming)"
-            widget = theme.button(text, width=320, height=54, font_size=18, enabled=item.enabled)
+            widget = theme.button(text, width=320, height=46, font_size=18, enabled=item.enabled)
             box.add(self.on_click(widget, actions[item.action]))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=-70)
