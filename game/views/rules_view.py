@@ -164,7 +164,7 @@ def _two_rows(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float,
         _arrow(ops, _curve((xs[3], north_y - radius - 4), (xs[4] - radius, north_y - radius + 4), 10), CAPTURE, 2)
         _arrow(ops, _curve((xs[4], north_y + radius), (left + width - step * 0.55, board_b + board_h * 0.6),
                            -step * 0.6), CAPTURE)
-        _label(texts, "2 or 3: capture", xs[4], north_y + radius + 30, CAPTURE, 12)
+        _label(texts, "2 or 3: capture", (xs[3] + xs[4]) / 2, board_b + board_h / 2, CAPTURE, 12)
 
 
 def _hus(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, float, float]) -> None:
@@ -175,7 +175,8 @@ def _hus(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, floa
     step = (width - 20) / 16
     radius = min(step * 0.36, board_h / 10)
     rows = [board_b + board_h * f for f in (0.14, 0.38, 0.62, 0.86)]  # South outer, South inner, North inner, outer
-    counts = [[2] * 16, [2] * 8 + [0] * 8, [0] * 8 + [2] * 8, [2] * 16]
+    # At the start pits 0..23 hold two: each outer row, and the inner pits 16..23 at the owner's right end.
+    counts = [[2] * 16, [0] * 8 + [2] * 8, [2] * 8 + [0] * 8, [2] * 16]
     counts[1][10] = 3
     counts[2][10], counts[3][10] = 4, 2
     for row, y in enumerate(rows):
@@ -198,7 +199,7 @@ def _hus(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, floa
     _arrow(ops, _curve((x + radius, rows[3]), (x + radius, rows[1] + radius), -step * 1.2), CAPTURE)
     _label(texts, "capture: both facing pits", x + step * 2.3, rows[3] + gap * 1.4, CAPTURE, 12)
     _label(texts, "South sows round its own two rows only", left + width / 2, board_b - 28, theme.ACCENTS[0], 12)
-    _label(texts, "North", left + width / 2, board_b + board_h + 14, theme.ACCENTS[1], 12)
+    _label(texts, "North", left + width * 0.25, board_b + board_h + 14, theme.ACCENTS[1], 12)
 
 
 def _cave(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, float, float]) -> None:
@@ -265,8 +266,10 @@ def _solitaire(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float
     middle = board_b + board_h / 2
     _arrow(ops, [(xs[0], middle + gap), (xs[-1], middle + gap)])
     _label(texts, "clockwise", left + width / 2, middle + gap + 16, ARROW, 12)
-    _arrow(ops, [(xs[-1], middle - gap), (xs[0], middle - gap)], theme.ACCENTS[1])
-    _label(texts, "anti-clockwise", left + width / 2, middle - gap - 16, theme.ACCENTS[1], 12)
+    # Anti-clockwise runs the other way along the top row (and left to right along the bottom one).
+    _arrow(ops, [(xs[-1], middle + gap + 40), (xs[0], middle + gap + 40)], theme.ACCENTS[1])
+    _label(texts, "anti-clockwise", left + width / 2, middle + gap + 56, theme.ACCENTS[1], 12)
+    _arrow(ops, [(xs[0], middle - gap), (xs[-1], middle - gap)], theme.ACCENTS[1])
     store_x = left + width - step * 0.55
     _arrow(ops, _curve((xs[5] + radius, top_y), (store_x, middle + store_h * 0.2), -step * 0.4), CAPTURE)
     _label(texts, "one stone left: store it", store_x - step * 0.4, board_b + board_h + 14, CAPTURE, 11)
