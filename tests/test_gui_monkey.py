@@ -17,7 +17,7 @@ KEYS = [arcade.key.ESCAPE, arcade.key.ENTER, arcade.key.SPACE, arcade.key.TAB, a
         arcade.key.S, arcade.key.Z, arcade.key.Y, arcade.key.PLUS, arcade.key.MINUS, arcade.key.A, arcade.key.Q,
         *range(arcade.key.KEY_0, arcade.key.KEY_9 + 1)]
 SCREENS = ["title", "play", "seats-kalah", "seats-hus", "settings", "load", "kalah", "oware", "hus", "watch",
-           "magnetic-cave"]
+           "magnetic-cave", "statistics", "rules"]
 
 
 def test_random_clicks_and_keys_never_raise(gui):  # type: ignore[no-untyped-def]
@@ -68,6 +68,10 @@ def _open(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
         context.show_settings()
     elif screen == "load":
         context.show_load()
+    elif screen == "statistics":
+        context.show_statistics()
+    elif screen == "rules":
+        context.show_rules("hus")
     elif screen == "watch":
         context.show_match(Match.new(rules.get_game("kalah"), (Seat("random", 0.1), Seat("random", 0.1))))
     else:
