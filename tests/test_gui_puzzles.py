@@ -10,6 +10,7 @@ import arcade
 import pytest
 import yaml
 
+from ai import registry
 from game import app
 from game.records import PuzzleResult, RecordsStore, deal_key
 from game.scenes.solitaire_board import counts, hole_location, visual_direction
@@ -123,7 +124,8 @@ def test_the_puzzles_screen_lists_the_levels_by_variant_and_difficulty(gui, tmp_
     for heading in ("Easy", "Medium", "Hard", "Source rules (dose)", "Lewis's variant"):
         assert heading in texts
     assert texts.count("not played yet") == len(levels)
-    assert "heuristic-dfs" in view._engine_text.text  # the engine in use is shown
+    strongest = registry.presets(Solitaire())["Strongest"]
+    assert strongest in view._engine_text.text  # the engine in use (the Strongest preset) is shown
     image = gui.screenshot(tmp_path / "puzzles.png")
     assert len(image.convert("RGB").getcolors(1 << 20) or ()) > 30
 
@@ -248,7 +250,7 @@ def test_the_search_shows_its_progress_and_stop_cancels_it(gui):  # type: ignore
     settings.engine_choices["solitaire"] = {"watch": "astar:time=30"}  # a search far too long to finish here
     gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 11)))
     view = gui.window.current_view
-    assert view.watch_spec == "astar:time=30" and view.hint_spec == "heuristic-dfs"
+    assert view.watch_spec == "astar:time=30" and view.hint_spec == registry.presets(game)["Strongest"]
     assert game.name == "solitaire"
     gui.press("Watch")
     gui.frames_until(lambda: "states explored" in view.search_text, limit=900)

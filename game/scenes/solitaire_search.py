@@ -25,8 +25,9 @@ from ai.solitaire_problem import Node, SolitaireProblem
 from game.settings import resolve_engine_choice
 from rules.solitaire import Solitaire, SolitaireState
 
-DEFAULT_ENGINE = "heuristic-dfs"
-"""The solver used when Settings names none for Solitaire Mancala (the strongest in BENCHMARKS.md)."""
+DEFAULT_ENGINE = "packed-dfs"
+"""The solver used when neither Settings nor the presets name one for Solitaire Mancala (the strongest in
+BENCHMARKS.md)."""
 REPORT_EVERY = 0.12
 """Seconds between two progress reports of a running search."""
 
