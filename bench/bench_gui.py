@@ -101,6 +101,10 @@ def cpu_per_frame(frames: int) -> tuple[float, float, float]:
     return median, p95, blank
 
 
+SEARCH_ENGINE = os.environ.get("STONECAVE_BENCH_ENGINE", "alphabeta:depth=30")
+"""The engine searching during the frame measurements (``--engine``): by default the plain alpha-beta reference,
+which checks its budget only every 256 nodes; ``pvs:depth=99`` is the engine the presets use."""
+
 CAVE_OPENING = ["A4", "H4", "B4", "H5", "A5", "G4", "A3", "H3", "C4", "A6", "B5", "H6", "B3", "G5", "C3", "G3"]
 
 
@@ -116,7 +120,7 @@ def cave_frames(window, context, frames: int, frame):  # type: ignore[no-untyped
     from game.savegame import Seat
 
     game = rules.get_game("magnetic-cave")
-    match = Match.new(game, (Seat("alphabeta:depth=30", 3600.0), Seat()))
+    match = Match.new(game, (Seat(SEARCH_ENGINE, 3600.0), Seat()))
     for text in CAVE_OPENING:
         match.play(game.parse_move(match.state, text))
     context.show_match(match)
@@ -151,10 +155,15 @@ def percentile(values: list[float], fraction: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--engine", default=None, help="engine spec searching meanwhile (default alphabeta:depth=30)")
     parser.add_argument("--undo-trials", type=int, default=20)
     parser.add_argument("--startup-runs", type=int, default=3)
     parser.add_argument("--cpu-frames", type=int, default=240)
     options = parser.parse_args(argv)
+    if options.engine:
+        global SEARCH_ENGINE
+        SEARCH_ENGINE = options.engine
+        os.environ["STONECAVE_BENCH_ENGINE"] = options.engine  # for any measuring subprocess
     ensure_display()
 
     median, p95, blank = cpu_per_frame(options.cpu_frames)
@@ -177,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     context.sounds.enabled = False
     game = rules.get_game("kalah")
     # North (the computer, searching without limit) to move: South has just played pit 0.
-    match = Match.new(game, (Seat(), Seat("alphabeta:depth=30", 3600.0)))
+    match = Match.new(game, (Seat(), Seat(SEARCH_ENGINE, 3600.0)))
     match.play(0)
     context.show_match(match)
     view = window.current_view
@@ -244,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     latencies = []
     for _ in range(options.undo_trials):
         view.new_game()
-        view.match.seats = (Seat(), Seat("alphabeta:depth=30", 3600.0))
+        view.match.seats = (Seat(), Seat(SEARCH_ENGINE, 3600.0))
         view.play(0)
         for _ in range(5):
             frame(1 / 60)
