@@ -22,7 +22,7 @@ from rules.solitaire import Solitaire, SolitaireState
 
 USAGE = __doc__.split("\n\n")[1].strip()
 COMMANDS = "a round (cw, ccw, 3 cw, cw aside), hint, auto [N], solve, undo, board, levels, help, quit"
-DEFAULT_ENGINE = "heuristic-dfs"
+DEFAULT_ENGINE = "packed-dfs"  # the strongest solver (BENCHMARKS.md), as the Strongest preset
 DEFAULT_SECONDS = 2.0
 
 

@@ -63,7 +63,7 @@ def drive(argv: list[str], text: str) -> tuple[int, str]:
 def test_console_plays_hints_undoes_and_answers_bad_input():
     code, out = drive(["solitaire", "--seed", "4"], "hint\n3 cw\nfoo\nundo\nquit\n")
     assert code == 0
-    assert "store01  h01" in out and "Hint (heuristic-dfs): 3 cw (46 still reachable" in out
+    assert "store01  h01" in out and "Hint (packed-dfs): 3 cw (46 still reachable" in out
     assert "Round 1: hole03 (4) clockwise, a stone into store02" in out
     assert "Invalid input: 'foo': cannot read 'foo'; legal rounds: cw, ccw" in out
     assert "Took back the last round." in out
