@@ -6,7 +6,8 @@ the counts of the new state, and ``finish`` completes any animation at once (a c
 
 Drawing is a handful of batched calls, so a frame stays cheap on a software renderer: the wooden board, the
 hollows and the badges' plates are one mesh of vertex-coloured triangles built when the layout changes
-(``game.scenes.meshes``), stones are sprites in one list moved from their pymunk bodies (with a second list for
+(``game.scenes.meshes``) and painted once into an offscreen picture that each frame copies onto the window
+(``meshes.Picture``: a plain pixel copy, a third of the cost of rasterising the layers again), stones are sprites in one list moved from their pymunk bodies (with a second list for
 stones in the air and their shadows, which are kept, not rebuilt), and the badges' counts are one pyglet batch
 of texts changed only when a count changes.  Highlights and the last-move ring are cached until they change.
 """
@@ -75,6 +76,8 @@ class SowingScene:
         self._outline_key: tuple | None = None
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
         self._board_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._board_bounds = (0.0, 0.0, 0.0, 0.0)
+        self._board_picture: meshes.Picture | None = None
         self._badge_batch = pyglet.graphics.Batch()
         self._badges: dict[Location, arcade.Text] = {}
         self._colour_rng = random.Random(seed)
@@ -120,6 +123,9 @@ class SowingScene:
             x, y = self.badge_position(location)
             mesh.rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, (30, 24, 20, 220))
         self._board_shapes = mesh.build()
+        xs, ys = [p[0] for p in mesh.points], [p[1] for p in mesh.points]
+        self._board_bounds = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        self._board_picture = None
 
     def badge_position(self, location: Location) -> tuple[float, float]:
         """Where a location's count badge sits: beside the pit, on the side away from the board's middle."""
@@ -323,7 +329,10 @@ class SowingScene:
         """Draw the board; ``highlights`` glow (legal pit under the mouse, hint), ``outlines`` ring (last move)."""
         assert self.layout is not None
         if self._board_shapes is not None:
-            self._board_shapes.draw()
+            if self._board_picture is None:
+                self._board_picture = meshes.Picture(arcade.get_window(), self._board_bounds, theme.TABLE,
+                                                     self._board_shapes.draw)
+            self._board_picture.draw(arcade.get_window().ctx)
         if outlines:
             self._outlines(outlines).draw()
         if highlights:
