@@ -41,12 +41,16 @@ class CancelToken:
     deadline.
     """
 
-    __slots__ = ("_event", "deadline")
+    __slots__ = ("_event", "deadline", "yield_seconds")
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None, yield_seconds: float | None = None) -> None:
         self._event = threading.Event()
         self.deadline = deadline
         """A ``time.perf_counter()`` instant after which ``check`` aborts, or None."""
+        self.yield_seconds = yield_seconds
+        """How often, at most, the search should call ``check`` (and so yield the GIL), or None for the
+        engine's own pace (about every millisecond).  A window sets it finer: each GL call it makes lets the
+        search thread take the GIL, and the window waits for the search's next ``check`` to get it back."""
 
     def cancel(self) -> None:
         self._event.set()

@@ -61,9 +61,10 @@ class Budget:
 
     ``poll(nodes)`` raises SearchAborted when the token is cancelled (it also yields the GIL), the deadline
     has passed or the node limit is reached; otherwise it returns how many nodes to search before the next
-    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (never
-    more than ``poll`` nodes apart, never past the node limit): a slow search still notices its deadline
-    or a cancel within a millisecond or two, and a fast one does not poll more than it needs.  Engine
+    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (or the
+    token's ``yield_seconds``, read at each poll, which a window sets finer while it animates; never more than ``poll`` nodes apart, never past the
+    node limit): a slow search still notices its deadline or a cancel within a millisecond or two, and a fast
+    one does not poll more than it needs.  Engine
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
 
@@ -101,8 +102,11 @@ class Budget:
         return time.perf_counter() - self.started
 
     def poll(self, nodes: int) -> int:
+        seconds = POLL_SECONDS
         if self.cancel is not None:
             self.cancel.check()
+            if self.cancel.yield_seconds is not None:
+                seconds = self.cancel.yield_seconds
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:
             raise SearchAborted
@@ -112,7 +116,8 @@ class Budget:
         self._last = (nodes, now)
         interval = self.max_interval
         if now > last_time and nodes > last_nodes:
-            interval = max(MIN_POLL, min(interval, int((nodes - last_nodes) * POLL_SECONDS / (now - last_time))))
+            rate = (nodes - last_nodes) / (now - last_time)
+            interval = max(MIN_POLL, min(interval, int(rate * seconds)))
         if self.max_nodes is not None:
             interval = max(1, min(interval, self.max_nodes - nodes))
         return interval

@@ -245,6 +245,11 @@ class SowingScene:
     def is_animating(self) -> bool:
         return not self.animation.is_done or self.field.is_flying
 
+    @property
+    def is_moving(self) -> bool:
+        """True while anything on the board moves: an animation, or stones still settling in their pits."""
+        return self.is_animating or not self.field.resting
+
     def animate(self, plan: MovePlan) -> None:
         """Start the animation of a move (finishing any animation still running first)."""
         self.finish()
