@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, ClassVar
 
-from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult
+from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused
 from ai.single_agent import (
     Budget,
     Solution,
@@ -81,7 +81,8 @@ class SingleAgentEngine(Engine):
         game: Solitaire = self.game  # type: ignore[assignment]
         if game.is_terminal(state):
             return SearchResult(None, float(state.stored), exhaustive=True, info={"reason": "the game is over"})
-        problem, solution = self.solve(state, limits, cancel)
+        with gc_paused():  # a frontier of millions of nodes would make each collection stall the window
+            problem, solution = self.solve(state, limits, cancel)
         line = tuple(solution.path)
         # Replay through the rules: the line must be legal in the real game, history included.
         replay = state

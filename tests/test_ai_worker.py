@@ -222,3 +222,38 @@ def test_every_registered_engine_answers_a_cancel_with_a_legal_move_and_leaves_t
     assert final.result.move in game.legal_moves(state)
     assert worker.state is state
     assert (game.to_text(state), hash(state)) == snapshot
+
+
+def test_gc_is_paused_during_a_single_agent_search_and_restored_after():
+    import gc
+
+    import rules
+    from ai.base import gc_paused
+    from ai.registry import make_engine
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():  # nested (two searches at once) keeps it off until the last ends
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    try:
+        with gc_paused():
+            raise RuntimeError("a failing search")
+    except RuntimeError:
+        pass
+    assert gc.isenabled()
+
+    game = rules.get_game("solitaire")
+    engine = make_engine(game, "astar:time=0.05")
+    seen = []
+    original = engine.solve
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    engine.solve = spy
+    engine.search(game.initial_state(seed=3))
+    assert seen == [False] and gc.isenabled()
