@@ -7,10 +7,9 @@ move changes (Kalah's extra turns).  The strong engine is ``ai.search``.
 """
 from __future__ import annotations
 
-import time
-
-from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
+from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchResult
 from ai.evaluators import Evaluator, final_score, get_evaluator
+from ai.minimax import fixed_depth_root
 from ai.search import Budget, check_two_player
 from rules import Game, Move, State
 
@@ -80,26 +79,9 @@ class AlphaBetaEngine(Engine):
         cancel: CancelToken | None = None,
         progress: ProgressCallback | None = None,
     ) -> SearchResult:
-        budget = Budget(limits, cancel, depth=self.depth)
-        depth = max(1, budget.max_depth)
-        game = self.game
-        started = time.perf_counter()
-        if game.is_terminal(state):
-            return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
-        search = _AlphaBeta(game, self.evaluator, budget)
-        mover = game.to_move(state)
-        alpha, beta = float("-inf"), float("inf")
-        best_move: Move | None = None
-        try:
-            for move in game.legal_moves(state):
-                value = search.child_value(state, move, mover, depth, alpha, beta)
-                if value > alpha:  # strictly better: the first of equal moves is kept
-                    alpha, best_move = value, move
-        except SearchAborted:
-            if best_move is None:
-                best_move = game.legal_moves(state)[0]
-            return SearchResult(best_move, alpha, 0, search.nodes, (best_move,), time.perf_counter() - started)
-        result = SearchResult(best_move, alpha, depth, search.nodes, (best_move,), time.perf_counter() - started)
-        if progress is not None:
-            progress(result)
-        return result
+        return fixed_depth_root(
+            self, state, Budget(limits, cancel, depth=self.depth), progress,
+            lambda budget: _AlphaBeta(self.game, self.evaluator, budget),
+            lambda search, node, move, mover, depth, best: search.child_value(
+                node, move, mover, depth, best, float("inf")),
+        )

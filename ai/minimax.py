@@ -8,6 +8,7 @@ table, no ordering: slow on purpose, so the faster searches can be checked again
 from __future__ import annotations
 
 import time
+from typing import Any, Callable
 
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
 from ai.evaluators import Evaluator, final_score, get_evaluator
@@ -69,26 +70,42 @@ class MinimaxEngine(Engine):
         cancel: CancelToken | None = None,
         progress: ProgressCallback | None = None,
     ) -> SearchResult:
-        budget = Budget(limits, cancel, depth=self.depth)
-        depth = max(1, budget.max_depth)
-        game = self.game
-        started = time.perf_counter()
-        if game.is_terminal(state):
-            return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
-        mover = game.to_move(state)
-        best_move: Move | None = None
-        best = float("-inf")
-        search = _Minimax(game, self.evaluator, budget)
-        try:
-            for move in game.legal_moves(state):
-                value = search.child_value(state, move, mover, depth)
-                if value > best:  # strictly better: the first of equal moves is kept
-                    best, best_move = value, move
-        except SearchAborted:
-            if best_move is None:
-                best_move = game.legal_moves(state)[0]
-            return SearchResult(best_move, best, 0, search.nodes, (best_move,), time.perf_counter() - started)
-        result = SearchResult(best_move, best, depth, search.nodes, (best_move,), time.perf_counter() - started)
-        if progress is not None:
-            progress(result)
-        return result
+        return fixed_depth_root(
+            self, state, Budget(limits, cancel, depth=self.depth), progress,
+            lambda budget: _Minimax(self.game, self.evaluator, budget),
+            lambda search, node, move, mover, depth, best: search.child_value(node, move, mover, depth),
+        )
+
+
+def fixed_depth_root(
+    engine: Engine,
+    state: State,
+    budget: Budget,
+    progress: ProgressCallback | None,
+    make_search: Callable[[Budget], Any],
+    child_value: Callable[[Any, State, Move, int, int, float], float],
+) -> SearchResult:
+    """The root of a depth-limited reference search (minimax, alpha-beta): each move in the rules' order, the
+    first of equal values kept; on cancel or deadline the best move found so far (or the first legal one)."""
+    game = engine.game
+    depth = max(1, budget.max_depth)
+    started = time.perf_counter()
+    if game.is_terminal(state):
+        return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
+    mover = game.to_move(state)
+    search = make_search(budget)
+    best_move: Move | None = None
+    best = float("-inf")
+    try:
+        for move in game.legal_moves(state):
+            value = child_value(search, state, move, mover, depth, best)
+            if value > best:  # strictly better: the first of equal moves is kept
+                best, best_move = value, move
+    except SearchAborted:
+        if best_move is None:
+            best_move = game.legal_moves(state)[0]
+        return SearchResult(best_move, best, 0, search.nodes, (best_move,), time.perf_counter() - started)
+    result = SearchResult(best_move, best, depth, search.nodes, (best_move,), time.perf_counter() - started)
+    if progress is not None:
+        progress(result)
+    return result
