@@ -20,27 +20,10 @@ from ai.fast.magnetic_cave import CaveKernel, five_cells
 from ai.search import PVSEngine
 from game.console import main
 from rules.magnetic_cave import FULL, CaveState, MagneticCave, cell_name
+from test_cave_eval import EMPTY, MUST_BLOCK, cells, position, wins_by_rules
 
 GAME = MagneticCave()
-EMPTY = "........"
 STRONGEST = registry.presets(GAME)["Strongest"]
-
-
-def position(*rows: str) -> CaveState:
-    """A state from 8 written rows (row 8 first); Black moves when the counts are equal, else White."""
-    text = "/".join(rows)
-    side = "B" if text.count("B") == text.count("W") else "W"
-    return GAME.from_text(f"rows={text} move={side}")
-
-
-def cells(*names: str) -> tuple[int, ...]:
-    return tuple((int(name[1]) - 1) * 8 + "ABCDEFGH".index(name[0]) for name in names)
-
-
-def wins_by_rules(state: CaveState, player: int) -> set[int]:
-    """The legal cells where ``player``'s brick makes five, found by playing each one."""
-    probe = CaveState(state.black, state.white, player)
-    return {move for move in GAME.legal_moves(probe) if GAME.apply(probe, move).winner == player}
 
 
 def random_states(count: int, seed: int) -> list[CaveState]:
@@ -188,30 +171,6 @@ def test_the_engine_takes_a_win_in_one(rows, expected, depth):
     result = registry.make_engine(GAME, STRONGEST).search(state, Limits(depth=depth, time=2.0))
     assert result.move in cells(*expected)
     assert result.score >= WIN
-
-
-MUST_BLOCK = [
-    pytest.param(("B.......", EMPTY, EMPTY, EMPTY, ".......W", "B......W", "B......W", "B......W"), "H5",
-                 id="White's column H from below"),
-    pytest.param((EMPTY, EMPTY, EMPTY, ".......W", ".......W", ".......W", EMPTY, "BBBB...."), "E1",
-                 id="Black's row 1"),
-    pytest.param(("....WWWW", EMPTY, "B.......", EMPTY, EMPTY, "B.......", "B.......", "B......."), "D8",
-                 id="White's row 8 from the right"),
-    pytest.param(("BWBW....", "WBWB....", "BWB.....", "WB......", "B.......", EMPTY, EMPTY, ".......W"), "E8",
-                 id="Black's diagonal up-right"),
-    pytest.param(("B.......",) + (EMPTY,) * 6 + ("BWW.WWBB",), "D1", id="the gap in White's row"),
-    pytest.param((EMPTY,) * 4 + ("B.......", "B......W", "B......W", "B......W"), "A5",
-                 id="Black's column A"),
-    pytest.param(("....BWBW", "....WBWB", ".....WBW", "......WB", ".......W", EMPTY, "B.......", "B......."),
-                 "D8", id="White's diagonal up-left"),
-    pytest.param((".......W", ".......W", ".......W", ".......W", EMPTY, "B.......", "B.......", "B......B"), "H4",
-                 id="White's column H from above"),
-    pytest.param((EMPTY, EMPTY, EMPTY, "BBB.BWWW", EMPTY, EMPTY, EMPTY, EMPTY), "D5", id="the gap in Black's row 5"),
-    pytest.param(("WBWBW...", "BWBW....", "WB......", "BW......", "W.......", EMPTY, ".......B", ".......B"),
-                 "C6", id="the middle of White's diagonal"),
-    pytest.param((EMPTY, EMPTY, EMPTY, EMPTY, "WB......", "WB......", "WB......", "WB......"), "A5",
-                 id="White's column A; Black's column B cannot be reached yet"),
-]
 
 
 @pytest.mark.parametrize("depth", [1, 4])
