@@ -15,7 +15,8 @@
   token) and, when cancelled or out of time, unwinds and returns the last completed depth's result.
 
 - Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
-  measured speed), and no iteration is started that the last ones predict cannot finish in time.
+  measured speed).  The search uses all of its time: when the clock stops an iteration whose first root
+  move (the previous best) is already searched, the best root move proven so far is played.
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/test_ai_search.py`` checks this.
@@ -43,8 +44,6 @@ POLL_SECONDS = 0.001
 """Aim for a poll of the clock and the cancel token about this often."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
-GROWTH = (1.5, 4.0)
-"""Bounds on the predicted ratio of one iteration's time to the previous one's."""
 
 
 def tighter(first: float | None, second: float | None) -> float | None:
@@ -178,14 +177,12 @@ class PVSEngine(Engine):
             run = _Run(self.kernel, self.table, budget, self.poll_interval)
         root = self.kernel.encode(state)
         best: SearchResult | None = None
-        times: list[float] = []
         for depth in range(1, max(1, max_depth) + 1):
-            started = budget.elapsed()
             try:
                 score, move, resolved = run.root(root, depth)
             except SearchAborted:
+                best = self._cut_short(run, depth, best)
                 break
-            times.append(budget.elapsed() - started)
             pv = run.principal_variation(root, move, depth)
             best = SearchResult(
                 move, score, depth, run.nodes, pv, budget.elapsed(), resolved,
@@ -193,7 +190,7 @@ class PVSEngine(Engine):
             )
             if progress is not None:
                 progress(best)
-            if resolved or not self._worth_another(budget, times):
+            if resolved:
                 break
         if best is None:  # not even depth 1 finished: the best move of the partial iteration, or the first
             move = run.partial_move if run.partial_move is not None else self.kernel.children(root)[0][0]
@@ -204,21 +201,23 @@ class PVSEngine(Engine):
             )
         return best
 
-    @staticmethod
-    def _worth_another(budget: Budget, times: list[float]) -> bool:
-        """Whether the next iteration can finish before the deadline, predicted from the last ones.
+    def _cut_short(self, run: Any, depth: int, best: SearchResult | None) -> SearchResult | None:
+        """The result when iteration ``depth`` was cut short by the clock, a cancel or the node limit.
 
-        An iteration that cannot finish is wasted (its partial result is dropped), so the search stops and
-        returns early instead: the time saved is the game's, and a deadline is never overrun by design.
-        The prediction multiplies the last iteration's time by the growth of the last two, bounded by
-        ``GROWTH``; it only stops when even half that prediction would not fit.
+        The search uses its whole time: it never stops early to save an iteration it predicts cannot finish.
+        Instead, once the cut-short iteration has searched its first root move (the last iteration's best) in
+        full, its best root move so far is at least as good as that one, seen one ply deeper, and a move that
+        proved better replaces it (the standard practice).  ``depth`` stays the last completed iteration's;
+        ``info["partial_depth"]`` names the iteration the move came from.
         """
-        if budget.deadline is None or len(times) < 2 or times[-1] < 0.002:
-            return True
-        growth = times[-1] / times[-2] if times[-2] > 0 else GROWTH[1]
-        growth = min(GROWTH[1], max(GROWTH[0], growth))
-        remaining = budget.deadline - budget.started - budget.elapsed()
-        return times[-1] * growth / 2 < remaining
+        if best is None or getattr(run, "partial_depth", 0) != depth or run.partial_move is None:
+            return best
+        info = {**best.info, "partial_depth": depth}
+        if run.partial_move == best.move:
+            return SearchResult(best.move, run.partial_score, best.depth, best.nodes, best.pv, best.time,
+                                best.exhaustive, info)
+        return SearchResult(run.partial_move, run.partial_score, best.depth, best.nodes, (run.partial_move,),
+                            best.time, False, info)
 
 
 class _Run:
@@ -238,7 +237,13 @@ class _Run:
         self.previous_best: Move | None = None
         self.partial_move: Move | None = None
         self.partial_score = 0.0
+        self.partial_depth = 0
+        """The iteration ``partial_move`` belongs to: the best move among the root moves searched so far."""
         self.pvs = self._build()
+
+    def _note_partial(self, move: Move, value: float, depth: int) -> None:
+        """Remember the best root move proven so far in this iteration (used if the iteration is cut short)."""
+        self.partial_move, self.partial_score, self.partial_depth = move, value, depth
 
     def root(self, root: Hashable, depth: int) -> tuple[float, Move, bool]:
         """Search the root to ``depth``; return (score, best move, resolved)."""
@@ -260,6 +265,7 @@ class _Run:
                 else:
                     value = pvs(child, depth - 1, alpha, alpha + EPSILON, 1)
                     if alpha < value < beta:
+                        self._note_partial(move, value, depth)  # proven better already, should the re-search abort
                         value = pvs(child, depth - 1, alpha, beta, 1)
             else:
                 if first:
@@ -267,14 +273,14 @@ class _Run:
                 else:
                     value = -pvs(child, depth - 1, -alpha - EPSILON, -alpha, 1)
                     if alpha < value < beta:
+                        self._note_partial(move, value, depth)
                         value = -pvs(child, depth - 1, -beta, -alpha, 1)
             first = False
             if value > best_score:
                 best_score, best_move = value, move
                 if value > alpha:
                     alpha = value
-                if depth > 1 or self.partial_move is None:
-                    self.partial_move, self.partial_score = move, value
+                self._note_partial(move, value, depth)
         resolved = self.horizon == horizon_before
         self.previous_best = best_move
         table = self.table

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ai.alphabeta import alphabeta_value
+from ai.alphabeta import _AlphaBeta, alphabeta_value
 from ai.base import CancelToken, EngineError, Limits, SearchAborted
 from ai.evaluators import as_margin, get_evaluator
 from ai.minimax import minimax_value
@@ -205,10 +205,29 @@ def test_the_poll_interval_stays_within_its_bounds_and_the_node_limit():
         budget.poll(1000)
 
 
-def test_no_iteration_is_started_that_cannot_finish():
-    budget = Budget(None, None, time_limit=0.5)
-    # The last iteration took 0.4 s, four times the one before: the next needs about 1.6 s, and even half
-    # of that is more than the 0.5 s left.
-    assert not PVSEngine._worth_another(budget, [0.1, 0.4])
-    assert PVSEngine._worth_another(budget, [0.01, 0.02])
-    assert PVSEngine._worth_another(Budget(None, None), [0.05, 0.2])  # no deadline: always go on
+def test_a_cut_short_iteration_plays_a_move_proven_at_least_as_good():
+    """When the budget stops an iteration after its first root move, the move played is the best proven so
+    far in that deeper iteration: never worse, at that depth, than the last completed iteration's move."""
+    game = get_game("kalah")
+    evaluator = get_evaluator(game)
+    searcher = _AlphaBeta(game, evaluator, Budget(None, None))
+    cut_short = changed = 0
+    for state in [game.initial_state()] + random_positions(game, 2, seed=11, max_plies=20):
+        mover = game.to_move(state)
+        for nodes in range(200, 2600, 200):
+            reports = []
+            result = PVSEngine(game, time=None, poll=16).search(state, Limits(nodes=nodes), progress=reports.append)
+            depth = result.info.get("partial_depth")
+            if depth is None or not reports:
+                continue
+            cut_short += 1
+            completed = reports[-1].move
+            changed += result.move != completed
+            value = searcher.child_value(state, result.move, mover, depth, float("-inf"), float("inf"))
+            assert value >= result.score, (game.to_text(state), nodes)  # the score is exact or a lower bound
+            before = searcher.child_value(state, completed, mover, depth, float("-inf"), float("inf"))
+            assert value >= before, (game.to_text(state), nodes)
+            assert result.depth == depth - 1 == reports[-1].depth
+    assert cut_short >= 10 and changed >= 1
+
+

@@ -268,6 +268,8 @@ class KalahRun:
         self.previous_best: Move | None = None
         self.partial_move: Move | None = None
         self.partial_score = 0.0
+        self.partial_depth = 0
+        """The iteration ``partial_move`` belongs to: the best move among the root moves searched so far."""
         self._search, self._counts = self._build(poll)
 
     @property
@@ -294,23 +296,28 @@ class KalahRun:
                 else:
                     value = search(child, depth - 1, alpha, alpha + 1)
                     if alpha < value < beta:
+                        self._note_partial(move, value, depth)
                         value = search(child, depth - 1, alpha, beta)
             elif first:
                 value = -search(child, depth - 1, -beta, -alpha)
             else:
                 value = -search(child, depth - 1, -alpha - 1, -alpha)
                 if alpha < value < beta:
+                    self._note_partial(move, value, depth)  # proven better already, should the re-search abort
                     value = -search(child, depth - 1, -beta, -alpha)
             first = False
             if value > best:
                 best, best_move = value, move
                 alpha = max(alpha, value)
-                if depth > 1 or self.partial_move is None:
-                    self.partial_move, self.partial_score = move, value / scale
+                self._note_partial(move, value, depth)
         resolved = self._counts()[1] == horizon_before
         self.previous_best = best_move
         self.table.entries[root] = pack_entry(depth, 0, best, best_move, resolved)
         return best / scale, best_move, resolved
+
+    def _note_partial(self, move: Move, value: int, depth: int) -> None:
+        """Remember the best root move proven so far in this iteration (used if the iteration is cut short)."""
+        self.partial_move, self.partial_score, self.partial_depth = move, value / self.scale, depth
 
     def principal_variation(self, root: int, move: Move, depth: int) -> tuple:
         """The best line, read from the table's moves (at most ``depth`` moves, stopping at a repetition)."""

@@ -259,6 +259,8 @@ class OwareRun:
         self.previous_best: Move | None = None
         self.partial_move: Move | None = None
         self.partial_score = 0.0
+        self.partial_depth = 0
+        """The iteration ``partial_move`` belongs to: the best move among the root moves searched so far."""
         self.lines: tuple[set[int], set[int]] = (set(), set())
         self._search, self._counts = self._build(poll)
 
@@ -295,18 +297,22 @@ class OwareRun:
                 else:
                     value = -search(child_board, depth - 1, -alpha - 1, -alpha, 1, counter)
                     if alpha < value < beta:
+                        self._note_partial(move, value, depth)  # proven better already, should the re-search abort
                         value = -search(child_board, depth - 1, -beta, -alpha, 1, counter)
             first = False
             if value > best:
                 best, best_move = value, move
                 alpha = max(alpha, value)
-                if depth > 1 or self.partial_move is None:
-                    self.partial_move, self.partial_score = move, value / scale
+                self._note_partial(move, value, depth)
         _, horizon, path = self._counts()
         self.previous_best = best_move
         if path == path_before:
             self.table.entries[board] = pack_entry(depth, 0, best, best_move, horizon == horizon_before)
         return best / scale, best_move, horizon == horizon_before and path == path_before
+
+    def _note_partial(self, move: Move, value: int, depth: int) -> None:
+        """Remember the best root move proven so far in this iteration (used if the iteration is cut short)."""
+        self.partial_move, self.partial_score, self.partial_depth = move, value / self.scale, depth
 
     def principal_variation(self, root: OwarePosition, move: Move, depth: int) -> tuple:
         """The best line, read from the table's moves (at most ``depth`` moves)."""
