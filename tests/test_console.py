@@ -15,7 +15,9 @@ import rules
 from ai import registry
 from ai.base import SearchResult
 from game import savegame
-from game.console import Console, Session, Terminal, main, seconds_per_move
+from game.console import Console, main
+from game.console_play import Terminal
+from game.console_session import Session, seconds_per_move
 from game.savegame import Seat
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,0 +1,250 @@
+"""One game played at a terminal: the line dialogue (:class:`Terminal`) and the turns (:class:`GameLoop`).
+
+The loop shows the board after every move, reads a human's move or command (help, board, undo, redo, hint,
+save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
+spec, and sees only the immutable state: the same position and settings give the same search, and no engine
+can keep or change anything of the game.  Its move is checked against the rules before it is played.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable, TextIO
+
+from ai import registry
+from ai.base import CancelToken, Limits, SearchResult
+from game.console_session import DEFAULT_SECONDS, SECONDS_PER_MOVE, Session, hint_engine, seat_label, seconds_per_move
+from rules import Move, RulesError
+
+COMMANDS = "help, board, undo, redo, hint, save [FILE], quit"
+
+
+class EndOfInput(Exception):
+    """The input stream ended (EOF on a pipe, Ctrl-D or Ctrl-C at a terminal)."""
+
+
+class Terminal:
+    """Line-by-line dialogue over a pair of text streams; echoes what it reads when the input is not a tty."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        try:
+            self.echo = not stdin.isatty()
+        except (AttributeError, ValueError):
+            self.echo = True
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        """Show ``prompt`` and return the next line without its line ending; EndOfInput at the end."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        try:
+            line = self.stdin.readline()
+        except KeyboardInterrupt:
+            raise EndOfInput from None
+        if not line:
+            if self.echo:
+                self.stdout.write("\n")
+            raise EndOfInput
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.stdout.write(line + "\n")
+        return line
+
+    def invalid(self, problem: str, valid: str) -> None:
+        """The one answer to any bad input: what was wrong and what would be valid."""
+        self.say(f"Invalid input: {problem}. Valid: {valid}.")
+
+
+class GameLoop:
+    """The turns of one session until the game ends or a human quits; the start menu is the caller's.
+
+    ``seconds`` is the time a hint may take (None: the game's own limit) and ``save`` carries out the
+    ``save [FILE]`` command (the file name, or None to ask for one).
+    """
+
+    def __init__(self, session: Session, terminal: Terminal, seconds: float | None,
+                 save: Callable[[str | None], bool]) -> None:
+        self.session = session
+        self.io = terminal
+        self.seconds = seconds
+        self.save = save
+
+    def run(self) -> None:
+        """Play the session until the game ends or a human quits; then back to the start menu."""
+        session = self.session
+        game = session.game
+        seats = ", ".join(f"{name}: {seat_label(game, seat)}" for name, seat in zip(game.player_names, session.seats))
+        self.io.say(f"{game.title} ({game.spec}). {seats}.")
+        self.show()
+        while not session.is_over:
+            player = game.to_move(session.state)
+            if session.seats[player].is_human:
+                if not self._human_turn(player):
+                    self.io.say("Back to the start menu (resume to go on, save to keep the game).")
+                    return
+            elif not self._computer_turn(player):
+                self.io.say("Back to the start menu.")
+                return
+        self._announce()
+
+    def show(self) -> None:
+        """The board, and whose move it is while the game goes on."""
+        session = self.session
+        game = session.game
+        self.io.say("")
+        self.io.say(game.render(session.state))
+        if not session.is_over:
+            player = game.to_move(session.state)
+            who = "human" if session.seats[player].is_human else "computer"
+            self.io.say(f"Move {len(session.moves) + 1}: {game.player_names[player]} to move ({who}).")
+
+    def _valid_here(self) -> str:
+        session = self.session
+        moves = ", ".join(session.game.format_move(session.state, m) for m in session.game.legal_moves(session.state))
+        return f"a move ({moves}) or a command ({COMMANDS})"
+
+    # -- a human's turn -----------------------------------------------------------------------------------------
+    def _human_turn(self, player: int) -> bool:
+        """Read and carry out one input at a human's prompt; False when the human quits the game."""
+        session = self.session
+        game = session.game
+        line = self.io.ask(f"{game.player_names[player]}> ").strip()
+        word, _, argument = line.partition(" ")
+        command = word.lower()
+        argument = argument.strip()
+        if not line:
+            self.io.invalid("an empty line", self._valid_here())
+        elif command in ("help", "?") and not argument:
+            self._help()
+        elif command == "board" and not argument:
+            self.show()
+        elif command == "undo" and not argument:
+            taken = session.undo()
+            if taken:
+                self.io.say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+                self.show()
+            else:
+                self.io.invalid("there is no earlier move of a human to take back", self._valid_here())
+        elif command == "redo" and not argument:
+            replayed = session.redo_moves()
+            if replayed:
+                self.io.say(f"Replayed {replayed} move{'s' if replayed != 1 else ''}.")
+                self.show()
+            else:
+                self.io.invalid("there is no undone move to replay", self._valid_here())
+        elif command == "hint" and not argument:
+            self._hint()
+        elif command == "save":
+            self.save(argument or None)
+        elif command in ("quit", "exit") and not argument:
+            return False
+        else:
+            try:
+                move = game.parse_move(session.state, line)
+            except RulesError as error:
+                # The valid moves follow in the answer's own list, so the rules' copy of them is left out.
+                self.io.invalid(str(error).split("; legal moves")[0], self._valid_here())
+                return True
+            self._play_move(player, move)
+        return True
+
+    def _help(self) -> None:
+        session = self.session
+        game = session.game
+        self.io.say("Type a move as the list below writes it, or a command:")
+        self.io.say("  help             this text and the legal moves")
+        self.io.say("  board            show the board again")
+        self.io.say("  undo             take back your last move (and the computer's replies)")
+        self.io.say("  redo             replay what undo took back")
+        self.io.say("  hint             ask the computer for a good move")
+        self.io.say("  save [FILE]      save the game and go on playing")
+        self.io.say("  quit             back to the start menu (where you can save, resume or leave)")
+        moves = ", ".join(game.format_move(session.state, m) for m in game.legal_moves(session.state))
+        self.io.say(f"Legal moves: {moves}")
+
+    def _play_move(self, player: int, move: Move) -> None:
+        session = self.session
+        game = session.game
+        description = game.describe_move(session.state, move)
+        text = game.format_move(session.state, move)
+        session.play(move)
+        self.io.say(f"{game.player_names[player]} plays {text}: {description}")
+        self.show()
+
+    # -- the computer -------------------------------------------------------------------------------------------
+    def _search(self, spec: str, seconds: float) -> SearchResult:
+        """A fresh engine's search of the current state within ``seconds``."""
+        session = self.session
+        engine = registry.make_engine(session.game, spec)
+        started = time.perf_counter()
+        token = CancelToken(deadline=started + seconds)
+        return engine.search(session.state, Limits(time=seconds), token)
+
+    def _computer_turn(self, player: int) -> bool:
+        """Let a computer seat move; False (and the move not played) when the engine fails or plays illegally."""
+        session = self.session
+        game = session.game
+        seat = session.seats[player]
+        name = game.player_names[player]
+        seconds = seconds_per_move(game, seat, first_move=not session.has_moved(player))
+        self.io.say(f"{name} ({seat.engine}) is thinking, up to {seconds:g} s...")
+        started = time.perf_counter()
+        try:
+            result = self._search(seat.engine or "", seconds)
+        except Exception as error:  # an engine's crash must not take the game down with it
+            self.io.say(f"The engine {seat.engine} failed: {type(error).__name__}: {error}. The move is not played.")
+            return False
+        elapsed = time.perf_counter() - started
+        legal = game.legal_moves(session.state)
+        if result.move is None or result.move not in legal:
+            valid = ", ".join(game.format_move(session.state, m) for m in legal)
+            self.io.say(f"The engine {seat.engine} chose an illegal move {result.move!r} (legal: {valid}); "
+                        "it is not played.")
+            return False
+        over = f" -- over its {seconds:g} s limit" if elapsed > seconds + 0.1 else ""
+        self.io.say(f"  thinking: {_thinking(result, elapsed)}{over}")
+        self._play_move(player, result.move)
+        return True
+
+    def _hint(self) -> None:
+        session = self.session
+        game = session.game
+        spec = hint_engine(game)
+        seconds = self.seconds if self.seconds is not None else SECONDS_PER_MOVE.get(game.name, DEFAULT_SECONDS)
+        started = time.perf_counter()
+        try:
+            result = self._search(spec, seconds)
+        except Exception as error:  # a hint is a courtesy: report the failure and go on
+            self.io.say(f"No hint: the engine {spec} failed ({type(error).__name__}: {error}).")
+            return
+        if result.move is None or result.move not in game.legal_moves(session.state):
+            self.io.say(f"No hint: the engine {spec} found no legal move.")
+            return
+        move = game.format_move(session.state, result.move)
+        self.io.say(f"Hint: {move}  ({spec}: {_thinking(result, time.perf_counter() - started)})")
+
+    def _announce(self) -> None:
+        session = self.session
+        game = session.game
+        outcome = game.outcome(session.state)
+        if outcome is None:  # is_terminal and outcome disagree: say so rather than invent a result
+            self.io.say("Game over.")
+            return
+        names = game.player_names
+        scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(outcome.scores) if i < len(names))
+        result = "a draw" if outcome.winner is None else f"{names[outcome.winner]} wins"
+        self.io.say(f"Game over after {len(session.moves)} moves: {result} ({outcome.reason.value}). Score: {scores}.")
+
+
+def _thinking(result: SearchResult, elapsed: float) -> str:
+    """A search's figures on one line: depth, score (with ``proven`` when exhaustive), nodes and time."""
+    score = float(result.score)
+    score_text = f"{score:+.2f}" if math.isfinite(score) and score != int(score) else (
+        f"{int(score):+d}" if math.isfinite(score) else f"{score:+}")
+    proven = ", proven" if result.exhaustive else ""
+    return f"depth {result.depth}, score {score_text}{proven}, {result.nodes:,} nodes, {elapsed:.2f} s"

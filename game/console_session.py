@@ -1,0 +1,173 @@
+"""The model of a text game, apart from any input or output: who sits in each seat, how long a computer may
+think, and the game in progress with its undo history.
+
+A seat is typed as ``human``, ``computer``, a level of the game's presets (Easy, Medium, Hard, Strongest) or an
+engine spec such as ``alphabeta:depth=6``; :func:`resolve_seat` turns the text into a ``Seat`` or says what is
+valid.  :class:`Session` keeps every position so far, so undo and redo are list operations and a save needs
+only the start and the moves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ai import registry
+from ai.base import EngineError
+from game import savegame
+from game.savegame import SavedGame, SaveError, Seat
+from rules import Game, Move, State
+
+SECONDS_PER_MOVE = {"kalah": 1.0, "oware": 1.0, "hus": 2.0, "magnetic-cave": 3.0}
+"""A computer's time per move in each game (the coursework and competition limits); 1 s for others."""
+FIRST_MOVE_SECONDS = {"hus": 30.0}
+"""Hus competition rules give each player 30 s for its first move."""
+DEFAULT_SECONDS = 1.0
+HINT_LEVELS = ("Hard", "Strongest", "Medium", "Easy")
+COMPUTER_LEVEL = "Medium"
+
+
+# -- seats ---------------------------------------------------------------------------------------------------
+def default_engine(game: Game) -> str:
+    """The engine spec a plain ``computer`` seat gets: the Medium preset, else the first non-random engine."""
+    levels = registry.presets(game)
+    if COMPUTER_LEVEL in levels:
+        return levels[COMPUTER_LEVEL]
+    if levels:
+        return next(iter(levels.values()))
+    return _best_registered(game)
+
+
+def hint_engine(game: Game) -> str:
+    """The engine spec that answers ``hint``: the strongest level that exists, within the game's time."""
+    levels = registry.presets(game)
+    for level in HINT_LEVELS:
+        if level in levels:
+            return levels[level]
+    return _best_registered(game)
+
+
+def _best_registered(game: Game) -> str:
+    names = [info.name for info in registry.engines(game)]
+    for name in names:
+        if name != "random":
+            return name
+    return names[0] if names else "random"
+
+
+def resolve_seat(game: Game, text: str, seconds: float | None = None) -> Seat:
+    """``human``, ``computer``, a level name or an engine spec, as a Seat; ValueError says what is valid."""
+    choice = text.strip()
+    lowered = choice.lower()
+    if lowered in ("human", "h"):
+        return Seat()
+    if lowered in ("computer", "c"):
+        spec = default_engine(game)
+    else:
+        levels = {name.lower(): spec for name, spec in registry.presets(game).items()}
+        spec = levels.get(lowered, choice)
+    if not spec or any(ch.isspace() for ch in spec):
+        raise ValueError(f"{choice!r} is not a player")
+    try:
+        savegame.check_engine(game, spec)
+        registry.make_engine(game, spec)
+    except (SaveError, EngineError) as error:
+        raise ValueError(str(error)) from None
+    return Seat(spec, seconds)
+
+
+def seat_choices(game: Game) -> str:
+    """What a seat prompt accepts, for the question and for ``Invalid input`` answers."""
+    levels = ", ".join(registry.presets(game))
+    engines = ", ".join(info.name for info in registry.engines(game))
+    level_text = f", a level ({levels})" if levels else ""
+    return f"human, computer{level_text} or an engine spec NAME[:key=value,...] (engines: {engines})"
+
+
+def seat_label(game: Game, seat: Seat) -> str:
+    """``human`` or ``computer SPEC`` with its level name when the spec is a preset's."""
+    if seat.is_human:
+        return "human"
+    level = next((name for name, spec in registry.presets(game).items() if spec == seat.engine), None)
+    return f"computer {seat.engine}" + (f" ({level})" if level else "")
+
+
+def seconds_per_move(game: Game, seat: Seat, first_move: bool) -> float:
+    """The time a computer seat gets for this move: its own setting, else the game's limit."""
+    if seat.time is not None:
+        return seat.time
+    if first_move and game.name in FIRST_MOVE_SECONDS:
+        return FIRST_MOVE_SECONDS[game.name]
+    return SECONDS_PER_MOVE.get(game.name, DEFAULT_SECONDS)
+
+
+# -- a game in progress --------------------------------------------------------------------------------------
+@dataclass
+class Session:
+    """The game being played: seats, every position so far (the undo history) and the moves undone."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+    states: list[State]
+    moves: list[Move]
+    seed: int | None = None
+    redo: list[Move] = field(default_factory=list)
+    saved_moves: tuple[Move, ...] | None = None
+    """The moves as last saved or loaded, to tell whether leaving would lose anything."""
+    path: Path | None = None
+
+    @classmethod
+    def from_saved(cls, saved: SavedGame, path: Path | None = None) -> Session:
+        return cls(saved.game, saved.seats, list(saved.states), list(saved.moves), saved.seed,
+                   saved_moves=saved.moves, path=path)
+
+    def to_saved(self) -> SavedGame:
+        return SavedGame(self.game, self.seats, self.states[0], tuple(self.moves), self.seed)
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    @property
+    def is_unsaved(self) -> bool:
+        return self.saved_moves != tuple(self.moves)
+
+    def play(self, move: Move) -> None:
+        """Apply a checked move; a new move forgets what was undone."""
+        self.states.append(self.game.apply(self.state, move))
+        self.moves.append(move)
+        self.redo.clear()
+
+    def is_human_turn(self, index: int) -> bool:
+        state = self.states[index]
+        return not self.game.is_terminal(state) and self.seats[self.game.to_move(state)].is_human
+
+    def undo(self) -> int:
+        """Take back to the previous position where a human was to move; the number of moves taken back."""
+        target = next((i for i in range(len(self.states) - 2, -1, -1) if self.is_human_turn(i)), None)
+        if target is None:
+            return 0
+        taken = len(self.moves) - target
+        undone = self.moves[target:]
+        del self.moves[target:]
+        del self.states[target + 1:]
+        self.redo = undone + self.redo
+        return taken
+
+    def redo_moves(self) -> int:
+        """Replay undone moves up to the next position where a human is to move; the number replayed."""
+        count = 0
+        while self.redo:
+            move = self.redo.pop(0)
+            self.states.append(self.game.apply(self.state, move))
+            self.moves.append(move)
+            count += 1
+            if self.is_human_turn(len(self.states) - 1):
+                break
+        return count
+
+    def has_moved(self, player: int) -> bool:
+        return any(self.game.to_move(state) == player for state in self.states[:-1])
