@@ -12,12 +12,21 @@ draws and never waits.  It knows what is honest to say about the result:
 
 A result counts for the records only when the player played every round (hints are allowed; a round the
 computer played while watching is not the player's).
+
+Undo keeps what it took back for redo (a new round clears it, the same round replays it).  A puzzle in
+progress saves in the common format of ``game.savegame``: the one seat is ``human``, or ``engine SPEC`` when
+the computer played any round (so a loaded game the computer helped with is never recorded as the player's).
+Loading finds the puzzle again from the deal: a level with the same holes, else the seeded deal, else a
+"saved deal" of its own.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Iterable
+
 from game.records import PuzzleResult, deal_key
+from game.savegame import SavedGame, SaveError, Seat
 from levels.solitaire import Level
 from rules.solitaire import CEILING, Round, Solitaire, SolitaireState, random_deal
 
@@ -73,6 +82,8 @@ class PuzzleSession:
         """The player chose to end a dose game with the score as it stands."""
         self.proven: tuple[int, int] | None = None
         """(rounds played, most stones storable) when a search proved the most that position allows."""
+        self.redo_moves: list[tuple[Round, bool]] = []
+        """Rounds taken back, the next one to redo last, each with whether the computer played it."""
 
     # -- the position -----------------------------------------------------------------------------------------
     @property
@@ -122,10 +133,21 @@ class PuzzleSession:
         self.states.append(after)
         self.moves.append(move)
         self.by_computer.append(by_computer)
+        if self.redo_moves and self.redo_moves[-1][0] == move:
+            self.redo_moves.pop()  # the round taken back, played again: the rest can still be redone
+        else:
+            self.redo_moves.clear()
         return before, after
 
     def can_undo(self) -> bool:
         return bool(self.moves) or self.ended_here
+
+    def can_redo(self) -> bool:
+        return bool(self.redo_moves) and not self.is_over
+
+    def next_redo(self) -> tuple[Round, bool] | None:
+        """The round redo would play and whether the computer first played it (None when there is none)."""
+        return self.redo_moves[-1] if self.can_redo() else None
 
     def undo(self) -> bool:
         """Take back the last round (or the decision to end here); False when there is nothing to take back."""
@@ -135,14 +157,13 @@ class PuzzleSession:
         if not self.moves:
             return False
         self.states.pop()
-        self.moves.pop()
-        self.by_computer.pop()
+        self.redo_moves.append((self.moves.pop(), self.by_computer.pop()))
         return True
 
     def restart(self) -> None:
-        self.states = self.states[:1]
-        self.moves.clear()
-        self.by_computer.clear()
+        """Back to the deal; every round played can be redone."""
+        while self.moves:
+            self.undo()
         self.ended_here = False
 
     def end_here(self) -> None:
@@ -154,6 +175,28 @@ class PuzzleSession:
     def note_proof(self, most: int) -> None:
         """An exhaustive search proved that the current position allows at most ``most`` stones in all."""
         self.proven = (self.rounds, most)
+
+    # -- saving -----------------------------------------------------------------------------------------------
+    def saved(self, engine: str) -> SavedGame:
+        """The game as ``game.savegame`` writes it; ``engine`` names the seat when the computer played a round."""
+        seat = Seat(engine) if self.assisted else Seat()
+        return SavedGame(self.game, (seat,), self.states[0], tuple(self.moves), self.puzzle.seed)
+
+    @classmethod
+    def from_saved(cls, saved: SavedGame, levels: Iterable[Level] = ()) -> PuzzleSession:
+        """The session a save holds (SaveError when it is not a Solitaire Mancala deal played from its start)."""
+        game = saved.game
+        if not isinstance(game, Solitaire):
+            raise SaveError(f"this is a save of {game.title}, not Solitaire Mancala")
+        start = saved.start
+        if start != game.deal(start.holes):
+            raise SaveError("the start is not a deal (stones already stored or a hole already chosen)", field_name="start")
+        puzzle = find_puzzle(game.variant, start.holes, saved.seed, levels)
+        session = cls(puzzle)
+        computer = not saved.seats[0].is_human
+        for move in saved.moves:
+            session.play(move, by_computer=computer)
+        return session
 
     # -- the end ----------------------------------------------------------------------------------------------
     def result(self) -> PuzzleResult:
@@ -186,3 +229,15 @@ class PuzzleSession:
             why = f"the game ended because {reason}" if reason else "nothing more can be stored"
         return Verdict(f"{stored} stored, par {par}", f"{why[0].upper() + why[1:]} after {rounds} rounds. {note}",
                        False, None)
+
+
+def find_puzzle(variant: str, holes: tuple[int, ...], seed: int | None, levels: Iterable[Level] = ()) -> Puzzle:
+    """The puzzle whose deal this is: a level with these holes, else the seeded deal, else a saved deal."""
+    holes = tuple(holes)
+    for level in levels:
+        if level.variant == variant and tuple(level.holes) == holes:
+            return Puzzle.from_level(level)
+    if seed is not None and tuple(random_deal(seed)) == holes:
+        return Puzzle.from_seed(variant, seed)
+    text = ",".join(map(str, holes))
+    return Puzzle(f"saved:{variant}:{text}", f"Saved deal {text}", variant, holes)

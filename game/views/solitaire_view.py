@@ -1,9 +1,9 @@
 """The puzzle screen: one Solitaire Mancala deal on the board, played by the player or watched being solved.
 
 The session (``game.scenes.solitaire_session``) is the truth; the scene (``game.scenes.solitaire_board``, the
-sowing scene's stones and board laid out as the source draws it) animates the difference.  The engine runs in
-``ai.worker.SearchWorker`` threads drained once a frame in ``on_update``; undo, restart, stop and leaving
-cancel a search at once and a result for a position no longer on the board is dropped.
+sowing scene's stones and board laid out as the source draws it) animates the difference.  Hint and watch
+(``game.views.solitaire_watch``) search in a separate process drained once a frame in ``on_update``; save,
+load and the rules screen are in ``game.views.solitaire_files``.
 
 Playing a round: click a hole (only before the first round, or when the rules free the choice again; later
 rounds start where the last one ended), then a direction: the Clockwise / Anti-clockwise buttons, the arrows
@@ -11,16 +11,16 @@ beside the hole's name, or the Left/Right keys (the way the stones first move on
 to right along the top row, as the arrows beside the hole show).  Under ``lewis``, when the round will have one stone in hand at a row end, the
 screen asks: Set aside (S) or Keep sowing (K).  Up/Down step through the holes when the choice is free.
 
-Keys: H hint, W watch / stop, P pause, +/- speed, U or Ctrl+Z undo, E end a dose game here, Space finish the
-animation, Escape back to the puzzle list.
+The bottom bar follows the two-player screens: Hint, Undo, Redo, Save, then Load, Restart, Watch, Speed, Rules
+and Puzzles (the way back).  Keys, the same as there where they mean the same: H hint, U or Ctrl+Z undo, R or
+Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules, W watch / stop, P pause, +/- speed, E end a dose game
+here, Space finish the animation, Escape close the Load panel or back to the puzzle list.
 """
 from __future__ import annotations
 
 import arcade
 import arcade.gui
 
-from ai.base import EngineError, Limits, SearchResult
-from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import theme
 from game.context import AppContext
 from game.records import RecordsStore
@@ -34,15 +34,16 @@ from game.scenes.solitaire_board import (
     round_locations,
     visual_direction,
 )
-from game.scenes.solitaire_search import engine_spec, engine_title, make_live_engine
+from game.scenes.solitaire_search import engine_spec, engine_title
 from game.scenes.solitaire_session import Puzzle, PuzzleSession
 from game.views.frugal_ui import FrugalUIManager
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, SidePanel, TopBar
+from game.views.solitaire_files import PuzzleFiles
+from game.views.solitaire_watch import ROUND_GAP, SPEEDS, PuzzleSearches
 from rules.solitaire import CCW, CW, Round, can_set_aside
 
-SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-ROUND_GAP = 0.5
-"""Seconds between two rounds the computer plays while watched (at speed 1)."""
+__all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
+
 TOAST_TIME = 1.8
 HINT_COLOUR = (140, 230, 140, 255)
 GOLD = theme.ACCENTS[0]
@@ -59,7 +60,7 @@ def _set_text(text: arcade.Text, value: str, colour: theme.Color, position: tupl
         text.position = position
 
 
-class SolitaireView(arcade.gui.UIView):
+class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
     """Play (or watch) one Solitaire Mancala puzzle."""
 
     def __init__(self, context: AppContext, puzzle: Puzzle, records: RecordsStore | None = None) -> None:
@@ -83,13 +84,11 @@ class SolitaireView(arcade.gui.UIView):
         """The hole the player picked when the choice is free (before the first round)."""
         self.asking: str | None = None
         """A direction waiting for the lewis decision: set the last stone aside or keep sowing."""
-        self.hint_worker: SearchWorker | None = None
         self.hint_state = None
         self.hint_move: Round | None = None
         self.hint_text = ""
         self.watching = False
         self.paused = False
-        self.watch_worker: SearchWorker | None = None
         self.watch_state = None
         self.plan: list[Round] = []
         self.plan_complete = False
@@ -143,43 +142,48 @@ class SolitaireView(arcade.gui.UIView):
         margin = 24
         bottom = BOTTOM_BAR + CONTROL_ROW + 40
         self.scene.set_rect(margin, bottom, self.board_width - 2 * margin, max(100, height - TOP_BAR - bottom - 70))
-        self._build_buttons()
-        if self._overlay is not None:
+        self._build_buttons(width)
+        self._load_panel = None  # the widgets were cleared; Load can be opened again
+        if self._overlay is not None:  # the verdict again over the new layout (the result is already recorded)
             self._overlay = None
-            self.finish_shown = False
+            self._show_verdict(self.session.verdict())
 
-    def _build_buttons(self) -> None:
+    def _build_buttons(self, width: int) -> None:
         self.ui.clear()
         self._buttons.clear()
         actions = {
-            "Hint": self.hint, "Watch": self.toggle_watch, "Pause": self.toggle_pause, "Speed": self.faster,
-            "Undo": self.undo, "Restart": self.restart, "Puzzles": self.leave,
+            "Hint": self.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save, "Load": self.show_load,
+            "Restart": self.restart, "Watch": self.toggle_watch, "Speed": self.faster, "Rules": self.show_rules,
+            "Puzzles": self.leave,
             "Anti-clockwise": lambda: self.choose(CCW), "Clockwise": lambda: self.choose(CW),
             "Set aside": lambda: self.decide(True), "Keep sowing": lambda: self.decide(False),
-            "End here": self.end_here,
+            "End here": self.end_here, "Pause": self.toggle_pause, "Stop": self.toggle_watch,
         }
-        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=10)
-        names = ["Hint", "Watch", "Pause", "Speed", "Undo", "Restart", "Puzzles"]
-        button_width = min(140, (self.board_width - 40) / len(names) - 10)
+        # The two-player screens' bar (Hint, Undo, Redo, Save, New game, Speed, Menu) with the puzzle's own.
+        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
+        names = ["Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Speed", "Rules", "Puzzles"]
+        button_width = min(140, (width - 40) / len(names) - 8)
         for name in names:
-            bar.add(self._button(name, actions[name], button_width, 46, 13))
-        # The direction buttons, and in their place while the lewis question is asked, Set aside / Keep sowing.
-        self._directions = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
-        names = ["Anti-clockwise", "Clockwise"] + ([] if self.game.is_lewis else ["End here"])
-        for name in names:
-            self._directions.add(self._button(name, actions[name], 270 if name != "End here" else 150, 44, 12))
-        self._asides = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
-        if self.game.is_lewis:
-            for name in ("Set aside", "Keep sowing"):
-                self._asides.add(self._button(name, actions[name], 270, 44, 12))
+            bar.add(self._button(name, actions[name], button_width, 46, 12))
+        # Under the board, one row at a time: the directions; while the lewis question is asked, Set aside /
+        # Keep sowing; while the computer plays, Pause and Stop.
+        self._rows: dict[str, arcade.gui.UIBoxLayout] = {}
+        rows = {
+            "directions": ["Anti-clockwise", "Clockwise"] + ([] if self.game.is_lewis else ["End here"]),
+            "asking": ["Set aside", "Keep sowing"] if self.game.is_lewis else [],
+            "watching": ["Pause", "Stop"],
+        }
+        for row, row_names in rows.items():
+            box = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
+            for name in row_names:
+                box.add(self._button(name, actions[name], 150 if name == "End here" else 270, 44, 12))
+            self._rows[row] = box
         anchor = arcade.gui.UIAnchorLayout()
-        centre = -(SIDE_PANEL / 2)
-        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14, align_x=centre)
+        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)
         self.ui.add(anchor)
-        # One of the two rows is shown at a time (swapped, not hidden: a hidden widget would ask to be
-        # rendered again every frame).
+        # Swapped, not hidden: a hidden widget would ask to be rendered again every frame.
         self._controls = arcade.gui.UIAnchorLayout()
-        self._controls_asking: bool | None = None
+        self._controls_row: str | None = None
         self.ui.add(self._controls)
         self._refresh_buttons()
 
@@ -193,7 +197,9 @@ class SolitaireView(arcade.gui.UIView):
         if name == "Speed":
             return f"Speed x{SPEEDS[self.speed_index]:g}"
         if name == "Pause":
-            return "Resume" if self.paused else "Pause"
+            return "Resume (P)" if self.paused else "Pause (P)"
+        if name == "Stop":
+            return "Stop (W)"
         if name == "Watch":
             return "Stop" if self.watching else "Watch"
         if name == "Set aside":
@@ -210,10 +216,12 @@ class SolitaireView(arcade.gui.UIView):
         asking = self.asking is not None
         choosing = player and start is not None and not asking
         states = {
-            "Hint": player, "Watch": not over or self.watching, "Pause": self.watching, "Speed": True,
-            "Undo": self.session.can_undo(), "Restart": self.session.rounds > 0, "Puzzles": True,
+            "Hint": player, "Undo": self.session.can_undo(), "Redo": self.session.can_redo(), "Save": True,
+            "Load": True, "Restart": self.session.rounds > 0, "Rules": True,
+            "Watch": not over or self.watching, "Speed": True, "Puzzles": True,
             "Anti-clockwise": choosing, "Clockwise": choosing, "Set aside": player and asking,
             "Keep sowing": player and asking, "End here": player and self.session.rounds > 0,
+            "Pause": self.watching, "Stop": self.watching,
         }
         for name, enabled in states.items():
             widget = self._buttons.get(name)
@@ -224,11 +232,12 @@ class SolitaireView(arcade.gui.UIView):
                 widget.text = text
             if widget.disabled == enabled:
                 widget.disabled = not enabled
-        if self._controls_asking != asking:
-            self._controls_asking = asking
+        row = "watching" if self.watching else ("asking" if asking else "directions")
+        if self._controls_row != row:
+            self._controls_row = row
             self._controls.clear()
-            self._controls.add(self._asides if asking else self._directions, anchor_x="center", anchor_y="bottom",
-                               align_y=BOTTOM_BAR + 8, align_x=-(SIDE_PANEL / 2))
+            self._controls.add(self._rows[row], anchor_x="center", anchor_y="bottom", align_y=BOTTOM_BAR + 8,
+                               align_x=-(SIDE_PANEL / 2))
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
@@ -239,9 +248,11 @@ class SolitaireView(arcade.gui.UIView):
         self.section_manager.enable()
         super().on_show_view()
         self._layout(self.window.width, self.window.height)
+        self.open_searches()
+        self.resume_after_rules()
 
     def on_hide_view(self) -> None:
-        self.cancel_search()
+        self.close_searches()
         super().on_hide_view()
         self.section_manager.disable()
 
@@ -363,6 +374,17 @@ class SolitaireView(arcade.gui.UIView):
         self.scene.show(counts(self.session.state))
         self.say("")
 
+    def redo(self) -> None:
+        """Play again the last round taken back (as the computer's when the computer first played it)."""
+        self.scene.finish()
+        self.stop_watch()
+        again = self.session.next_redo()
+        if again is None:
+            self.say("Nothing to redo.")
+            return
+        self.play(*again)
+        self.say("")
+
     def restart(self) -> None:
         self.scene.finish()
         self.stop_watch()
@@ -370,7 +392,23 @@ class SolitaireView(arcade.gui.UIView):
         self._after_change()
         self.last_text, self.last_location = "", None
         self.scene.show(counts(self.session.state))
-        self.say("The deal again, from the start.")
+        self.say("The deal again, from the start (Redo replays your rounds).")
+
+    def replace_session(self, session: PuzzleSession) -> None:
+        """Continue another puzzle in progress (a loaded save): searches stop, the board shows its position."""
+        self.scene.finish()
+        self.stop_watch()
+        self.cancel_search()
+        self.session, self.game = session, session.game
+        self._after_change()
+        moves = session.moves
+        self.last_text = (f"Round {session.rounds}: {self.game.describe_move(session.states[-2], moves[-1])}"
+                          if moves else "")
+        self.last_location = None
+        self._rules_text.text = self._rules_line()
+        self._round_list_key = None
+        self._layout(self.window.width, self.window.height)  # lewis and dose have different controls
+        self.scene.show(counts(session.state))
 
     def end_here(self) -> None:
         if self.game.is_lewis or self.watching or self.session.is_over or not self.session.rounds:
@@ -383,160 +421,6 @@ class SolitaireView(arcade.gui.UIView):
         from game.views.puzzles import PuzzlesView
 
         self.context.show(PuzzlesView(self.context, self.records))
-
-    # -- the engine: hint and watch ---------------------------------------------------------------------------
-    def cancel_search(self) -> None:
-        """Stop every search at once (the threads finish on their own; their results are ignored)."""
-        for worker in (self.hint_worker, self.watch_worker):
-            if worker is not None:
-                worker.cancel()
-        self.hint_worker = self.watch_worker = None
-        self.hint_state = self.watch_state = None
-
-    def _worker(self, spec: str) -> SearchWorker | None:
-        try:
-            engine = make_live_engine(self.game, spec)
-        except (EngineError, ValueError) as error:
-            self.say(f"No engine: {error}", warning=True)
-            return None
-        # No time given: the engine's own budget (its time parameter in Settings) applies.
-        worker = SearchWorker(engine, self.session.state, Limits())
-        worker.start()
-        return worker
-
-    def hint(self) -> None:
-        if self.watching or self.session.is_over:
-            self.say("A hint is for your own round.")
-            return
-        if self.hint_worker is not None:
-            return
-        self.scene.finish()
-        self.hint_worker = self._worker(self.hint_spec)
-        self.hint_state = self.session.state
-        if self.hint_worker is not None:
-            self.hint_text = f"Hint: {self.hint_spec} is thinking..."
-
-    def toggle_watch(self) -> None:
-        if self.watching:
-            self.stop_watch()
-            self.say("Stopped: your turn.")
-        else:
-            self.start_watch()
-
-    def start_watch(self) -> None:
-        if self.session.is_over:
-            self.say("The game is over: Undo or Restart first.")
-            return
-        self.scene.finish()
-        if self.hint_worker is not None:
-            self.hint_worker.cancel()
-            self.hint_worker = None
-        self.hint_move, self.hint_text = None, ""
-        self.chosen = self.asking = None
-        self.watching, self.paused = True, False
-        self.plan, self.plan_complete = [], False
-        self.say(f"Watching {engine_title(self.watch_spec)} solve the deal from here.")
-
-    def stop_watch(self) -> None:
-        if self.watch_worker is not None:
-            self.watch_worker.cancel()
-        self.watch_worker = self.watch_state = None
-        self.watching = self.paused = False
-        self.plan, self.plan_complete = [], False
-
-    def toggle_pause(self) -> None:
-        if not self.watching:
-            return
-        self.paused = not self.paused
-        self.say("Paused: Resume (P) to go on, Stop (W) to take over." if self.paused else "")
-
-    def faster(self) -> None:
-        self.speed_index = (self.speed_index + 1) % len(SPEEDS)
-        self._apply_speed()
-
-    def slower(self) -> None:
-        self.speed_index = max(0, self.speed_index - 1)
-        self._apply_speed()
-
-    def _apply_speed(self) -> None:
-        self.scene.speed = float(self.context.settings.get("animation_speed")) * SPEEDS[self.speed_index]
-
-    def _describe_live(self, result: SearchResult) -> str:
-        info = result.info
-        return (f"{info.get('visited', result.nodes):,} states explored\nbest so far: {info.get('best', 0)} stored "
-                f"(of {info.get('target', '?')} possible)\nnot proven yet")
-
-    def _describe_final(self, result: SearchResult, spec: str) -> str:
-        proof = "proven" if result.exhaustive else "not proven (budget spent)"
-        return (f"{spec}: {result.info.get('reason', '')}\n{result.nodes:,} states in {result.time:.2f} s, "
-                f"{int(result.score)} stored, {proof}")
-
-    def _poll_workers(self) -> None:
-        if self.hint_worker is not None:
-            for message in self.hint_worker.poll():
-                if isinstance(message, Progress) and message.result.info.get("live"):
-                    self.hint_text = "Hint: thinking...\n" + self._describe_live(message.result)
-                elif isinstance(message, Finished):
-                    self.hint_worker = None
-                    result = message.result
-                    if message.cancelled or self.hint_state != self.session.state or result.move is None:
-                        continue
-                    self._note(result)
-                    self.hint_move = result.move
-                    move = self.game.format_move(self.session.state, result.move)
-                    self.hint_text = f"Hint: {move}, {result.info.get('reason', '')}"
-                    self.say(self.hint_text)
-                elif isinstance(message, Failed):
-                    self.hint_worker = None
-                    self.hint_text = f"No hint: {message.error}"
-        if self.watch_worker is not None:
-            for message in self.watch_worker.poll():
-                if isinstance(message, Progress) and message.result.info.get("live"):
-                    self.search_text = self._describe_live(message.result)
-                elif isinstance(message, Finished):
-                    self.watch_worker = None
-                    result = message.result
-                    if message.cancelled or self.watch_state != self.session.state or not self.watching:
-                        continue
-                    self._note(result)
-                    self.search_text = self._describe_final(result, self.watch_spec)
-                    complete = bool(result.info.get("solved") or result.exhaustive) and bool(result.pv)
-                    self.plan = list(result.pv) if complete else ([result.move] if result.move else [])
-                    self.plan_complete = complete
-                    self.watch_line = (self.session.state, tuple(self.plan))
-                elif isinstance(message, Failed):
-                    self.watch_worker = None
-                    self.stop_watch()
-                    self.say(f"The engine failed: {message.error}", warning=True)
-
-    def _note(self, result: SearchResult) -> None:
-        """An exhaustive search that reached no goal proves the most this position allows."""
-        if result.exhaustive and not result.info.get("solved") and result.info.get("target") is not None:
-            self.session.note_proof(int(result.score))
-
-    def _step_watch(self) -> None:
-        if self.paused or self.watch_worker is not None or self.scene.is_animating:
-            return
-        if self.plan:
-            if self.clock - self.last_round_at >= ROUND_GAP / SPEEDS[self.speed_index]:
-                self.play(self.plan.pop(0), by_computer=True)
-            return
-        if self.session.is_over:
-            self.stop_watch()
-            return
-        if self.plan_complete:
-            # The engine's whole line is played and the game goes on: it proved nothing more can be stored.
-            self.stop_watch()
-            if not self.game.is_lewis:
-                self.session.end_here()
-            self.say("The computer's line is complete: no more stones can be stored from here (proven).")
-            return
-        self.watch_worker = self._worker(self.watch_spec)
-        self.watch_state = self.session.state
-        if self.watch_worker is None:
-            self.stop_watch()
-        else:
-            self.search_text = f"{self.watch_spec}: searching..."
 
     # -- the end ----------------------------------------------------------------------------------------------
     def _finish(self) -> None:
@@ -701,7 +585,7 @@ class SolitaireView(arcade.gui.UIView):
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
         self.mouse = (x, y)
-        if self._overlay is not None:
+        if self._overlay is not None or self._load_panel is not None:
             return None
         if self.scene.is_animating:
             self.scene.finish()
@@ -725,7 +609,18 @@ class SolitaireView(arcade.gui.UIView):
             if symbol == key.SPACE:
                 return True
         if symbol == key.ESCAPE:
-            self.leave()
+            if self._load_panel is not None:
+                self.close_load()
+            else:
+                self.leave()
+        elif ctrl and symbol in (key.S, key.O, key.Y, key.Z):
+            {key.S: self.save, key.O: self.show_load, key.Y: self.redo, key.Z: self.undo}[symbol]()
+        elif symbol == key.F1:
+            self.show_rules()
+        elif symbol == key.L:
+            self.show_load()
+        elif symbol == key.R:
+            self.redo()
         elif symbol in (key.LEFT, key.RIGHT):
             start = self.start_hole()
             if start is None:
@@ -742,7 +637,7 @@ class SolitaireView(arcade.gui.UIView):
             self.choose(CW)
         elif symbol == key.A and self.asking is None:
             self.choose(CCW)
-        elif symbol == key.U or (symbol == key.Z and ctrl):
+        elif symbol == key.U:
             self.undo()
         elif symbol == key.H:
             self.hint()
