@@ -1,0 +1,150 @@
+"""The puzzle screen's redo, save, load, rules screen and search process, driven by keys and clicks under Xvfb."""
+from __future__ import annotations
+
+import os
+import signal
+
+import arcade
+
+from game import savegame
+from game.scenes.solitaire_board import counts
+from game.scenes.solitaire_session import Puzzle
+from game.views.rules_view import RulesView
+from game.views.solitaire_view import SolitaireView
+from levels.solitaire import find_level
+from rules import parse_game_spec
+from test_gui_puzzles import open_level, play_by_input
+
+CTRL = arcade.key.MOD_CTRL
+
+
+def test_undo_and_redo_by_keys_and_buttons_and_a_new_round_clears_redo(gui):  # type: ignore[no-untyped-def]
+    level = find_level("lewis-02")
+    view = open_level(gui, level.id)
+    for text in level.line[:4]:
+        play_by_input(gui, view, text)
+    after = list(view.session.states)
+    assert gui.button("Redo").disabled
+    gui.key(arcade.key.U)
+    gui.key(arcade.key.Z, CTRL)
+    gui.press("Undo")
+    assert view.session.state == after[1] and not gui.button("Redo").disabled
+    gui.key(arcade.key.R)
+    assert view.session.state == after[2]
+    gui.key(arcade.key.Y, CTRL)
+    gui.press("Redo")
+    assert view.session.state == after[4] and view.session.rounds == 4
+    gui.key(arcade.key.R)  # nothing left to redo
+    assert view.session.state == after[4] and "Nothing to redo" in view.notice
+    view.scene.finish()
+    assert view.scene.counts == counts(after[4])
+    gui.key(arcade.key.U)
+    other = next(m for m in view.session.legal_moves if m != level.line[3] and m != view.session.redo_moves[-1][0])
+    view.play(other)
+    assert not view.session.can_redo()  # a different round: the taken-back one cannot come back
+
+
+def test_a_puzzle_saved_with_ctrl_s_loads_back_from_the_load_panel(gui):  # type: ignore[no-untyped-def]
+    level = find_level("dose-03")
+    view = open_level(gui, level.id)
+    for text in level.line[:5]:
+        play_by_input(gui, view, text)
+    saved_state, saved_rounds = view.session.state, view.session.rounds
+    gui.key(arcade.key.S, CTRL)
+    files = list((gui.config_dir / "saves").glob("*.save"))
+    assert len(files) == 1 and view.save_path == files[0] and "Saved to" in view.notice
+    loaded = savegame.load(files[0], expect_game="solitaire")  # the common format, readable by the console
+    assert loaded.state == saved_state and loaded.seats[0].is_human
+    assert not list((gui.config_dir / "saves").glob(".*.tmp"))
+    gui.press("Restart")
+    assert view.session.rounds == 0
+    gui.key(arcade.key.O, CTRL)
+    assert view._load_panel is not None
+    gui.press(files[0].stem)
+    assert view._load_panel is None and "Loaded" in view.notice
+    session = view.session
+    assert session.state == saved_state and session.rounds == saved_rounds
+    assert session.puzzle.key == level.id and not session.assisted  # found the level again: records still count
+    gui.frame(5)
+    assert view.scene.counts == counts(saved_state)
+    # The game goes on from there by input.
+    play_by_input(gui, view, level.line[5])
+    assert view.session.rounds == saved_rounds + 1
+
+
+def test_a_corrupt_or_wrong_game_save_is_named_and_the_puzzle_is_untouched(gui):  # type: ignore[no-untyped-def]
+    level = find_level("lewis-01")
+    view = open_level(gui, level.id)
+    for text in level.line[:3]:
+        play_by_input(gui, view, text)
+    folder = gui.config_dir / "saves"
+    folder.mkdir(exist_ok=True)
+    kalah = parse_game_spec("kalah")
+    (folder / "kalah-1.save").write_text(savegame.dumps(savegame.new_game(kalah, [savegame.Seat(), savegame.Seat()])))
+    good = savegame.dumps(view.session.saved("packed-dfs"))
+    (folder / "broken.save").write_text(good.replace("move 2:", "move 2: 99 sideways #", 1))
+    (folder / "cut.save").write_text(good[: good.index("position:")])  # cut short at a line end
+    session, state = view.session, view.session.state
+    for name, expected in (("kalah-1.save", "save of Kalah, not Solitaire Mancala"), ("broken.save", "move 2"),
+                           ("cut.save", "ends early")):
+        gui.key(arcade.key.L)
+        gui.press(name.removesuffix(".save"))
+        assert f"Cannot load {name}" in view.notice and expected in view.notice and view.notice_warning, view.notice
+        assert "unchanged" in view.notice
+        assert view.session is session and session.state == state and session.rounds == 3
+    gui.key(arcade.key.L)
+    gui.key(arcade.key.ESCAPE)  # Escape closes the panel, not the screen
+    assert view._load_panel is None and gui.window.current_view is view
+
+
+def test_a_save_the_computer_helped_with_loads_as_assisted(gui, tmp_path):  # type: ignore[no-untyped-def]
+    gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("lewis", 21)))
+    view = gui.window.current_view
+    move = view.session.legal_moves[0]
+    view.play(move, by_computer=True)
+    view.save()
+    loaded = savegame.load(view.save_path)
+    assert not loaded.seats[0].is_human and loaded.seed == 21
+    assert view.load_file(view.save_path)
+    assert view.session.assisted and view.session.puzzle.seed == 21 and view.session.moves == [move]
+
+
+def test_f1_opens_the_solitaire_rules_and_back_returns_to_the_puzzle_as_it_was(gui):  # type: ignore[no-untyped-def]
+    level = find_level("lewis-04")
+    view = open_level(gui, level.id)
+    for text in level.line[:2]:
+        play_by_input(gui, view, text)
+    state = view.session.state
+    gui.key(arcade.key.H)
+    gui.key(arcade.key.F1)
+    rules = gui.window.current_view
+    assert isinstance(rules, RulesView) and rules.page.name == "solitaire"
+    gui.press("Back")
+    assert gui.window.current_view is view and view.session.state == state
+    gui.frames_until(lambda: view.hint_move is not None, limit=900)  # the hint asked before F1 comes
+    assert view.hint_move in view.session.legal_moves
+    gui.press("Rules")  # the button does the same
+    assert isinstance(gui.window.current_view, RulesView)
+    gui.key(arcade.key.ESCAPE)
+    assert gui.window.current_view is view and view.session.state == state
+
+
+def test_watching_with_astar_runs_in_a_process_that_stop_kills_and_a_crash_is_reported(gui):  # type: ignore[no-untyped-def]
+    gui.context.settings.engine_choices["solitaire"] = {"watch": "astar:time=60"}
+    gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 11)))
+    view = gui.window.current_view
+    gui.press("Watch")
+    gui.frames_until(lambda: "states explored" in view.search_text, limit=900)
+    assert view.watching and gui.button("Pause").text.startswith("Pause")  # the row under the board
+    worker = view.watch_worker
+    assert worker is not None and worker.process is not None
+    assert worker.process.pid != os.getpid()
+    gui.press("Stop")
+    assert not view.watching and view.watch_worker is None and worker.token.is_cancelled
+    assert worker.process.popen.wait(timeout=10) == -signal.SIGKILL
+    # A search process that dies says so on the screen, and the player has the board back.
+    gui.press("Watch")
+    gui.frames_until(lambda: view.watch_worker is not None and view.watch_worker.process is not None, limit=300)
+    os.kill(view.watch_worker.process.pid, signal.SIGKILL)
+    gui.frames_until(lambda: not view.watching, limit=600)
+    assert "stopped unexpectedly" in view.notice and view.notice_warning and view.session.rounds == 0
