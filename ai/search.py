@@ -14,6 +14,8 @@
   search polls its budget every ``poll`` nodes (which also yields the GIL to a GUI thread through the cancel
   token) and, when cancelled or out of time, unwinds and returns the last completed depth's result.
 
+- An opening book (``ai.book``, built offline by deep fixed-depth searches) answers the first plies of a
+  variant that has one, when the search is limited by time only (a depth or node limit searches, exactly).
 - Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
   measured speed).  The search uses all of its time: when the clock stops an iteration whose first root
   move (the previous best) is already searched, the best root move proven so far is played.
@@ -30,7 +32,10 @@ from __future__ import annotations
 import time
 from typing import Any, Hashable
 
-from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult
+from ai.base import (
+    CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused,
+)
+from ai.book import EVALUATOR as BOOK_EVALUATOR, book_for
 from ai.evaluators import final_score, get_evaluator
 from ai.fast import GameKernel, kernel_for
 from ai.transposition import EXACT, LOWER, UPPER, TranspositionTable
@@ -154,6 +159,8 @@ class PVSEngine(Engine):
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
         self.table = TranspositionTable(tt)
+        self.book = book_for(game) if self.evaluator.name == BOOK_EVALUATOR else None
+        """The variant's opening book (``ai.book``), played at once by time-limited searches; or None."""
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(
@@ -163,10 +170,27 @@ class PVSEngine(Engine):
         cancel: CancelToken | None = None,
         progress: ProgressCallback | None = None,
     ) -> SearchResult:
+        # The collector stays off while searching: a collection pause can overrun the deadline, and the
+        # search's objects (lists of ints, int table entries) hold no cycles for it to find.
+        with gc_paused():
+            return self._search(state, limits, cancel, progress)
+
+    def _search(
+        self,
+        state: State,
+        limits: Limits | None,
+        cancel: CancelToken | None,
+        progress: ProgressCallback | None,
+    ) -> SearchResult:
         game = self.game
         budget = Budget(limits, cancel, self.time_limit, self.depth_limit, self.node_limit, self.poll_interval)
         if game.is_terminal(state):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
+        if self.book is not None and budget.max_depth is None and budget.max_nodes is None:
+            entry = self.book.lookup(state)
+            if entry is not None:  # a fixed-depth search must stay exact, so only a timed one plays the book
+                return SearchResult(entry.move, entry.score, entry.depth, 0, (entry.move,), budget.elapsed(),
+                                    False, {"book": True, "evaluator": self.evaluator.name})
         max_depth = budget.max_depth if budget.max_depth is not None else MAX_DEPTH
         if budget.is_unbounded and max_depth == MAX_DEPTH:
             raise EngineError("pvs needs a limit: a depth, a node count or a time (e.g. pvs:time=1)")

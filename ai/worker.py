@@ -16,7 +16,13 @@ once a frame (in ``on_update``).  It never joins or waits on the thread::
 How it stays responsive: the worker turns ``Limits.time`` into a ``CancelToken`` deadline, and the engine
 calls ``token.check()`` every few hundred nodes, which yields the GIL (``time.sleep(0)``, so the window keeps
 its frame rate; see ``shared/TESTING-GUI.md``) and aborts the search once cancelled or out of time.  The
-engine then returns its last completed iteration.  Whatever happens, the thread ends with exactly one final
+engine then returns its last completed iteration.
+
+The deadline does not depend on the engine unwinding in time: a second thread, the *watchdog*, sleeps until
+``GRACE`` after the deadline and, if the engine has not finished by then, posts ``Finished`` itself with the
+last completed iteration (``info["at_deadline"]``); whatever the engine returns later is dropped.  So a
+deadline is overrun by at most ``GRACE`` plus the time the watchdog needs to be scheduled and take the GIL
+(the search yields it at every poll, about every millisecond).  Whatever happens, the thread ends with exactly one final
 message: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
 time, so a computer player never stalls) or ``Failed`` (an exception in the engine, reported, never raised
 in the UI thread).  The worker never touches GUI objects, and the state it is given is never mutated
@@ -63,6 +69,9 @@ WorkerMessage = Union[Progress, Finished, Failed]
 
 _numbers = itertools.count(1)
 
+GRACE = 0.004
+"""Seconds after the deadline the watchdog lets the engine finish (and offer its own, better result)."""
+
 
 def fallback_result(game: Game, state: State, result: SearchResult | None, elapsed: float = 0.0) -> SearchResult:
     """``result`` if it carries a legal move; otherwise a result whose move is the first legal move.
@@ -103,7 +112,9 @@ class SearchWorker:
         """``time.perf_counter()`` just before the final message was posted."""
         self._queue: queue.SimpleQueue[WorkerMessage] = queue.SimpleQueue()
         self._done = threading.Event()
+        self._finish_lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._watchdog: threading.Thread | None = None
 
     # -- the UI side --------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -117,6 +128,9 @@ class SearchWorker:
             target=self._run, name=f"search-{self.engine.name}-{next(_numbers)}", daemon=True
         )
         self._thread.start()
+        if self.token.deadline is not None:
+            self._watchdog = threading.Thread(target=self._watch, name=f"{self._thread.name}-deadline", daemon=True)
+            self._watchdog.start()
 
     def cancel(self) -> None:
         """Ask the search to stop; returns at once.  A ``Finished`` message with the last result follows."""
@@ -147,10 +161,36 @@ class SearchWorker:
 
     # -- the search thread -------------------------------------------------------------------------------------
     def _progress(self, result: SearchResult) -> None:
-        self.result = result
         elapsed = time.perf_counter() - (self.started_at or 0.0)
         speed = result.nodes_per_second or (result.nodes / elapsed if elapsed > 0 else 0.0)
-        self._queue.put(Progress(result, speed))
+        with self._finish_lock:
+            if self._done.is_set():  # the watchdog has answered; the engine is still unwinding
+                return
+            self.result = result
+            self._queue.put(Progress(result, speed))
+
+    def _finish(self, message: WorkerMessage) -> bool:
+        """Post the final message unless one was posted already (by the other thread); True if posted."""
+        with self._finish_lock:
+            if self._done.is_set():
+                return False
+            if isinstance(message, Finished):
+                self.result = message.result
+            self.finished_at = time.perf_counter()
+            self._queue.put(message)
+            self._done.set()
+            return True
+
+    def _watch(self) -> None:
+        """The watchdog: at ``GRACE`` past the deadline, post the last completed iteration if still running."""
+        deadline = self.token.deadline
+        if deadline is None or self._done.wait(max(0.0, deadline + GRACE - time.perf_counter())):
+            return
+        last = self.result
+        elapsed = time.perf_counter() - (self.started_at or 0.0)
+        if last is not None:
+            last = replace(last, info={**last.info, "at_deadline": True})
+        self._finish(Finished(fallback_result(self.engine.game, self.state, last, elapsed), self.token.is_cancelled))
 
     def _run(self) -> None:
         final: WorkerMessage
@@ -161,12 +201,8 @@ class SearchWorker:
                 # An engine should catch this itself; if one lets it escape, its last progress report stands.
                 found = self.result
             elapsed = time.perf_counter() - (self.started_at or 0.0)
-            result = fallback_result(self.engine.game, self.state, found, elapsed)
-            self.result = result
-            final = Finished(result, self.token.is_cancelled)
+            final = Finished(fallback_result(self.engine.game, self.state, found, elapsed), self.token.is_cancelled)
         except Exception as error:  # noqa: BLE001 - any engine failure is reported, never raised in the UI
             self.traceback = traceback.format_exc()
             final = Failed(f"{type(error).__name__}: {error}")
-        self.finished_at = time.perf_counter()
-        self._queue.put(final)
-        self._done.set()
+        self._finish(final)

@@ -231,3 +231,12 @@ def test_a_cut_short_iteration_plays_a_move_proven_at_least_as_good():
     assert cut_short >= 10 and changed >= 1
 
 
+
+
+def test_the_collector_is_paused_while_pvs_searches():
+    import gc
+
+    game = get_game("kalah")
+    seen = []
+    PVSEngine(game, time=None, depth=3).search(game.initial_state(), progress=lambda r: seen.append(gc.isenabled()))
+    assert seen == [False, False, False] and gc.isenabled()

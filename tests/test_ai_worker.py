@@ -112,6 +112,7 @@ def test_limits_time_becomes_the_token_deadline_and_ends_the_search(kalah):
     worker.start()
     assert worker.token.deadline == pytest.approx(worker.started_at + 0.05)
     messages = drain(worker)
+    worker._thread.join(WAIT)  # the watchdog may have answered first; the engine still stops by the token
     assert engine.seen_token is worker.token
     assert engine.stopped_by_token and not worker.token.is_cancelled
     final = messages[-1]
@@ -257,3 +258,51 @@ def test_gc_is_paused_during_a_single_agent_search_and_restored_after():
     engine.solve = spy
     engine.search(game.initial_state(seed=3))
     assert seen == [False] and gc.isenabled()
+
+
+class StubbornEngine(Engine):
+    """A search that reports one iteration, then ignores its token for a while (a slow unwinding)."""
+
+    name = "stubborn"
+    kind = "any"
+
+    def __init__(self, game, stall: float = 0.3) -> None:
+        super().__init__(game)
+        self.stall = stall
+        self.returned = threading.Event()
+
+    def search(self, state, limits=None, cancel=None, progress=None):
+        import time
+
+        first = SearchResult(self.game.legal_moves(state)[-1], 1.0, 1, 10)
+        progress(first)
+        time.sleep(self.stall)  # the deadline passes meanwhile
+        late = SearchResult(self.game.legal_moves(state)[0], 2.0, 2, 20)
+        progress(late)
+        self.returned.set()
+        return late
+
+
+def test_the_watchdog_answers_at_the_deadline_when_the_engine_is_late(kalah):
+    state = kalah.initial_state()
+    engine = StubbornEngine(kalah)
+    worker = SearchWorker(engine, state, Limits(time=0.02))
+    worker.start()
+    assert worker.wait(WAIT)
+    assert not engine.returned.is_set()  # answered while the engine was still busy
+    assert worker.finished_at >= worker.token.deadline
+    assert engine.returned.wait(WAIT)
+    worker._thread.join(WAIT)
+    messages = worker.poll()
+    *reports, final = messages
+    assert [type(m) for m in messages] == [Progress, Finished]  # the late report and result are dropped
+    assert final.result.move == kalah.legal_moves(state)[-1] and final.result.depth == 1
+    assert final.result.info["at_deadline"] is True and not final.cancelled
+    assert worker.result == final.result
+
+
+def test_no_watchdog_without_a_deadline(kalah):
+    worker = SearchWorker(CountingEngine(kalah, max_iterations=2, nodes_per_iteration=100), kalah.initial_state())
+    worker.start()
+    drain(worker)
+    assert worker._watchdog is None
