@@ -511,8 +511,8 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
         if key != self._round_list_key:
             self._round_list_key = key
             self._round_list = [
-                f"{number:>3}. {'C' if computer else ' '} {self.game.format_move(before, move)}"
-                + (" +1" if after.stored > before.stored else "")
+                f"{number:>3}. {self.game.format_move(before, move)}"
+                + (" +1" if after.stored > before.stored else "") + (" (cpu)" if computer else "")
                 for number, (before, move, after, computer) in enumerate(
                     zip(session.states, session.moves, session.states[1:], session.by_computer), start=1)
             ]
@@ -567,10 +567,22 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
             self._toast_text.draw()
         _set_text(self._rules_text, self._rules_text.text, theme.TEXT_DIM, (width / 2, BOTTOM_BAR + CONTROL_ROW + 28))
         self._rules_text.draw()
-        if self.notice:
-            colour = theme.WARNING if self.notice_warning else theme.TEXT
-            _set_text(self._notice_text, self.notice, colour, (width / 2, BOTTOM_BAR + CONTROL_ROW + 6))
+        notice, colour = self.notice, theme.WARNING if self.notice_warning else theme.TEXT
+        if not notice:
+            notice, colour = self.prompt(), theme.TEXT_DIM
+        if notice:
+            _set_text(self._notice_text, notice, colour, (width / 2, BOTTOM_BAR + CONTROL_ROW + 6))
             self._notice_text.draw()
+
+    def prompt(self) -> str:
+        """What to do next, shown under the board when there is no message: a new player needs no manual."""
+        if self.watching or self.session.is_over or self._overlay is not None:
+            return ""
+        if self.asking is not None:
+            return "Set the stone aside (S) or keep sowing (K)."
+        if self.start_hole() is None:
+            return "Click a hole with stones (or Up/Down), then choose a direction. H asks for a hint, F1 the rules."
+        return "Choose a direction: the arrows beside the hole, Left/Right, or the buttons. H asks for a hint."
 
     # -- messages ---------------------------------------------------------------------------------------------
     def toast(self, text: str) -> None:
