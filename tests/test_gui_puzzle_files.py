@@ -148,3 +148,27 @@ def test_watching_with_astar_runs_in_a_process_that_stop_kills_and_a_crash_is_re
     os.kill(view.watch_worker.process.pid, signal.SIGKILL)
     gui.frames_until(lambda: not view.watching, limit=600)
     assert "stopped unexpectedly" in view.notice and view.notice_warning and view.session.rounds == 0
+
+
+def test_continue_on_the_puzzles_screen_opens_the_newest_saved_puzzle(gui):  # type: ignore[no-untyped-def]
+    from game.views.puzzles import PuzzlesView
+
+    gui.press("Puzzles")
+    gui.press("Continue")  # nothing saved yet: said so, and the screen stays
+    puzzles = gui.window.current_view
+    assert isinstance(puzzles, PuzzlesView) and "No saved puzzle" in puzzles._message.text
+    gui.press("Back")
+    level = find_level("dose-02")
+    view = open_level(gui, level.id)
+    for text in level.line[:3]:
+        play_by_input(gui, view, text)
+    gui.press("Save")
+    state = view.session.state
+    gui.press("Puzzles")
+    gui.press("Continue")
+    again = gui.window.current_view
+    assert isinstance(again, SolitaireView) and again is not view
+    assert again.session.state == state and again.session.puzzle.key == level.id
+    assert again.save_path == view.save_path
+    gui.frame(3)
+    assert again.scene.counts == counts(state)

@@ -5,6 +5,7 @@ screen; the others are listed), easiest first within each variant as their measu
 split into thirds: easy, medium, hard.  Each row shows the best result so far from ``game.records`` (stones
 stored against par, or cleared, with the number of rounds).  Below: a random deal of either variant from a
 seed, and the engine hints and watching use (chosen in Settings, else the registry's strongest solver).
+Continue opens the newest puzzle saved from the puzzle screen (Ctrl+S there), where it was left.
 
 The level list is drawn directly (one batch of texts, a highlight under the mouse) rather than as 32 widgets,
 which would cost far more to build; a click on a row opens the level.  Keys: Up/Down and Enter pick a level,
@@ -112,6 +113,7 @@ class PuzzlesView(MenuView):
         row.add(self.variant_choice)
         row.add(self.seed_stepper)
         row.add(self.on_click(theme.button("Deal", width=110, height=40, font_size=14), self.play_deal))
+        row.add(self.on_click(theme.button("Continue", width=150, height=40, font_size=14), self.continue_saved))
         row.add(self.on_click(theme.button("Back", width=110, height=40, font_size=14), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=92)
@@ -179,6 +181,27 @@ class PuzzlesView(MenuView):
 
     def play_deal(self) -> None:
         self.open(Puzzle.from_seed(self.deal_variant, self.seed))
+
+    def continue_saved(self) -> None:
+        """Open the newest puzzle saved from the puzzle screen, where it was left (or say why not)."""
+        from game.views.solitaire_files import describe_error, puzzle_saves, read_puzzle
+        from game.views.solitaire_view import SolitaireView
+
+        folder = self.context.save_dir
+        assert folder is not None
+        saves = puzzle_saves(folder)
+        if not saves:
+            self.message(f"No saved puzzle yet in {folder}: Save (Ctrl+S) on the puzzle screen keeps one.",
+                         warning=True)
+            return
+        try:
+            session = read_puzzle(saves[0])
+        except (OSError, ValueError) as error:  # SaveError and RulesError are ValueErrors
+            self.message(f"Cannot continue {saves[0].name}: {describe_error(error)}", warning=True)
+            return
+        view = SolitaireView(self.context, session.puzzle, self.records, session=session)
+        view.save_path = saves[0]
+        self.context.show(view)
 
     def open(self, puzzle: Puzzle) -> None:
         from game.views.solitaire_view import SolitaireView

@@ -31,6 +31,23 @@ SHOWN = 8
 """Saves listed in the Load panel (the newest)."""
 
 
+def read_puzzle(path: Path) -> PuzzleSession:
+    """The puzzle in progress saved at ``path`` (SaveError, OSError or ValueError saying why it cannot be)."""
+    return PuzzleSession.from_saved(savegame.load(path, expect_game="solitaire"), load_levels()[0])
+
+
+def describe_error(error: Exception) -> str:
+    """An error's message for the screen (an OSError's reason without its number)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
+
+
+def puzzle_saves(folder: Path) -> list[Path]:
+    """The saves this screen wrote (``solitaire-*.save``) in ``folder``, newest first."""
+    return [path for path in save_files(folder) if path.name.startswith("solitaire-")]
+
+
 class PuzzleFiles:
     """Save, Load and Rules for the puzzle screen (mixed into ``SolitaireView``)."""
 
@@ -94,11 +111,10 @@ class PuzzleFiles:
         """Continue the puzzle saved at ``path``; on any problem say why and leave the board untouched."""
         self.close_load()
         try:
-            saved = savegame.load(path, expect_game="solitaire")
-            session = PuzzleSession.from_saved(saved, load_levels()[0])
+            session = read_puzzle(path)
         except (savegame.SaveError, OSError, RulesError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            self.say(f"Cannot load {path.name}: {reason}. The puzzle on the board is unchanged.", warning=True)
+            self.say(f"Cannot load {path.name}: {describe_error(error)}. The puzzle on the board is unchanged.",
+                     warning=True)
             return False
         self.replace_session(session)  # type: ignore[attr-defined]
         self.save_path = path

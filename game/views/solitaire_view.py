@@ -63,12 +63,14 @@ def _set_text(text: arcade.Text, value: str, colour: theme.Color, position: tupl
 class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
     """Play (or watch) one Solitaire Mancala puzzle."""
 
-    def __init__(self, context: AppContext, puzzle: Puzzle, records: RecordsStore | None = None) -> None:
+    def __init__(self, context: AppContext, puzzle: Puzzle, records: RecordsStore | None = None,
+                 session: PuzzleSession | None = None) -> None:
+        """``session``, when given, is a puzzle already in progress (a loaded save) of ``puzzle``."""
         super().__init__()
         self.ui = FrugalUIManager()
         self.context = context
         self.background_color = theme.TABLE
-        self.session = PuzzleSession(puzzle)
+        self.session = session if session is not None else PuzzleSession(puzzle)
         self.game = self.session.game
         self.records = records
         if self.records is None:
