@@ -10,7 +10,8 @@ Every algorithm takes a :class:`Budget` (nodes, deadline, cancel token, polled e
 returns a :class:`Solution`: the path to a goal, or the best line found; ``solved`` when a goal was reached;
 ``exhaustive`` when the score is proven (a goal reached, or every line examined without a cut-off); and
 :class:`SearchStats`.  The algorithms are functions, as in aima; ``ai.single_agent_engines`` wraps them as
-engines.
+engines.  A search that keeps its own tree (``ai.solitaire_packed``) builds its Solution with
+:func:`solution_for`, so every algorithm proves and explains its result the same way.
 """
 from __future__ import annotations
 
@@ -118,16 +119,13 @@ class Budget:
         self._next_poll = POLL_EVERY
 
     def expand(self) -> None:
-        """Count one expansion; every POLL_EVERY of them, check the limits."""
+        """Count one expansion and check the node limit; every POLL_EVERY expansions, all the limits."""
         stats = self.stats
         stats.expanded += 1
         if stats.expanded >= self._next_poll:
             self._next_poll += POLL_EVERY
-            if self.cancel is not None:
-                self.cancel.check()
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
-                raise SearchAborted
-        if self.max_nodes is not None and stats.visited >= self.max_nodes:
+            self.check()
+        elif self.max_nodes is not None and stats.visited >= self.max_nodes:
             raise SearchAborted
 
     def check(self) -> None:
@@ -138,6 +136,24 @@ class Budget:
             raise SearchAborted
         if self.max_nodes is not None and self.stats.visited >= self.max_nodes:
             raise SearchAborted
+
+    @property
+    def stop_reason(self) -> str:
+        """Why a search that stopped early stopped: ``cancelled`` or ``budget spent`` (nodes or time)."""
+        return "cancelled" if self.cancel is not None and self.cancel.is_cancelled else "budget spent"
+
+
+def solution_for(problem: SearchProblem[S, A], path: Sequence[A], states: Sequence[S], solved: bool,
+                 exhaustive: bool, reason: str, budget: Budget) -> Solution[S, A]:
+    """The Solution of a search that ends with the line ``path`` (``states`` along it, the initial one first).
+
+    Its score is proven when a goal was reached, the search was exhaustive, or the line reaches the bound of the
+    initial state; the search time is taken now.
+    """
+    budget.stats.time = time.perf_counter() - budget.started
+    value = problem.value(states[-1])
+    proven = solved or exhaustive or value >= problem.bound(problem.initial)
+    return Solution(tuple(path), tuple(states), value, solved, proven, reason, budget.stats)
 
 
 class _Node:
@@ -166,6 +182,14 @@ class _Node:
         return tuple(reversed(actions)), tuple(reversed(states))
 
 
+class _GoalFound(Exception):
+    """A goal was generated where the algorithm stops at the first goal it generates: ends the search."""
+
+    def __init__(self, node: _Node) -> None:
+        super().__init__()
+        self.node = node
+
+
 class _Run:
     """The bookkeeping every algorithm shares: statistics, the best line so far, and the final Solution."""
 
@@ -176,7 +200,6 @@ class _Run:
         self.root = _Node(problem.initial)
         self.best = self.root
         self.best_value = problem.value(problem.initial)
-        self.ceiling = problem.bound(problem.initial)
         self.stats.visited += 1
 
     def seen(self, node: _Node) -> bool:
@@ -187,21 +210,36 @@ class _Run:
             self.best, self.best_value = node, value
         return self.problem.is_goal(node.state)
 
+    def new_children(self, node: _Node, reached: set, ranked: bool = False) -> list:
+        """The children of ``node`` whose keys are not in ``reached`` yet (now added), in action order; the
+        first goal among them ends the search (for graph searches that test for the goal on generation).
+
+        With ``ranked``, each comes as ``(heuristic, index, child)`` (so that sorting puts the best first and
+        equals in action order) and those from which no goal can be reached are left out.
+        """
+        problem = self.problem
+        children: list = []
+        for action in problem.actions(node.state):
+            child = node.child(problem, action)
+            k = problem.key(child.state)
+            if k in reached:
+                continue
+            reached.add(k)
+            if self.seen(child):
+                raise _GoalFound(child)
+            if not ranked:
+                children.append(child)
+                continue
+            h = problem.heuristic(child.state)
+            if h != math.inf:
+                children.append((h, len(children), child))
+        return children
+
     def finish(self, node: _Node | None, exhaustive: bool, reason: str) -> Solution:
         """The Solution: the goal ``node`` if given, else the best line found."""
         solved = node is not None
-        chosen = node if solved else self.best
-        path, states = chosen.line()
-        self.stats.time = time.perf_counter() - self.budget.started
-        value = self.problem.value(chosen.state)
-        proven = solved or exhaustive or value >= self.ceiling
-        return Solution(path, states, value, solved, proven, reason, self.stats)
-
-    def aborted(self) -> Solution:
-        return self.finish(None, False, "budget spent" if not self._cancelled() else "cancelled")
-
-    def _cancelled(self) -> bool:
-        return self.budget.cancel is not None and self.budget.cancel.is_cancelled
+        path, states = (node if solved else self.best).line()
+        return solution_for(self.problem, path, states, solved, exhaustive, reason, self.budget)
 
 
 def _run(search: Callable[[_Run], Solution], problem: SearchProblem, budget: Budget | None) -> Solution:
@@ -210,8 +248,10 @@ def _run(search: Callable[[_Run], Solution], problem: SearchProblem, budget: Bud
         return run.finish(run.root, True, "the initial state is a goal")
     try:
         return search(run)
+    except _GoalFound as found:
+        return run.finish(found.node, True, "goal found")
     except SearchAborted:
-        return run.aborted()
+        return run.finish(None, False, run.budget.stop_reason)
 
 
 # -- uninformed ----------------------------------------------------------------------------------------------------
@@ -229,15 +269,7 @@ def breadth_first(problem: SearchProblem, max_depth: int | None = None, budget: 
                     cut = cut or bool(problem.actions(node.state))
                     continue
                 run.budget.expand()
-                for action in problem.actions(node.state):
-                    child = node.child(problem, action)
-                    k = problem.key(child.state)
-                    if k in reached:
-                        continue
-                    reached.add(k)
-                    if run.seen(child):
-                        return run.finish(child, True, "goal found")
-                    frontier.append(child)
+                frontier.extend(run.new_children(node, reached))
         return run.finish(None, not cut, "depth limit reached" if cut else "every state examined")
     return _run(search, problem, budget)
 
@@ -364,20 +396,8 @@ def heuristic_depth_first(problem: SearchProblem, budget: Budget | None = None) 
         while stack:
             node = stack.pop()
             run.budget.expand()
-            children = []
-            for action in problem.actions(node.state):
-                child = node.child(problem, action)
-                k = problem.key(child.state)
-                if k in reached:
-                    continue
-                reached.add(k)
-                if run.seen(child):
-                    return run.finish(child, True, "goal found")
-                h = problem.heuristic(child.state)
-                if h != math.inf:
-                    children.append((h, len(children), child))
             # Push the worst first so the best is popped next.
-            for _, _, child in sorted(children, reverse=True):
+            for _, _, child in sorted(run.new_children(node, reached, ranked=True), reverse=True):
                 stack.append(child)
             run.stats.max_frontier = max(run.stats.max_frontier, len(stack))
         return run.finish(None, True, "every state examined")
@@ -483,17 +503,8 @@ def beam_search(problem: SearchProblem, width: int = 10, budget: Budget | None =
             children = []
             for node in layer:
                 run.budget.expand()
-                for action in problem.actions(node.state):
-                    child = node.child(problem, action)
-                    k = problem.key(child.state)
-                    if k in reached:
-                        continue
-                    reached.add(k)
-                    if run.seen(child):
-                        return run.finish(child, True, "goal found")
-                    h = problem.heuristic(child.state)
-                    if h != math.inf:
-                        children.append((h, len(children), child))
+                for h, _, child in run.new_children(node, reached, ranked=True):
+                    children.append((h, len(children), child))
             run.stats.max_frontier = max(run.stats.max_frontier, len(children))
             if len(children) > width:
                 pruned = True

@@ -21,10 +21,8 @@ through ``Solitaire.apply``: the packed arithmetic is cross-checked by the rules
 """
 from __future__ import annotations
 
-import time
-
 from ai.base import SearchAborted
-from ai.single_agent import Budget, SearchStats, Solution
+from ai.single_agent import Budget, Solution, solution_for
 from ai.solitaire_problem import DEAD, SolitaireProblem
 from rules.solitaire import _END_STORE, _NEXT, CCW, CW, HOLES, STONES, Round
 
@@ -182,8 +180,7 @@ def packed_depth_first(problem: SolitaireProblem, budget: Budget | None = None) 
             pass
         finally:
             stats.expanded, stats.visited = expanded, visited
-    return _solution(problem, parent, goal if goal is not None else best, goal is not None, exhausted,
-                     budget, stats)
+    return _solution(problem, parent, goal if goal is not None else best, goal is not None, exhausted, budget)
 
 
 class _Found(Exception):
@@ -191,7 +188,7 @@ class _Found(Exception):
 
 
 def _solution(problem: SolitaireProblem, parent: dict, end: int, solved: bool, exhausted: bool,
-              budget: Budget, stats: SearchStats) -> Solution:
+              budget: Budget) -> Solution:
     """The line from the root to ``end``, replayed through ``problem.result`` (which checks the packing)."""
     moves = []
     link = parent[end]
@@ -203,14 +200,5 @@ def _solution(problem: SolitaireProblem, parent: dict, end: int, solved: bool, e
     states = [problem.initial]
     for move in moves:
         states.append(problem.result(states[-1], move))
-    final = states[-1]
-    value = problem.value(final)
-    stats.time = time.perf_counter() - budget.started
-    if solved:
-        reason = "goal found"
-    elif exhausted:
-        reason = "every state examined"
-    else:
-        reason = "cancelled" if budget.cancel is not None and budget.cancel.is_cancelled else "budget spent"
-    proven = solved or exhausted or value >= problem.bound(problem.initial)
-    return Solution(tuple(moves), tuple(states), value, solved, proven, reason, stats)
+    reason = "goal found" if solved else "every state examined" if exhausted else budget.stop_reason
+    return solution_for(problem, moves, states, solved, exhausted, reason, budget)

@@ -10,7 +10,7 @@ from ai.single_agent import Budget, heuristic_depth_first
 from ai.solitaire_packed import pack, packed_depth_first, round_table, unpack
 from ai.solitaire_problem import DEAD, SolitaireProblem
 from rules.solitaire import HOLES, Solitaire, SolitaireState
-from tests.test_solitaire_search import SMALL, brute_best
+from tests.test_solitaire_search import SMALL, assert_proven_best, brute_best
 
 DOSE = Solitaire()
 LEWIS = Solitaire(variant="lewis")
@@ -44,15 +44,8 @@ def test_every_precomputed_round_matches_the_rules(game):
 @pytest.mark.parametrize("holes, selected", SMALL)
 def test_packed_search_agrees_with_enumeration_and_proves_it(game, holes, selected):
     state = SolitaireState(holes, (0, 0), selected)
-    best = brute_best(game, state)
     problem = SolitaireProblem(game, state)
-    solution = packed_depth_first(problem, Budget(nodes=200_000))
-    assert solution.exhaustive and solution.value == best
-    assert solution.solved == (best == problem.target)
-    replay = state
-    for move in solution.path:
-        replay = game.apply(replay, move)
-    assert replay.stored == best
+    assert_proven_best(game, state, problem, packed_depth_first(problem, Budget(nodes=200_000)))
 
 
 @pytest.mark.parametrize("game", [DOSE, LEWIS], ids=["dose", "lewis"])

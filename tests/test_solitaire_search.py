@@ -31,22 +31,26 @@ def brute_best(game: Solitaire, state: SolitaireState) -> int:
     return max([state.stored] + [brute_best(game, game.apply(state, move)) for move in game.legal_moves(state)])
 
 
+def assert_proven_best(game: Solitaire, state: SolitaireState, problem: SolitaireProblem, solution) -> None:
+    """``solution`` proves the most any line stores from ``state`` and its line, played by the rules, stores it."""
+    best = brute_best(game, state)
+    assert solution.exhaustive and solution.value == best
+    assert solution.solved == (best == problem.target)
+    replay = state
+    for move in solution.path:
+        replay = game.apply(replay, move)
+    assert replay.stored == best
+
+
 @pytest.mark.parametrize("game", [DOSE, LEWIS], ids=["dose", "lewis"])
 @pytest.mark.parametrize("holes, selected", SMALL)
 def test_complete_searches_agree_with_enumeration_and_prove_it(game, holes, selected):
     state = SolitaireState(holes, (0, 0), selected)
-    best = brute_best(game, state)
     for search in (lambda p, b: breadth_first(p, None, b), lambda p, b: depth_first(p, None, b),
                    lambda p, b: depth_first(p, None, b, cycle_check=True), lambda p, b: astar(p, b),
                    lambda p, b: ida_star(p, b), lambda p, b: iterative_deepening(p, 2, None, b)):
         problem = SolitaireProblem(game, state)
-        solution = search(problem, Budget(nodes=200_000))
-        assert solution.exhaustive and solution.value == best
-        assert solution.solved == (best == problem.target)
-        replay = state
-        for move in solution.path:
-            replay = game.apply(replay, move)
-        assert replay.stored == best
+        assert_proven_best(game, state, problem, search(problem, Budget(nodes=200_000)))
 
 
 @pytest.mark.parametrize("variant", ["dose", "lewis"])
