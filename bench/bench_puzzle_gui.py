@@ -14,7 +14,9 @@ real elapsed time, draw, flip):
 
 ``--long ENGINE`` (``astar`` or ``bfs``, or any single-agent spec) runs only the first kind, for ``--seconds``
 of wall time: the exhaustive search over millions of states that used to stall the window.  ``--thread`` runs
-the same search the old way, in a ``SearchWorker`` thread of the window's process, for comparison.
+the same search the old way, in a ``SearchWorker`` thread of the window's process, for comparison; a
+``--long`` run first animates ``--baseline`` seconds with no search, so the machine's own noise is measured in
+the same run.
 
 Wall times follow the machine's load, which is printed with the figures.
 """
@@ -45,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long", metavar="ENGINE", help="watch this engine (astar, bfs, ...) for --seconds")
     parser.add_argument("--seconds", type=float, default=60.0, help="wall time of the --long run")
     parser.add_argument("--thread", action="store_true", help="--long in a thread of the window's process")
+    parser.add_argument("--baseline", type=float, default=10.0,
+                        help="seconds of the same animation with no search before a --long run (0: none)")
     options = parser.parse_args(argv)
     ensure_display()
     import arcade
@@ -92,18 +96,27 @@ def main(argv: list[str] | None = None) -> int:
             view._worker = in_thread  # type: ignore[method-assign]
         for _ in range(30):  # the screen settles and its warm search process starts
             frame()
+
+        def animate_for(seconds: float) -> tuple[list[float], int]:
+            """Frames for ``seconds`` of wall time, a round always in the air; (frame times, frames flying)."""
+            times, flying = [], 0
+            began = time.perf_counter()
+            while time.perf_counter() - began < seconds:
+                state = view.session.state
+                if not view.scene.is_animating:
+                    move = view.session.legal_moves[0]
+                    view.scene.show(counts(state))
+                    view.scene.animate(plan_round(view.game, state, move, view.game.apply(state, move)))
+                times.append(frame())
+                flying += view.scene.field.is_flying
+            return times, flying
+
+        if options.baseline > 0:
+            times, _ = animate_for(options.baseline)
+            print(f"puzzle screen, the same animation with no search, {options.baseline:g} s: {summary(times)}")
         view.watch_spec = spec
         view.start_watch()
-        times, flying = [], 0
-        began = time.perf_counter()
-        while time.perf_counter() - began < options.seconds:
-            state = view.session.state
-            if not view.scene.is_animating:
-                move = view.session.legal_moves[0]
-                view.scene.show(counts(state))
-                view.scene.animate(plan_round(view.game, state, move, view.game.apply(state, move)))
-            times.append(frame())
-            flying += view.scene.field.is_flying
+        times, flying = animate_for(options.seconds)
         still = view.watch_worker is not None and view.watch_worker.running
         live = view.search_text.splitlines()[0] if view.search_text else "-"
         view.stop_watch()
