@@ -142,7 +142,7 @@ def _engine(name: str, title: str, runner: Callable[..., Solution], params: tupl
 
     cls = type(name.title().replace("-", "") + "Engine", (SingleAgentEngine,),
                {"name": name, "title": title, "__init__": __init__, "run": run,
-                "__doc__": f"{title} as an engine ({runner.__name__} in ai.single_agent)."})
+                "__doc__": f"{title} as an engine: ``{name}`` in the registry (ai/data/single_agent.yaml)."})
     return cls
 
 
