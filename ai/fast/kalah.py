@@ -347,6 +347,9 @@ class KalahRun:
         L = sum(((1 << (B - 1)) - 1) << shift for shift in shifts)
         OWN_TOP = sum(1 << (shifts[i] + B - 1) for i in range(n))
         OPP_TOP = sum(1 << (shifts[n + 1 + i] + B - 1) for i in range(n))
+        # Own non-empty pits minus the opponent's = set bits of (nz ^ OPP_TOP) & TOPS, less n: one count.
+        TOPS = OWN_TOP | OPP_TOP
+        MOB0 = WM * n
         win = int(WIN) * scale
         FINAL = tuple(
             (win if 2 * own > total else -win if 2 * own < total else 0) + (2 * own - total) * scale
@@ -399,7 +402,7 @@ class KalahRun:
             best = -INFINITY
             if depth == 1:  # score the children in place; no table (depth-1 results are cheap to redo)
                 leaves = 0
-                base = WS * (((p >> SS) & M) - (p >> OS)) + WD * ((p & OWN) % MOD - (p & OPP) % MOD)
+                base = WS * (((p >> SS) & M) - (p >> OS)) + WD * ((p & OWN) % MOD - (p & OPP) % MOD) - MOB0
                 for pit, shift, deltas, lasts, linear in MOVES:
                     s = (p >> shift) & M
                     if not s:
@@ -410,7 +413,7 @@ class KalahRun:
                         if q & OWN:
                             leaves += 1
                             nz = ((q & L) + L) | q
-                            v = base + linear[s] + WM * ((nz & OWN_TOP).bit_count() - (nz & OPP_TOP).bit_count())
+                            v = base + linear[s] + WM * ((nz ^ OPP_TOP) & TOPS).bit_count()
                         else:
                             v = FINAL[(q >> SS) & M]
                     else:
@@ -423,7 +426,7 @@ class KalahRun:
                         if q & OWN and q & OPP:
                             leaves += 1
                             nz = ((q & L) + L) | q
-                            v += WM * ((nz & OWN_TOP).bit_count() - (nz & OPP_TOP).bit_count())
+                            v += WM * ((nz ^ OPP_TOP) & TOPS).bit_count()
                         elif q & OWN:
                             v = FINAL[total - (q >> OS)]
                         else:
@@ -439,7 +442,7 @@ class KalahRun:
                 horizon += 1
                 nz = ((p & L) + L) | p
                 return (WS * (((p >> SS) & M) - (p >> OS)) + WD * ((p & OWN) % MOD - (p & OPP) % MOD)
-                        + WM * ((nz & OWN_TOP).bit_count() - (nz & OPP_TOP).bit_count()))
+                        + WM * ((nz ^ OPP_TOP) & TOPS).bit_count() - MOB0)
             entry = get(p)
             table_move = NO_MOVE
             if entry is not None:
@@ -455,6 +458,8 @@ class KalahRun:
             horizon_before = horizon
             best_move = NO_MOVE
             children = []
+            # Children are ordered by their static evaluation, the linear part from the per-move table.
+            base = OFFSET + WS * (((p >> SS) & M) - (p >> OS)) + WD * ((p & OWN) % MOD - (p & OPP) % MOD)
             for pit, shift, deltas, lasts, linear in MOVES:
                 s = (p >> shift) & M
                 if not s:
@@ -468,15 +473,15 @@ class KalahRun:
                         continue
                     v = FINAL[(q >> SS) & M]
                 else:
+                    priority = base + linear[s]
                     if end < n and (q >> LAST_SHIFT[end]) & M == 1:
                         t = (q >> OPPOSITE_SHIFT[end]) & M
                         if t or EMPTY_CAPTURE:
                             q += CAP_LAST[end] + t * CAP_TAKEN[end]
+                            priority += LIN_LAST + t * LIN_TAKEN
                     if q & OWN and q & OPP:
                         nz = ((q & L) + L) | q
-                        priority = (OFFSET + WS * (((q >> SS) & M) - (q >> OS))
-                                    + WD * ((q & OWN) % MOD - (q & OPP) % MOD)
-                                    + WM * ((nz & OWN_TOP).bit_count() - (nz & OPP_TOP).bit_count()))
+                        priority += WM * ((nz ^ OPP_TOP) & TOPS).bit_count()
                         if pit == table_move:
                             priority |= TABLE_MOVE
                         children.append((priority << PRIORITY) | (pit << POSITION_BITS)
