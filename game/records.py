@@ -16,15 +16,13 @@ the game.
 """
 from __future__ import annotations
 
-import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from game.settings import config_dir, write_atomically
+from game.settings import config_dir, set_aside, write_atomically
 
 RECORDS_FILE = "puzzles.yaml"
 FILE_VERSION = 1
@@ -101,23 +99,12 @@ class RecordsStore:
                 raise ValueError("results: expected a mapping of puzzle -> result")
             results = {str(key): _read_result(str(key), value) for key, value in raw.items()}
         except (yaml.YAMLError, UnicodeDecodeError, OSError, ValueError) as error:
-            aside = self.set_aside()
+            aside = set_aside(self.path)
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
             return [f"Puzzle records {self.path} could not be read ({first}); "
                     f"the file was set aside as {aside.name} and the records start afresh."]
         self.results = results
         return []
-
-    def set_aside(self) -> Path:
-        """Rename the current file out of the way and return its new path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{RECORDS_FILE}.bad-{stamp}")
-        counter = 1
-        while target.exists():
-            target = self.path.with_name(f"{RECORDS_FILE}.bad-{stamp}-{counter}")
-            counter += 1
-        os.replace(self.path, target)
-        return target
 
     def best(self, key: str) -> PuzzleResult | None:
         return self.results.get(key)

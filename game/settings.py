@@ -242,6 +242,19 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def set_aside(path: Path) -> Path:
+    """Rename a file that could not be read out of the way (to ``NAME.bad-STAMP``, never over an earlier one),
+    so the game can start afresh without losing it; the new path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.bad-{stamp}")
+    counter = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.bad-{stamp}-{counter}")
+        counter += 1
+    os.replace(path, target)
+    return target
+
+
 class SettingsStore:
     """Reads and writes the settings file in ``directory``."""
 
@@ -276,7 +289,7 @@ class SettingsStore:
             else:
                 problems += self._read_values(settings, data)
         if problems:
-            aside = self.set_aside()
+            aside = set_aside(self.path)
             problems = [f"Settings file {self.path} had problems; it was set aside as {aside.name} "
                         "and defaults are used where needed:"] + ["  " + problem for problem in problems]
         return settings, problems
@@ -307,17 +320,6 @@ class SettingsStore:
                 # Validity against the game is checked when used: an engine may be installed later.
                 settings.engine_choices.setdefault(str(game_name), {})[str(role)] = choice
         return problems
-
-    def set_aside(self) -> Path:
-        """Rename the current file out of the way and return its new path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{SETTINGS_FILE}.bad-{stamp}")
-        counter = 1
-        while target.exists():
-            target = self.path.with_name(f"{SETTINGS_FILE}.bad-{stamp}-{counter}")
-            counter += 1
-        os.replace(self.path, target)
-        return target
 
     def save(self, settings: Settings) -> None:
         """Write the settings atomically."""

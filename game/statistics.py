@@ -20,7 +20,6 @@ game that was already over when opened does not count at all (``mark_recorded``)
 """
 from __future__ import annotations
 
-import os
 import time
 import weakref
 from dataclasses import asdict, dataclass
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from game.settings import config_dir, write_atomically
+from game.settings import config_dir, set_aside, write_atomically
 
 if TYPE_CHECKING:
     from game.match import Match
@@ -141,7 +140,7 @@ class StatisticsStore:
                 raise ValueError("games: expected a list of finished games")
             records = [_read_record(index, entry) for index, entry in enumerate(raw)]
         except (yaml.YAMLError, UnicodeDecodeError, OSError, ValueError) as error:
-            aside = self.set_aside()
+            aside = set_aside(self.path)
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
             return [f"Statistics file {self.path} could not be read ({first}); "
                     f"it was set aside as {aside.name} and the statistics start afresh."]
@@ -151,17 +150,6 @@ class StatisticsStore:
     def ensure_loaded(self) -> list[str]:
         """Load once; the problems of that first load (empty afterwards)."""
         return [] if self.loaded else self.load()
-
-    def set_aside(self) -> Path:
-        """Rename the current file out of the way and return its new path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{STATISTICS_FILE}.bad-{stamp}")
-        counter = 1
-        while target.exists():
-            target = self.path.with_name(f"{STATISTICS_FILE}.bad-{stamp}-{counter}")
-            counter += 1
-        os.replace(self.path, target)
-        return target
 
     # -- counting ---------------------------------------------------------------------------------------------
     def is_counted(self, match: Match) -> bool:
