@@ -214,8 +214,9 @@ class _Run:
         """The children of ``node`` whose keys are not in ``reached`` yet (now added), in action order; the
         first goal among them ends the search (for graph searches that test for the goal on generation).
 
-        With ``ranked``, each comes as ``(heuristic, index, child)`` (so that sorting puts the best first and
-        equals in action order) and those from which no goal can be reached are left out.
+        With ``ranked``, each comes as ``(heuristic, serial, child)`` and those from which no goal can be reached
+        are left out; ``serial`` is the count of states generated so far, so that sorting puts the best first
+        and equals in the order they were generated (action order), across any number of calls.
         """
         problem = self.problem
         children: list = []
@@ -232,7 +233,7 @@ class _Run:
                 continue
             h = problem.heuristic(child.state)
             if h != math.inf:
-                children.append((h, len(children), child))
+                children.append((h, self.stats.visited, child))
         return children
 
     def finish(self, node: _Node | None, exhaustive: bool, reason: str) -> Solution:
@@ -503,8 +504,7 @@ def beam_search(problem: SearchProblem, width: int = 10, budget: Budget | None =
             children = []
             for node in layer:
                 run.budget.expand()
-                for h, _, child in run.new_children(node, reached, ranked=True):
-                    children.append((h, len(children), child))
+                children.extend(run.new_children(node, reached, ranked=True))
             run.stats.max_frontier = max(run.stats.max_frontier, len(children))
             if len(children) > width:
                 pruned = True

@@ -1,0 +1,98 @@
+"""What the shared bookkeeping of the single-agent searches costs: ``ai/single_agent.py`` as it is against the
+same file at an earlier commit, on the same Solitaire deals with the same node budgets.
+
+    python bench/bench_single_agent_ab.py [--rev a1ee236~1] [--nodes 20000] [--rounds 9] [--deals 2]
+
+The earlier file is read with ``git show REV:ai/single_agent.py`` and loaded beside the current one.  Each
+round times both versions once per algorithm (in alternating order) and the minimum CPU time of the rounds is
+kept, which shuts out most of what other processes on a shared machine add.  Both versions must return the
+same line, value, proof and node counts on every deal; any difference is printed and the exit code is 1.
+The default REV is the commit before breadth-first, heuristic depth-first and beam search began to share
+``_Run.new_children``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import ai.single_agent as current  # noqa: E402
+from ai.solitaire_problem import SolitaireProblem  # noqa: E402
+from rules.solitaire import Solitaire  # noqa: E402
+
+ALGORITHMS: dict[str, Callable] = {
+    "bfs": lambda module, problem, budget: module.breadth_first(problem, None, budget),
+    "heuristic-dfs": lambda module, problem, budget: module.heuristic_depth_first(problem, budget),
+    "beam": lambda module, problem, budget: module.beam_search(problem, 50, budget),
+}
+
+
+def load_at(rev: str) -> ModuleType:
+    """``ai/single_agent.py`` as it was at ``rev``, as a module of its own."""
+    source = subprocess.run(["git", "show", f"{rev}:ai/single_agent.py"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    folder = Path(tempfile.mkdtemp(prefix="single_agent_ab_"))
+    path = folder / "single_agent_before.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("single_agent_before", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_all(module: ModuleType, search: Callable, problems: list[SolitaireProblem], nodes: int) -> tuple[float, list]:
+    """(CPU seconds, what each search returned) for one version over every problem."""
+    outcomes = []
+    started = time.process_time()
+    for problem in problems:
+        solution = search(module, problem, module.Budget(nodes=nodes))
+        outcomes.append((solution.path, solution.value, solution.solved, solution.exhaustive, solution.reason,
+                         solution.stats.visited, solution.stats.expanded))
+    return time.process_time() - started, outcomes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rev", default="a1ee236~1")
+    parser.add_argument("--nodes", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--deals", type=int, default=2, help="deals per variant (seeds 0..deals-1)")
+    args = parser.parse_args(argv)
+    before = load_at(args.rev)
+    games = [Solitaire(), Solitaire(variant="lewis")]
+    problems = [SolitaireProblem(game, game.initial_state(seed=seed)) for game in games for seed in range(args.deals)]
+    print(f"{len(problems)} deals (dose and lewis), {args.nodes} nodes each, best of {args.rounds} rounds, "
+          f"CPU time; before = {args.rev}")
+    print(f"{'algorithm':<14} {'before s':>9} {'now s':>9} {'now/before':>11}")
+    status = 0
+    for name, search in ALGORITHMS.items():
+        best = {"before": float("inf"), "now": float("inf")}
+        for round_number in range(args.rounds):
+            order = [("before", before), ("now", current)]
+            for label, module in order if round_number % 2 == 0 else order[::-1]:
+                seconds, outcomes = run_all(module, search, problems, args.nodes)
+                best[label] = min(best[label], seconds)
+                if label == "before":
+                    expected = outcomes
+                else:
+                    now = outcomes
+            if now != expected:
+                print(f"{name}: the two versions disagree: {expected} != {now}")
+                status = 1
+        print(f"{name:<14} {best['before']:9.3f} {best['now']:9.3f} {best['now'] / best['before']:11.3f}", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
