@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         where = "a thread of the window's process" if options.thread else "a separate process"
         print(f"puzzle screen, watching {spec} in {where} for {options.seconds:g} s (still searching at the end: "
               f"{still}; panel: {live}), stones in the air in {100 * flying / len(times):.0f}% of frames: "
-              f"{summary(times)}")
+              f"{summary(times)}; the frame that started the search {times[0]:.1f} ms, the slowest of the "
+              f"next 60 {max(times[1:61]):.1f} ms")
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         window.close()
         return 0
