@@ -165,3 +165,35 @@ def test_oware_falls_back_to_the_rules_kernel_where_it_must():
     assert isinstance(kernel_for(forbidden, get_evaluator(forbidden)), GameKernel)
     game = get_game("oware")
     assert isinstance(kernel_for(game, get_evaluator(game), margins=True), GameKernel)  # the exact solver
+
+
+@pytest.mark.parametrize("game_name, weights", [
+    ("oware", dict(side=0.25, mobility=0.5, vulnerable=0.25)),
+    ("oware", dict(side=0.0, mobility=0.5, vulnerable=0.0)),
+    ("kalah", dict(side=0.5, mobility=0.25)),
+])
+def test_packed_searches_with_every_evaluator_term_weighted_return_the_alphabeta_value(game_name, weights):
+    """The packed loops skip zero-weight terms and fold constants: every term still counts when weighted."""
+    from ai.alphabeta import alphabeta_value
+    from ai.evaluators.oware import OwareEvaluator
+    from ai.evaluators.sowing import SowingEvaluator
+    from ai.search import PVSEngine
+
+    game = get_game(game_name)
+    evaluator = (OwareEvaluator if game_name == "oware" else SowingEvaluator)(name="weighted", **weights)
+    rng = random.Random(21)
+    checked = 0
+    while checked < 12:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 40)):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if game.is_terminal(state):
+            continue
+        depth = rng.randrange(1, 4)
+        engine = PVSEngine(game, time=None, depth=depth)
+        engine.evaluator, engine.kernel = evaluator, kernel_for(game, evaluator)
+        assert engine.kernel.make_run(engine.table, None, 256) is not None  # the packed loop is the one tested
+        assert engine.search(state).score == alphabeta_value(game, evaluator, state, depth), game.to_text(state)
+        checked += 1

@@ -336,6 +336,7 @@ class OwareRun:
         MOD = M
         LOW, LOW2, TOP = k.low, k.low_minus_two, k.top
         OWN_TOP, OPP_TOP = OWN & TOP, OPP & TOP
+        HOUSE_TOP = OWN_TOP | OPP_TOP
         scale, WS, WD, WM, WV = k.integer_weights()
         SLAM = k.slam_captures
         LIMIT = k.limit
@@ -369,11 +370,14 @@ class OwareRun:
                 next_poll = nodes + budget.poll(nodes)
             if depth <= 0:
                 horizon += 1
-                nz = (((p & LOW) + LOW) | p) & TOP
-                weak = nz ^ ((((p & LOW) + LOW2) | p) & TOP)
-                return (WS * (((p >> SS) & M) - (p >> OS)) + WD * ((p & OWN) % MOD - (p & OPP) % MOD)
-                        + WM * ((nz & OWN_TOP).bit_count() - (nz & OPP_TOP).bit_count())
-                        + WV * ((weak & OPP_TOP).bit_count() - (weak & OWN_TOP).bit_count()))
+                nz = (((p & LOW) + LOW) | p) & HOUSE_TOP
+                e = WS * (((p >> SS) & M) - (p >> OS)) + WM * ((nz ^ OPP_TOP).bit_count() - HOUSES)
+                if WD:
+                    e += WD * ((p & OWN) % MOD - (p & OPP) % MOD)
+                if WV:
+                    weak = nz ^ ((((p & LOW) + LOW2) | p) & TOP)
+                    e += WV * ((weak & OPP_TOP).bit_count() - (weak & OWN_TOP).bit_count())
+                return e
             if depth > 1:
                 entry = get(p)
                 table_move = NO_MOVE
@@ -438,11 +442,15 @@ class OwareRun:
                     elif not q & OPP:
                         v = FINAL[((q >> SS) & M) + (q & OWN) % MOD - (q >> OS)]
                 if v is None:
-                    nz = (((q & LOW) + LOW) | q) & TOP
-                    weak = nz ^ ((((q & LOW) + LOW2) | q) & TOP)
-                    e = (WS * (((q >> SS) & M) - (q >> OS)) + WD * ((q & OWN) % MOD - (q & OPP) % MOD)
-                         + WM * ((nz & OWN_TOP).bit_count() - (nz & OPP_TOP).bit_count())
-                         + WV * ((weak & OPP_TOP).bit_count() - (weak & OWN_TOP).bit_count()))
+                    # Own non-empty houses minus the opponent's is (nz ^ OPP_TOP).bit_count() - HOUSES; the
+                    # terms whose weight is 0 (the tuned default's side and vulnerable) are skipped.
+                    nz = (((q & LOW) + LOW) | q) & HOUSE_TOP
+                    e = WS * (((q >> SS) & M) - (q >> OS)) + WM * ((nz ^ OPP_TOP).bit_count() - HOUSES)
+                    if WD:
+                        e += WD * ((q & OWN) % MOD - (q & OPP) % MOD)
+                    if WV:
+                        weak = nz ^ ((((q & LOW) + LOW2) | q) & TOP)
+                        e += WV * ((weak & OPP_TOP).bit_count() - (weak & OWN_TOP).bit_count())
                     if children is not None:
                         priority = OFFSET + e
                         if h == table_move:
