@@ -172,3 +172,15 @@ def test_continue_on_the_puzzles_screen_opens_the_newest_saved_puzzle(gui):  # t
     assert again.save_path == view.save_path
     gui.frame(3)
     assert again.scene.counts == counts(state)
+
+
+def test_a_watch_search_that_spends_its_budget_says_it_gave_up_and_plays_its_best_round(gui):  # type: ignore[no-untyped-def]
+    gui.context.settings.engine_choices["solitaire"] = {"watch": "astar:nodes=3000"}
+    gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 8)))
+    view = gui.window.current_view
+    gui.press("Watch")
+    gui.frames_until(lambda: "gave up after" in view.search_text, limit=900)
+    assert "not proven" in view.search_text and "states" in view.search_text
+    gui.frames_until(lambda: view.session.rounds >= 1, limit=900)  # it still plays the best round it found
+    assert view.session.by_computer[0]
+    gui.press("Stop")

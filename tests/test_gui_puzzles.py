@@ -288,7 +288,8 @@ def test_random_clicks_and_keys_on_the_puzzle_screens_never_raise(gui):  # type:
     rng = random.Random(12)
     keys = [arcade.key.LEFT, arcade.key.RIGHT, arcade.key.UP, arcade.key.DOWN, arcade.key.S, arcade.key.K,
             arcade.key.H, arcade.key.W, arcade.key.P, arcade.key.U, arcade.key.E, arcade.key.ENTER,
-            arcade.key.SPACE, arcade.key.PLUS, arcade.key.MINUS, arcade.key.C, arcade.key.A]
+            arcade.key.SPACE, arcade.key.PLUS, arcade.key.MINUS, arcade.key.C, arcade.key.A, arcade.key.R,
+            arcade.key.L, arcade.key.F1, arcade.key.ESCAPE]
     window = gui.window
     for variant in ("lewis", "dose"):
         gui.context.show(SolitaireView(gui.context, Puzzle.from_seed(variant, rng.randrange(1000))))

@@ -133,9 +133,12 @@ class PuzzleSearches:
                 f"(of {info.get('target', '?')} possible)\nnot proven yet")
 
     def _describe_final(self, result: SearchResult, spec: str) -> str:
-        proof = "proven" if result.exhaustive else "not proven (budget spent)"
-        return (f"{spec}: {result.info.get('reason', '')}\n{result.nodes:,} states in {result.time:.2f} s, "
-                f"{int(result.score)} stored, {proof}")
+        reason = result.info.get("reason", "")
+        if result.exhaustive or result.info.get("solved"):
+            return (f"{spec}: {reason}\n{result.nodes:,} states in {result.time:.2f} s, {int(result.score)} stored, "
+                    "proven")
+        return (f"{spec}: {reason}\ngave up after {result.nodes:,} states in {result.time:.1f} s (its budget): "
+                f"best found {int(result.score)} stored, not proven")
 
     def _poll_workers(self) -> None:
         if self.hint_worker is not None:
