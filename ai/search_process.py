@@ -29,7 +29,8 @@ How:
   (killed, out of memory, a crash in C) gives a ``Failed`` message naming its exit code or signal, never a
   hang; an exception in the engine gives ``Failed`` with the exception, as ``SearchWorker`` does.
 - The child runs at a slightly lower priority (nice +4 on POSIX), so on a busy machine the window's frames go
-  first; the child sends its last message and leaves with ``os._exit``, without freeing its tables.
+  first; the child sends its last message and leaves with ``os._exit``, without freeing its tables.  The
+  parent keeps the child's stdin open; when it closes (the window quit or crashed), the child leaves too.
 """
 from __future__ import annotations
 
@@ -96,7 +97,7 @@ class SearchProcess:
         assert self.popen.stdin is not None
         self.used = True
         self.popen.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
-        self.popen.stdin.close()
+        self.popen.stdin.flush()  # kept open: the child leaves when it closes (the parent is gone)
 
     def kill(self) -> None:
         """End the child now (SIGKILL: it may be deep in a dict resize) and reap it off the UI thread."""
@@ -304,6 +305,16 @@ def run_request(request: SearchRequest, send: Any) -> None:
         send(("failed", f"{type(error).__name__}: {error}", traceback.format_exc()))
 
 
+def _leave_with_parent() -> None:
+    """Wait for the end of stdin, which the parent holds open until it is gone, and leave then."""
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except OSError:
+        pass
+    os._exit(0)
+
+
 def main() -> None:
     """The child: import the engines, say ready, run the one request from stdin, report, leave at once."""
     messages = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
@@ -324,6 +335,7 @@ def main() -> None:
         request = pickle.load(sys.stdin.buffer)
     except (EOFError, OSError, pickle.UnpicklingError):
         os._exit(0)  # the parent closed a spare child it no longer needs
+    threading.Thread(target=_leave_with_parent, name="parent-watch", daemon=True).start()
     run_request(request, lambda message: _send(messages, message))
     messages.flush()
     os._exit(0)  # skip freeing the search's tables: the parent has its answer

@@ -108,3 +108,12 @@ def test_the_launcher_keeps_one_warm_child_and_closing_ends_it():  # type: ignor
 def test_exit_descriptions_name_the_signal():  # type: ignore[no-untyped-def]
     assert describe_exit(-signal.SIGKILL) == "killed by SIGKILL"
     assert describe_exit(3) == "exit code 3"
+
+
+def test_a_child_leaves_when_its_parent_closes_the_request_pipe(launcher):  # type: ignore[no-untyped-def]
+    game = Solitaire(variant="dose")
+    worker = ProcessWorker(game, "bfs:time=60", game.deal(random_deal(4)), launcher=launcher)
+    worker.start()
+    assert worker.process is not None
+    worker.process.popen.stdin.close()  # what the parent's death does to the pipe
+    assert worker.process.popen.wait(timeout=10) == 0

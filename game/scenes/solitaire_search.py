@@ -19,7 +19,7 @@ from ai.live_engine import LiveEngine, make_live_engine
 from game.settings import resolve_engine_choice
 from rules.solitaire import Solitaire
 
-__all__ = ["DEFAULT_ENGINE", "LiveEngine", "engine_spec", "engine_title", "make_live_engine"]
+__all__ = ["DEFAULT_ENGINE", "LiveEngine", "check_engine", "engine_spec", "engine_title", "make_live_engine"]
 
 DEFAULT_ENGINE = "packed-dfs"
 """The solver used when neither Settings nor the presets name one for Solitaire Mancala (the strongest in
@@ -41,6 +41,17 @@ def engine_spec(settings: Any, game: Solitaire, role: str = "hint") -> str:
             continue
     # No choice made: the registry's strongest preset (a puzzle's hint should be the best line known).
     return registry.presets(game).get("Strongest") or DEFAULT_ENGINE
+
+
+def check_engine(game: Solitaire, spec: str) -> None:
+    """EngineError unless ``spec`` names a single-agent engine for ``game`` with valid parameters.
+
+    Only the spec is read: building some engines (``packed-dfs``'s table of rounds) takes a tenth of a
+    second, which the window must not spend; the search process builds the engine.
+    """
+    info, _ = registry.parse_engine_spec(spec)
+    if not info.suits(game) or info.kind != "single-agent":
+        raise EngineError(f"{spec} is not a single-agent engine; it cannot solve {game.title}")
 
 
 def engine_title(spec: str) -> str:

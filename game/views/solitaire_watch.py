@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ai.base import EngineError, Limits, SearchResult
 from ai.search_process import ProcessLauncher, ProcessWorker
 from ai.worker import Failed, Finished, Progress
-from game.scenes.solitaire_search import engine_title, make_live_engine
+from game.scenes.solitaire_search import check_engine, engine_title
 from rules.solitaire import Round
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class PuzzleSearches:
     def _worker(self, spec: str) -> ProcessWorker | None:
         """Start ``spec`` on the current position in a search process (None, with a message, if it cannot)."""
         try:
-            make_live_engine(self.game, spec)  # checked here, so a bad choice is reported at once
+            check_engine(self.game, spec)  # here, so a bad choice is reported at once
         except (EngineError, ValueError) as error:
             self.say(f"No engine: {error}", warning=True)
             return None
