@@ -49,6 +49,9 @@ POLL_SECONDS = 0.001
 """Aim for a poll of the clock and the cancel token about this often."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
+SAFETY = (0.02, 0.020)
+"""A search stops this fraction of its time before the deadline, at most this many seconds before: room to
+unwind, answer and be scheduled again on a loaded machine, so the deadline itself is kept."""
 
 
 def tighter(first: float | None, second: float | None) -> float | None:
@@ -86,7 +89,7 @@ class Budget:
         limits = limits or Limits()
         self.started = time.perf_counter()
         seconds = tighter(time_limit, limits.time)
-        self.deadline = None if seconds is None else self.started + seconds
+        self.deadline = None if seconds is None else self.started + seconds - min(SAFETY[0] * seconds, SAFETY[1])
         self.max_nodes = tighter(nodes, limits.nodes)
         self.max_depth = tighter(depth, limits.depth)
         self.cancel = cancel
@@ -99,7 +102,7 @@ class Budget:
 
     @property
     def seconds(self) -> float | None:
-        """The time allowed (None: no deadline)."""
+        """The time allowed, less the safety margin (None: no deadline)."""
         return None if self.deadline is None else self.deadline - self.started
 
     def elapsed(self) -> float:
@@ -112,8 +115,10 @@ class Budget:
             if self.cancel.yield_seconds is not None:
                 seconds = self.cancel.yield_seconds
         now = time.perf_counter()
-        if self.deadline is not None and now >= self.deadline:
-            raise SearchAborted
+        if self.deadline is not None:
+            if now >= self.deadline:
+                raise SearchAborted
+            seconds = min(seconds, max(0.0002, (self.deadline - now) / 2))  # closer polls as it nears
         if self.max_nodes is not None and nodes >= self.max_nodes:
             raise SearchAborted
         last_nodes, last_time = self._last

@@ -216,6 +216,8 @@ class Record:
     our_times: tuple[float, ...]
     their_times: tuple[float, ...]
     our_depths: tuple[int, ...]
+    """Depth completed by each searched move (book moves are not searched and not counted here)."""
+    book_moves: int = 0
 
 
 def play(task: Task) -> Record:
@@ -226,6 +228,7 @@ def play(task: Task) -> Record:
                           10**9, 2000, True, task.seed, False, pyspiel.ChildSelectionPolicy.UCT, task.seconds)
     state, os_state = bridge.ours.initial_state(), bridge.theirs.new_initial_state()
     ours, theirs, depths = [], [], []
+    book_moves = 0
     plies = 0
     while not bridge.ours.is_terminal(state):
         if os_state.is_terminal():
@@ -239,7 +242,10 @@ def play(task: Task) -> Record:
             result = fallback_result(bridge.ours, state, found)
             move = result.move
             ours.append(time.perf_counter() - started)
-            depths.append(result.depth)
+            if result.info.get("book"):
+                book_moves += 1
+            else:
+                depths.append(result.depth)
         else:
             move = bridge.to_move(state, bot.step(os_state))
             theirs.append(time.perf_counter() - started)
@@ -252,7 +258,7 @@ def play(task: Task) -> Record:
     outcome = bridge.ours.outcome(state)
     score = 0.5 if outcome.winner is None else float(outcome.winner == task.our_seat)
     return Record(task.index, task.our_seat, score, outcome.reason.value, plies, tuple(outcome.scores),
-                  tuple(ours), tuple(theirs), tuple(depths))
+                  tuple(ours), tuple(theirs), tuple(depths), book_moves)
 
 
 def strongest_engine(game: rules.Game) -> str:
@@ -282,8 +288,11 @@ def report(records: list[Record], engine: str, seconds: float, target: float) ->
         f"as North {100 * statistics.mean(north):.1f}% ({len(north)} games)" if south and north else "",
         f"  time per move: ours mean {statistics.mean(our_times):.3f} s max {max(our_times):.3f} s; "
         f"theirs mean {statistics.mean(their_times):.3f} s max {max(their_times):.3f} s" if our_times and their_times else "",
-        f"  our mean depth {statistics.mean(depths):.1f}; mean plies per game "
+        f"  our mean depth {statistics.mean(depths):.1f} over {len(depths)} searched moves "
+        f"({sum(r.book_moves for r in records)} book moves); mean plies per game "
         f"{statistics.mean(r.plies for r in records):.0f}" if depths else "",
+        f"  our moves more than 10 ms over the limit: {sum(t > seconds + 0.010 for t in our_times)} "
+        f"of {len(our_times)}" if our_times else "",
         "  endings: " + ", ".join(f"{reason} {count}" for reason, count in reasons.most_common()),
     ]
     return "\n".join(line for line in lines if line)
