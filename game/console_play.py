@@ -13,7 +13,8 @@ from typing import Callable, TextIO
 
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
-from game.console_session import DEFAULT_SECONDS, SECONDS_PER_MOVE, Session, hint_engine, seat_label, seconds_per_move
+from game.console_session import Session, hint_engine, seat_label, seconds_per_move
+from game.savegame import Seat
 from rules import Move, RulesError
 
 COMMANDS = "help, board, undo, redo, hint, save [FILE], quit"
@@ -215,7 +216,7 @@ class GameLoop:
         session = self.session
         game = session.game
         spec = hint_engine(game)
-        seconds = self.seconds if self.seconds is not None else SECONDS_PER_MOVE.get(game.name, DEFAULT_SECONDS)
+        seconds = seconds_per_move(game, Seat(spec, self.seconds), first_move=False)  # as a computer's later move
         started = time.perf_counter()
         try:
             result = self._search(spec, seconds)

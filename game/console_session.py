@@ -26,7 +26,7 @@ HINT_LEVELS = ("Hard", "Strongest", "Medium", "Easy")
 COMPUTER_LEVEL = "Medium"
 
 
-# -- seats ---------------------------------------------------------------------------------------------------
+# -- seats and their time ------------------------------------------------------------------------------------
 def default_engine(game: Game) -> str:
     """The engine spec a plain ``computer`` seat gets: the Medium preset, else the first non-random engine."""
     levels = registry.presets(game)

@@ -281,6 +281,18 @@ def test_a_computer_gets_the_position_and_the_games_time_limit(monkeypatch):
     assert "thinking: depth 3, score +1.50, 42 nodes" in out.getvalue()
 
 
+def test_a_hint_searches_for_the_consoles_time_else_the_games_limit_for_a_later_move(monkeypatch):
+    fake_engines(monkeypatch, lambda game, state: game.legal_moves(state)[0])
+    code, output, console = drive(HUMAN_VS_RANDOM + ["hint", "quit", "quit", "no"])
+    assert [limits.time for _, limits in Recorder.calls] == [0.2]  # drive gives the console 0.2 s
+    Recorder.calls = []
+    script = Script(["new", "human", "human", "hint", "quit", "quit", "no"])
+    console = Console(rules.get_game("hus"), Terminal(script, io.StringIO()))
+    script.console = console
+    console.run()
+    assert [limits.time for _, limits in Recorder.calls] == [2.0]  # not the 30 s of a Hus player's first move
+
+
 def test_time_limits_per_game():
     human = Seat("random")
     assert seconds_per_move(rules.get_game("kalah"), human, first_move=False) == 1.0
