@@ -11,7 +11,7 @@ once a frame (in ``on_update``).  It never joins or waits on the thread::
         elif isinstance(message, Finished): play(message.result.move)
         elif isinstance(message, Failed): report(message.error)
     ...
-    worker.cancel()                         # returns at once; the search stops within a few milliseconds
+    worker.cancel()                         # returns at once, Finished posted; the thread stops at its next poll
 
 How it stays responsive: the worker turns ``Limits.time`` into a ``CancelToken`` deadline, and the engine
 calls ``token.check()`` every few hundred nodes, which yields the GIL (``time.sleep(0)``, so the window keeps
@@ -22,8 +22,8 @@ The deadline does not depend on the engine unwinding in time: a second thread, t
 ``GRACE`` after the deadline and, if the engine has not finished by then, posts ``Finished`` itself with the
 last completed iteration (``info["at_deadline"]``); whatever the engine returns later is dropped.  So a
 deadline is overrun by at most ``GRACE`` plus the time the watchdog needs to be scheduled and take the GIL
-(the search yields it at every poll, about every millisecond).  Whatever happens, the thread ends with exactly one final
-message: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
+(the search yields it at every poll, about every millisecond).  A ``cancel()`` posts ``Finished`` itself, on
+the caller's side, at once.  Whatever happens, exactly one final message is posted: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
 time, so a computer player never stalls) or ``Failed`` (an exception in the engine, reported, never raised
 in the UI thread).  The worker never touches GUI objects, and the state it is given is never mutated
 (states are frozen values; the worker only passes it on).
@@ -69,7 +69,7 @@ WorkerMessage = Union[Progress, Finished, Failed]
 
 _numbers = itertools.count(1)
 
-GRACE = 0.004
+GRACE = 0.002
 """Seconds after the deadline the watchdog lets the engine finish (and offer its own, better result)."""
 
 
@@ -110,6 +110,9 @@ class SearchWorker:
         """``time.perf_counter()`` when ``start`` ran."""
         self.finished_at: float | None = None
         """``time.perf_counter()`` just before the final message was posted."""
+        self.search_ended_at: float | None = None
+        """``time.perf_counter()`` when the engine's ``search`` returned (or raised), for benchmarks: after a
+        cancel or a late deadline this can come after ``finished_at``."""
         self._queue: queue.SimpleQueue[WorkerMessage] = queue.SimpleQueue()
         self._done = threading.Event()
         self._finish_lock = threading.Lock()
@@ -133,8 +136,15 @@ class SearchWorker:
             self._watchdog.start()
 
     def cancel(self) -> None:
-        """Ask the search to stop; returns at once.  A ``Finished`` message with the last result follows."""
+        """Stop the search; returns at once, having posted ``Finished`` with the last completed iteration.
+
+        The final message does not wait for the search thread: it is posted here, on the caller's side, and
+        the thread (told through the token) stops at its next poll, its own answer dropped.  Cancelled before
+        ``start``, the search starts, sees the cancel at once and answers itself.
+        """
         self.token.cancel()
+        if self._thread is not None and not self._done.is_set():
+            self._answer_now(cancelled=True)
 
     def poll(self) -> list[WorkerMessage]:
         """Every message posted since the last poll, oldest first; never blocks."""
@@ -186,11 +196,15 @@ class SearchWorker:
         deadline = self.token.deadline
         if deadline is None or self._done.wait(max(0.0, deadline + GRACE - time.perf_counter())):
             return
+        self._answer_now(cancelled=self.token.is_cancelled, note="at_deadline")
+
+    def _answer_now(self, cancelled: bool, note: str | None = None) -> None:
+        """Post ``Finished`` with the last completed iteration without waiting for the search thread."""
         last = self.result
         elapsed = time.perf_counter() - (self.started_at or 0.0)
-        if last is not None:
-            last = replace(last, info={**last.info, "at_deadline": True})
-        self._finish(Finished(fallback_result(self.engine.game, self.state, last, elapsed), self.token.is_cancelled))
+        if last is not None and note is not None:
+            last = replace(last, info={**last.info, note: True})
+        self._finish(Finished(fallback_result(self.engine.game, self.state, last, elapsed), cancelled))
 
     def _run(self) -> None:
         final: WorkerMessage
@@ -200,6 +214,8 @@ class SearchWorker:
             except SearchAborted:
                 # An engine should catch this itself; if one lets it escape, its last progress report stands.
                 found = self.result
+            finally:
+                self.search_ended_at = time.perf_counter()
             elapsed = time.perf_counter() - (self.started_at or 0.0)
             final = Finished(fallback_result(self.engine.game, self.state, found, elapsed), self.token.is_cancelled)
         except Exception as error:  # noqa: BLE001 - any engine failure is reported, never raised in the UI

@@ -8,8 +8,12 @@ Over a few hundred searches from positions taken from random games, with the str
 - cancel latency: a search with no time limit is cancelled after a random 5-60 ms; the latency is from the
   ``cancel()`` call to the moment the thread posted its ``Finished`` message;
 - deadline overrun: a search with ``Limits(time=T)`` (T random in 20-150 ms); the overrun is from the
-  token's deadline to the posted ``Finished`` (negative when the engine stopped early, e.g. on a proven
-  result or because another iteration could not finish in time).
+  token's deadline to the posted ``Finished`` (negative when the engine answered early: a proven result, or
+  the safety margin of ``ai.search.SAFETY``).
+
+``Finished`` after a cancel is posted by ``cancel()`` itself, and at a deadline by the engine or, when it is
+late, by the worker's watchdog (``ai.worker``); the script also prints when the search thread itself
+stopped, which is what the machine's scheduling decides.
 
 The UI thread is imitated by a loop that drains ``poll()`` every millisecond, as a window would every frame.
 Prints median, 95th percentile and maximum in milliseconds; the target is 10 ms for both.
@@ -99,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     starts = positions(game, args.searches, rng)
     print(f"{game.spec}, engine {spec}, {args.searches} searches of each kind (shared, noisy machine)")
 
-    latencies, finished_first, fallbacks = [], 0, 0
+    latencies, stops, finished_first, fallbacks = [], [], 0, 0
     for state in starts:
         # The engine's own time parameter, if any, is lifted so only the cancel stops the search.
         engine = registry.make_engine(game, _without_time(spec))
@@ -110,22 +114,31 @@ def main(argv: list[str] | None = None) -> int:
             finished_first += 1
             continue
         latencies.append(1000 * (worker.finished_at - cancelled_at))
+        worker._thread.join()
+        stops.append(1000 * (worker.search_ended_at - cancelled_at))
     print(describe("cancel latency  ", latencies))
+    print(describe("  (search thread stopped after the cancel)", stops))
+    print(f"  (fallback moves after a cancel, nothing completed yet: {fallbacks})")
     if finished_first:
         print(f"  ({finished_first} searches finished before their cancel and are not counted)")
 
-    overruns, early = [], 0
+    overruns, ends, early, by_watchdog = [], [], 0, 0
     for state in starts:
         engine = registry.make_engine(game, _without_time(spec))
         worker = SearchWorker(engine, state, Limits(time=rng.uniform(0.020, 0.150)))
         final, _ = run(worker, None)
         fallbacks += bool(final.result.info.get("fallback"))
+        by_watchdog += bool(final.result.info.get("at_deadline"))
         overrun = 1000 * (worker.finished_at - worker.token.deadline)
         if overrun < 0:
             early += 1
         overruns.append(overrun)
+        worker._thread.join()
+        ends.append(1000 * (worker.search_ended_at - worker.token.deadline))
     print(describe("deadline overrun", [max(0.0, v) for v in overruns]))
-    print(f"  ({early} searches stopped before their deadline, counted as 0 ms)")
+    print(f"  ({early} searches answered before their deadline, counted as 0 ms; {by_watchdog} answered by the "
+          f"watchdog at the deadline because the engine was late)")
+    print(describe("  (engine's own return after the deadline)", [max(0.0, v) for v in ends]))
     print(f"fallback moves (nothing completed in time): {fallbacks} of {2 * len(starts)} searches")
     return 0
 

@@ -92,11 +92,13 @@ def test_cancel_stops_the_search_and_returns_the_last_completed_iteration(kalah)
     worker.cancel()
     assert worker.token.is_cancelled
     messages = progress + drain(worker)
-    assert worker.done and not worker.running
-    assert engine.stopped_by_token
+    assert worker.done and not worker.running  # answered by cancel() itself, not by the thread
     assert worker._thread is not None
     worker._thread.join(WAIT)
     assert not worker._thread.is_alive()
+    assert engine.stopped_by_token  # the thread still stopped, by the token
+    assert worker.search_ended_at is not None
+    messages += worker.poll()  # nothing more: the thread's own answer was dropped
     *reports, final = messages
     assert all(isinstance(m, Progress) for m in reports)
     assert isinstance(final, Finished) and final.cancelled
