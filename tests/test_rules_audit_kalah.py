@@ -197,3 +197,51 @@ def test_bad_notation_names_the_field(text, word):
 def test_bad_parameters_say_what_is_valid(params):
     with pytest.raises(ParameterError):
         Kalah(**params)
+
+
+# -- ground truth: the solved values RULES.md quotes -------------------------------------------------------------
+def first_player_can_force(game: Kalah, margin: int) -> bool:
+    """Whether South, moving first, can force a final margin of at least ``margin`` under perfect play.
+
+    A null-window alpha-beta over the rules module's own moves, with a table of proven bounds per position
+    (an extra turn keeps the mover's point of view, so its value is not negated).
+    """
+    bounds: dict = {}
+
+    def search(state, alpha: int, beta: int) -> int:
+        if game.is_terminal(state):
+            south, north = game.outcome(state).scores
+            return south - north if state.to_move == 0 else north - south
+        low, high = bounds.get(state, (-99, 99))
+        if low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        a, b = max(alpha, low), min(beta, high)
+        children = [game.apply(state, move) for move in game.legal_moves(state)]
+        children.sort(key=lambda child: child.to_move != state.to_move)  # extra turns first
+        best = -99
+        for child in children:
+            value = search(child, a, b) if child.to_move == state.to_move else -search(child, -b, -a)
+            if value > best:
+                best = value
+                a = max(a, value)
+                if a >= b:
+                    break
+        if best <= alpha:
+            bounds[state] = (low, best)
+        elif best >= beta:
+            bounds[state] = (best, high)
+        else:
+            bounds[state] = (best, best)
+        return best
+
+    return search(game.initial_state(), margin - 1, margin) >= margin
+
+
+@pytest.mark.parametrize("pits, seeds, margin", [(3, 3, 2), (4, 3, 8)])
+def test_small_boards_have_the_solved_values_of_irving_donkers_and_uiterwijk(pits, seeds, margin):
+    # Kalah(4,4) = +2 holds as well (the same search, about 90 s, too slow for the suite).
+    game = Kalah(pits=pits, seeds=seeds)
+    assert first_player_can_force(game, margin)
+    assert not first_player_can_force(game, margin + 1)
