@@ -241,3 +241,88 @@ def test_notation_is_the_canonical_holes_and_stores():
     assert DOSE.to_text(state) == "holes=1,2,3,4,5,6/7,8,9,10,11,12 stores=3,4 select=free"
     with pytest.raises(NotationError, match="select"):
         DOSE.from_text("holes=0,2,3,4,5,6/7,8,9,10,11,12 stores=3,4 select=1")
+
+
+# -- an independent reference: the rings as RULES.md draws them, stores included ---------------------------------
+RINGS = {
+    "cw": [1, 2, 3, 4, 5, 6, "store02", 12, 11, 10, 9, 8, 7, "store01"],
+    "ccw": [6, 5, 4, 3, 2, 1, "store01", 7, 8, 9, 10, 11, 12, "store02"],
+}
+
+
+def reference_round(holes: list[int], stores: list[int], start: int, direction: str, aside: bool, lewis: bool):
+    """One round, stone by stone, on the drawn ring; returns ("stored" | "ends" | "lost", hole) and updates
+    ``holes`` (index 0 = hole01) and ``stores`` in place."""
+    ring = RINGS[direction]
+    at = ring.index(start)
+    beside = ring[(at + 1) % len(ring)]
+    hand, holes[start - 1] = holes[start - 1], 0
+    if lewis and aside and hand == 1 and isinstance(beside, str):
+        stores[int(beside[-1]) - 1] += 1
+        return "stored", start
+    while True:
+        at = (at + 1) % len(ring)
+        hole = ring[at]
+        if isinstance(hole, str):
+            continue  # a store is skipped unless the rule below sent the stone there
+        holes[hole - 1] += 1
+        hand -= 1
+        if hand == 0:
+            return ("lost" if holes[hole - 1] == 1 else "ends"), hole
+        beside = ring[(at + 1) % len(ring)]
+        if hand == 1 and isinstance(beside, str) and (aside or not lewis):
+            stores[int(beside[-1]) - 1] += 1
+            return "stored", hole
+
+
+def reference_chance(holes: list[int], start: int, direction: str) -> bool:
+    """Whether a round has one stone in hand at a row end (lewis's set-aside choice) at some point."""
+    trial_holes, trial_stores = list(holes), [0, 0]
+    return reference_round(trial_holes, trial_stores, start, direction, True, True)[0] == "stored"
+
+
+@pytest.mark.parametrize("game", [DOSE, LEWIS], ids=["dose", "lewis"])
+def test_random_games_agree_with_the_reference(game):
+    import random
+
+    rng = random.Random(2026)
+    lewis = game is LEWIS
+    endings, most_stored = set(), 0
+    for deal in range(60):
+        state = game.initial_state(deal)
+        holes, stores, select, seen = list(state.holes), [0, 0], None, set()
+        while True:
+            starts = [select] if select is not None else [h for h in range(1, 13) if holes[h - 1]]
+            expected_moves = {(None if select is not None else h, d, False) for h in starts for d in ("cw", "ccw")}
+            if lewis:
+                expected_moves |= {(None if select is not None else h, d, True) for h in starts
+                                   for d in ("cw", "ccw") if reference_chance(holes, h, d)}
+            assert set(game.legal_moves(state)) == expected_moves, game.to_text(state)
+            # A careful random player: any round that does not lose at once, so games run long and store.
+            safe = [m for m in game.legal_moves(state) if reference_round(
+                list(holes), [0, 0], select or m.hole, m.direction, m.set_aside, lewis)[0] != "lost"]
+            move = rng.choice(safe or game.legal_moves(state))
+            seen.add((tuple(holes), select))
+            start = select if select is not None else move.hole
+            result, hole = reference_round(holes, stores, start, move.direction, move.set_aside, lewis)
+            state = game.apply(state, move)
+            assert (state.holes, state.stores) == (tuple(holes), tuple(stores)), game.to_text(state)
+            if result == "stored":
+                select, seen = (hole if holes[hole - 1] else None), set()
+            else:
+                select = hole
+            if result == "lost":
+                outcome = Outcome(None, Reason.LAST_STONE_IN_EMPTY_HOLE, (sum(stores),))
+            elif not any(holes):
+                outcome = Outcome(0, Reason.BOARD_CLEARED, (sum(stores),))
+            elif (tuple(holes), select) in seen:
+                outcome = Outcome(None, Reason.REPETITION, (sum(stores),))
+            else:
+                outcome = None
+            assert game.outcome(state) == outcome, game.to_text(state)
+            if outcome is not None:
+                endings.add(outcome.reason)
+                most_stored = max(most_stored, sum(stores))
+                break
+            assert state.selected == (None if select is None else select - 1)
+    assert Reason.LAST_STONE_IN_EMPTY_HOLE in endings and most_stored >= 8  # stores (set-asides) happened
