@@ -172,3 +172,57 @@ def test_moves_are_typed_as_cells():
 def test_bad_positions_say_what_is_wrong(rows, move, word):
     with pytest.raises(NotationError, match=re.escape(word)):
         GAME.from_text(f"rows={'/'.join(rows)} move={move}")
+
+
+# -- an independent reference: the rule text on an 8x8 grid, fives by scanning the whole board ------------------
+def reference_legal(grid: list[list[int]]) -> set[tuple[int, int]]:
+    """(row, column) of every empty cell that touches a wall or has a brick directly left or right of it."""
+    legal = set()
+    for row in range(8):
+        for column in range(8):
+            if grid[row][column]:
+                continue
+            if column in (0, 7) or grid[row][column - 1] or grid[row][column + 1]:
+                legal.add((row, column))
+    return legal
+
+
+def reference_five(grid: list[list[int]], colour: int, row: int, column: int) -> bool:
+    """Whether ``colour`` has five in a line through (row, column): every window of five cells along the
+    four directions that contains the cell."""
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for back in range(5):
+            cells = [(row + (k - back) * dr, column + (k - back) * dc) for k in range(5)]
+            if all(0 <= r < 8 and 0 <= c < 8 and grid[r][c] == colour for r, c in cells):
+                return True
+    return False
+
+
+def test_random_games_agree_with_the_reference():
+    import random
+
+    rng = random.Random(472)
+    endings = set()
+    for _ in range(80):
+        state, grid, colour = GAME.initial_state(), [[0] * 8 for _ in range(8)], 1
+        while True:
+            legal = {divmod(move, 8) for move in GAME.legal_moves(state)}
+            assert legal == reference_legal(grid), GAME.to_text(state)
+            move = rng.choice(GAME.legal_moves(state))
+            row, column = divmod(move, 8)
+            grid[row][column] = colour
+            state = GAME.apply(state, move)
+            assert state.rows == tuple(tuple(line) for line in grid)
+            if reference_five(grid, colour, row, column):
+                expected = Outcome(colour - 1, Reason.FIVE_IN_A_ROW, (1, 0) if colour == 1 else (0, 1))
+            elif all(all(line) for line in grid):
+                expected = Outcome(None, Reason.BOARD_FULL, (0, 0))
+            else:
+                expected = None
+            assert GAME.outcome(state) == expected, GAME.to_text(state)
+            if expected is not None:
+                endings.add(expected.reason)
+                break
+            colour = 3 - colour
+            assert GAME.to_move(state) == colour - 1
+    assert Reason.FIVE_IN_A_ROW in endings
