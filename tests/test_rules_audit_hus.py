@@ -202,3 +202,10 @@ def test_notation_round_trips_and_names_bad_fields():
         GAME.from_text(GAME.to_text(state).replace("turn=1", "turn=-1"))
     with pytest.raises(NotationError, match="pits"):
         GAME.from_text("pits=2,2/2,2 move=S turn=0")
+
+
+@pytest.mark.parametrize("params, word", [({"lap_limit": 0}, "lap_limit"), ({"turn_limit": 0}, "turn_limit"),
+                                          ({"seeds": 3}, "unknown parameter")])
+def test_bad_parameters_say_what_is_valid(params, word):
+    with pytest.raises(rules.ParameterError, match=word):
+        Hus(**params)

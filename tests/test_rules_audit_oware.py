@@ -243,3 +243,14 @@ def test_typed_moves_are_house_numbers_and_errors_list_the_legal_ones():
         GAME.parse_move(state, "three")
     with pytest.raises(IllegalMoveError, match="legal moves: 3"):
         GAME.parse_move(state, "1")
+
+
+def test_parameters_defaults_and_ranges():
+    assert GAME.parameters == {"seeds": 4, "grand_slam": "no-capture", "no_capture_limit": 100,
+                               "repetition": True, "skip_start": True}
+    for bad, word in (({"seeds": 0}, "seeds"), ({"grand_slam": "sometimes"}, "no-capture"),
+                      ({"no_capture_limit": -1}, "no_capture_limit"), ({"houses": 6}, "unknown parameter"),
+                      ({"no_capture_limit": 0, "repetition": False}, "repetition")):
+        with pytest.raises(rules.ParameterError, match=word):
+            Oware(**bad)
+    assert Oware(seeds=3).total == 36
