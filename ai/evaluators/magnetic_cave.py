@@ -127,6 +127,30 @@ THREAT_LATER = 150
 THREAT_BLOCK = 60
 """The opponent's single playable threat cell: the side to move must block it at once."""
 
+ZUGZWANG = 400
+"""The full-board outlook (``zugzwang_outlook``) of the threat cells that cannot be played yet, per +1 / -1."""
+
+
+def zugzwang_outlook(mine: int, theirs: int, empty: int) -> int:
+    """Who the threat cells that cannot be played yet favour when the cave fills: +1, 0 or -1 for the mover.
+
+    ``mine`` / ``theirs`` count the side to move's / the opponent's such cells, ``empty`` the empty cells.  A
+    threat cell inside a row's empty run makes its two neighbours in the row poison for the opponent (filling
+    one opens it), while its owner may fill a neighbour as a four, whose forced block keeps the turn, and then
+    the other neighbour: a private reserve of one move.  So once the other cells are filled (``3 * regions``
+    left), the player to move then, Z, uses up reserves turn by turn with the other: Z loses when it has fewer
+    than the other, wins with two more, and it is a tie in between.  Colour-free: Z is the mover exactly when
+    an even number of moves remain before that.  A model (it ignores threats made later and neighbouring
+    threat cells), so the evaluator only weights it by ``ZUGZWANG``.
+    """
+    if not (mine or theirs):
+        return 0
+    mover_is_z = (empty - 3 * (mine + theirs)) % 2 == 0
+    z, other = (mine, theirs) if mover_is_z else (theirs, mine)
+    outcome = -1 if z < other else 1 if z >= other + 2 else 0
+    return outcome if mover_is_z else -outcome
+
+
 _TABLE = tuple(
     tuple(
         tuple(WINDOW_VALUE[n] + NOW_BONUS[n] * now + NEXT_BONUS[n] * later for later in range(WIN_LENGTH + 1))
@@ -187,6 +211,9 @@ class ThreatEvaluator:
         score += THREAT_NEXT * ((my_threats & later).bit_count() - (their_threats & later).bit_count())
         rest = ~(now | later)
         score += THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
+        if my_threats or their_threats:
+            empty = CELLS - occupied.bit_count()
+            score += ZUGZWANG * zugzwang_outlook(my_threats.bit_count(), their_threats.bit_count(), empty)
         return float(score)
 
 

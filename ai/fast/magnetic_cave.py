@@ -33,6 +33,8 @@ reaches ``beta``, trying fours first.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ai.evaluators import WIN, Evaluator
 from ai.evaluators.magnetic_cave import (
     ATTACK,
@@ -48,7 +50,9 @@ from ai.evaluators.magnetic_cave import (
     WINDOW_VALUE,
     WINDOWS,
     ThreatEvaluator,
+    zugzwang_outlook,
 )
+from ai.evaluators import magnetic_cave as evaluation
 from rules import Game, State
 from rules.magnetic_cave import FULL, NOT_A, NOT_H, SIZE, WALLS, CaveState, Cell
 
@@ -155,7 +159,11 @@ def _threat_terms(score: int, my_threats: int, their_threats: int, occupied: int
         their_threats ^= urgent
     score += THREAT_NEXT * ((my_threats & later).bit_count() - (their_threats & later).bit_count())
     rest = FULL ^ (now | later)
-    return score + THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
+    score += THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
+    if my_threats or their_threats:
+        outlook = zugzwang_outlook(my_threats.bit_count(), their_threats.bit_count(), BOARD_BITS - occupied.bit_count())
+        score += evaluation.ZUGZWANG * outlook
+    return score
 
 
 def threat_score(mine: int, theirs: int) -> int:
@@ -276,6 +284,17 @@ class CaveKernel:
         self.scorer = LineScorer()
         self.root_scorer = self.scorer.score
         """The evaluation for positions below the root (lines dead at the root skipped)."""
+        self.root_position: int | None = None
+        self.root_moves: frozenset[Cell] | None = None
+        """The root's moves the search may choose from (None: all), set by the endgame solver when it has
+        proven which moves keep a tie."""
+
+    def make_run(self, table: Any, budget: Any, poll: int) -> Any:
+        """The engine's search with the exact endgame solver in front (``ai.cave_endgame.EndgameRun``)."""
+        from ai.cave_endgame import EndgameRun
+        from ai.search import _Run  # the generic search itself; the solver only decides or narrows the root
+
+        return EndgameRun(self, _Run(self, table, budget, poll), budget)
 
     # -- positions --------------------------------------------------------------------------------------------
     def encode(self, state: State) -> int:
@@ -283,9 +302,12 @@ class CaveKernel:
         if (state.black, state.white) != self.root:
             self.root = (state.black, state.white)
             self.scorer.set_root(state.black, state.white)
+        self.root_moves = None
         if state.to_move == 0:
-            return state.black | state.white << BOARD_BITS
-        return state.white | state.black << BOARD_BITS
+            self.root_position = state.black | state.white << BOARD_BITS
+        else:
+            self.root_position = state.white | state.black << BOARD_BITS
+        return self.root_position
 
     @staticmethod
     def decode(position: int, to_move: int) -> CaveState:
@@ -371,6 +393,8 @@ class CaveKernel:
         finals, cells, threats, dangers = self._candidates(mine, theirs)
         if not cells:
             return finals
+        if position == self.root_position and self.root_moves is not None:
+            cells = [cell for cell in cells if cell in self.root_moves] or cells
         play = self._play
         if len(cells) == 1:
             child, same, final = play(mine, theirs, threats, dangers, cells[0])

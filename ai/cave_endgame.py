@@ -1,0 +1,326 @@
+"""Exact Magnetic Cave endgames: win, tie or loss with perfect play, for the last empty cells of the cave.
+
+Near the end of a game the branching is small (at most two cells per row are playable, and whole rows are
+full) and most positions are decided by *zugzwang*: a threat cell (an empty cell that would complete five)
+sitting inside a row's empty run must not be opened by the opponent, so the side that runs out of safe moves
+first loses, as with Connect Four's threats.  A heuristic cannot count that reliably; a search to the full
+board can, and this one is cheap because it knows only three values (+1 win, 0 tie, -1 loss, from the side to
+move) and plays the forced moves without branching:
+
+- the mover can complete five: +1, at once;
+- the opponent has two playable threat cells: -1; one: the block is the only move;
+- a move that makes an opponent's threat cell playable loses (-1) without a search;
+- a move that leaves two playable threat cells of the mover wins (+1) without a search;
+- a *four* (one playable threat cell of the mover) forces the block, and the same player moves again: the
+  pair costs no branching at all;
+- a full board is a tie (0).
+
+Threat cells are kept per colour through the search and grown from the windows through each new brick only.
+Alpha-beta with a table of proven bounds (``lower, upper``) per position (the two bitboards: the side to move
+follows from the brick count) makes the null-window questions "can the mover win?" and "can the mover avoid
+losing?" cheap to ask again from the next move.
+
+``EndgameSolver.solve`` polls a callback every few hundred nodes (the engine's clock and cancel token), which
+may raise ``ai.base.SearchAborted``; a node limit (``max_nodes``) bounds one call on its own.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ai.base import SearchAborted
+from ai.evaluators.magnetic_cave import CELL_WINDOWS, WINDOWS
+from rules.magnetic_cave import FULL, NOT_A, NOT_H, WALLS, Cell
+
+WIN, TIE, LOSS = 1, 0, -1
+BOARD_BITS = 64
+TABLE_SIZE = 1_500_000
+"""Entries the table of proven bounds may hold before it is emptied (about 150 bytes each)."""
+POLL_NODES = 32
+"""Nodes between two calls of the poll callback."""
+
+
+def legal(occupied: int) -> int:
+    """The playable cells: empty, against a wall or beside a brick in the row."""
+    return (FULL ^ occupied) & (WALLS | ((occupied << 1) & NOT_A) | ((occupied >> 1) & NOT_H))
+
+
+def five_cells_of(bits: int) -> int:
+    """Every cell where one more brick of ``bits`` completes a window of five (a full scan, for the root)."""
+    found = 0
+    for window in WINDOWS:
+        own = window & bits
+        if own.bit_count() == 4:
+            found |= window ^ own
+    return found
+
+
+def grown(threats: int, bits: int, cell: Cell) -> int:
+    """``threats`` (the five cells of ``bits`` before ``cell`` was added) with the new ones through ``cell``."""
+    for window in CELL_WINDOWS[cell]:
+        own = window & bits
+        if own.bit_count() == 4:
+            threats |= window ^ own
+    return threats
+
+
+def _order_key(mine: int, theirs: int, cell: Cell) -> int:
+    """A cheap attack-and-defence count (higher first): windows through ``cell`` that stay open for someone."""
+    score = 0
+    for window in CELL_WINDOWS[cell]:
+        a = window & mine
+        b = window & theirs
+        if not b:
+            score += 1 << (2 * a.bit_count())
+        elif not a:
+            score += 1 << (2 * b.bit_count() - 1)
+    return score
+
+
+class EndgameSolver:
+    """Exact values of Magnetic Cave positions by alpha-beta over win / tie / loss (see the module docstring).
+
+    ``poll`` is called every ``POLL_NODES`` nodes and may raise ``SearchAborted`` to stop a search; the table
+    of proven bounds survives between calls (positions of one game recur from move to move).
+    """
+
+    def __init__(
+        self,
+        poll: Callable[[], None] | None = None,
+        max_nodes: int | None = None,
+        table: dict[int, tuple[int, int, int]] | None = None,
+    ) -> None:
+        self.poll = poll
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int, int]] = {} if table is None else table
+        """Position -> (lower bound, upper bound, best cell or -1); may be shared between solvers."""
+        self._limit = 0
+        self._next_poll = 0
+
+    # -- the public questions -----------------------------------------------------------------------------------
+    def solve(
+        self, mine: int, theirs: int, alpha: int = LOSS, beta: int = WIN, max_nodes: int | None = None
+    ) -> tuple[int, Cell | None]:
+        """(value, best move) of the position with ``mine`` to move, exact when ``alpha < value < beta``,
+        otherwise a bound on the side it failed (the usual alpha-beta contract).  Raises ``SearchAborted`` when
+        the poll says so or ``max_nodes`` (or the solver's own ``max_nodes``) nodes have been searched."""
+        limit = max_nodes if max_nodes is not None else self.max_nodes
+        self._limit = self.nodes + limit if limit is not None else 1 << 62
+        self._next_poll = min(self.nodes + POLL_NODES, self._limit)
+        value = self._search(mine, theirs, five_cells_of(mine), five_cells_of(theirs), alpha, beta)
+        entry = self.table.get(mine | theirs << BOARD_BITS)
+        move = entry[2] if entry is not None and entry[2] >= 0 else None
+        if move is None:
+            move = self._forced_move(mine, theirs)
+        return value, move
+
+    def value(self, mine: int, theirs: int, max_nodes: int | None = None) -> int:
+        """The exact value (+1, 0, -1) of the position with ``mine`` to move."""
+        return self.solve(mine, theirs, max_nodes=max_nodes)[0]
+
+    def winning_move(self, mine: int, theirs: int, max_nodes: int | None = None) -> Cell | None:
+        """A move that wins by force for the side to move, or None if there is none (the null window 0..1)."""
+        value, move = self.solve(mine, theirs, TIE, WIN, max_nodes=max_nodes)
+        return move if value >= WIN else None
+
+    def _forced_move(self, mine: int, theirs: int) -> Cell | None:
+        """The move of a node decided before the table was written (a win in one, or a forced block)."""
+        occupied = mine | theirs
+        now = legal(occupied)
+        for cells in (five_cells_of(mine) & now, five_cells_of(theirs) & now, now):
+            if cells:
+                return (cells & -cells).bit_length() - 1
+        return None
+
+    # -- the search ---------------------------------------------------------------------------------------------
+    def _search(self, mine: int, theirs: int, threats: int, dangers: int, alpha: int, beta: int) -> int:
+        """Negamax value of the position (``mine`` to move; ``threats`` / ``dangers`` the cells completing five
+        for the mover / the opponent, occupied ones included), within ``alpha..beta``."""
+        self.nodes += 1
+        if self.nodes >= self._next_poll:
+            if self.nodes >= self._limit:
+                raise SearchAborted
+            self._next_poll = min(self.nodes + POLL_NODES, self._limit)
+            if self.poll is not None:
+                self.poll()
+        occupied = mine | theirs
+        now = legal(occupied)
+        if threats & now:
+            return WIN
+        blocks = dangers & now
+        if blocks & (blocks - 1):
+            return LOSS
+        key = mine | theirs << BOARD_BITS
+        table = self.table
+        entry = table.get(key)
+        table_move = -1
+        if entry is not None:
+            lower, upper, table_move = entry
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
+        else:
+            lower, upper = LOSS, WIN
+        start_alpha, start_beta = alpha, beta
+
+        if blocks:
+            cells = [blocks.bit_length() - 1]
+        else:
+            cells = []
+            rest = now
+            while rest:
+                low = rest & -rest
+                cells.append(low.bit_length() - 1)
+                rest ^= low
+            if len(cells) > 1:
+                cells.sort(key=lambda c: (c != table_move, -_order_key(mine, theirs, c)))
+
+        best, best_move = LOSS - 1, -1
+        quiet: list[tuple[Cell, int]] = []
+        # First pass: decided moves and fours (cheap, often decisive); quiet moves are kept for the second.
+        for cell in cells:
+            bit = 1 << cell
+            after = mine | bit
+            filled = occupied | bit
+            if filled == FULL:
+                value = TIE
+            else:
+                opened = legal(filled)
+                if dangers & opened:
+                    value = LOSS
+                else:
+                    mine_threats = grown(threats, after, cell)
+                    playable = mine_threats & opened
+                    if playable & (playable - 1):
+                        value = WIN
+                    elif playable:
+                        # A four: the opponent's only move is the block, then the mover moves again.
+                        blocked = theirs | playable
+                        if filled | playable == FULL:
+                            value = TIE
+                        else:
+                            block = playable.bit_length() - 1
+                            value = self._search(
+                                after, blocked, mine_threats, grown(dangers, blocked, block), alpha, beta
+                            )
+                    else:
+                        quiet.append((cell, mine_threats))
+                        continue
+            if value > best:
+                best, best_move = value, cell
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if alpha < beta:
+            for cell, mine_threats in quiet:
+                value = -self._search(theirs, mine | 1 << cell, dangers, mine_threats, -beta, -alpha)
+                if value > best:
+                    best, best_move = value, cell
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+
+        if best <= start_alpha:
+            upper = min(upper, best)
+        elif best >= start_beta:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        if len(table) >= TABLE_SIZE:
+            table.clear()
+        table[key] = (lower, upper, best_move if best > start_alpha else table_move)
+        return best
+
+
+# -- the solver in front of the engine's search ------------------------------------------------------------------
+
+SOLVE_EMPTIES = 20
+"""The solver is tried at the root when at most this many cells are empty."""
+SOLVE_SHARE = 0.5
+"""At most this share of a timed search goes to the solver; the heuristic search gets the rest."""
+SOLVE_NODES = 100_000
+"""The solver's node budget when the search has no deadline (a depth- or node-limited search)."""
+SHARED_TABLE: dict[int, tuple[int, int, int]] = {}
+"""The solvers' table of proven bounds, one per process: the bounds are facts about positions, so every
+engine may reuse them (the positions of one game recur from move to move, and a solver cut off by its time
+leaves its proofs behind for the next move)."""
+
+
+class EndgameRun:
+    """The engine's search run (``ai.search``'s ``_Run`` interface) with the endgame solver in front.
+
+    Before the first iteration, when few cells are empty, the solver is given part of the time: a proven win
+    is played at once (the result is exact); a proven tie leaves to the heuristic search only the moves that
+    keep the tie (``kernel.root_moves``), so it cannot drift into a zugzwang loss beyond its horizon; a proven
+    loss, or a solver out of time, changes nothing.  Everything else is the wrapped run's.
+    """
+
+    def __init__(self, kernel: Any, inner: Any, budget: Any) -> None:
+        self.kernel = kernel
+        self.inner = inner
+        self.budget = budget
+        self.solver = EndgameSolver(table=SHARED_TABLE)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def root(self, root: int, depth: int):
+        if depth == 1:
+            self.kernel.root_moves = None
+            proven = self._solve(root)
+            if proven is not None:
+                return proven
+        return self.inner.root(root, depth)
+
+    def _solve(self, root: int):
+        """Solve the root if it is near the end: (score, move, True) for a proven win, else None (after
+        restricting the root's moves when the value is a tie)."""
+        mine, theirs = root & FULL, root >> BOARD_BITS
+        if BOARD_BITS - (mine | theirs).bit_count() > SOLVE_EMPTIES:
+            return None
+        budget = self.budget
+        solver = self.solver
+        cancel = budget.cancel
+        seconds = budget.seconds
+        stop = None if seconds is None else time.perf_counter() + SOLVE_SHARE * max(0.0, seconds - budget.elapsed())
+        max_nodes = SOLVE_NODES if stop is None else None
+
+        def poll() -> None:
+            if cancel is not None:
+                cancel.check()
+            if stop is not None and time.perf_counter() >= stop:
+                raise SearchAborted
+
+        solver.poll = poll
+        started = solver.nodes
+        try:
+            value, move = solver.solve(mine, theirs, max_nodes=max_nodes)
+            if value == WIN:
+                return self.kernel.win, move, True
+            if value == TIE:
+                keep = []
+                for cell, child, same, final in self.kernel.children(root):
+                    if final is not None:
+                        holds = final >= 0
+                    elif same:
+                        holds = solver.solve(child & FULL, child >> BOARD_BITS, LOSS, TIE, max_nodes)[0] >= TIE
+                    else:
+                        holds = solver.solve(child & FULL, child >> BOARD_BITS, TIE, WIN, max_nodes)[0] <= TIE
+                    if holds:
+                        keep.append(cell)
+                self.kernel.root_moves = frozenset(keep) or None
+        except SearchAborted:
+            if cancel is not None and cancel.expired():
+                raise
+        finally:
+            solver.poll = None
+            self.inner.nodes += solver.nodes - started
+        return None

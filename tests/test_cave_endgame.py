@@ -1,0 +1,161 @@
+"""The exact Magnetic Cave endgame: the solver against plain minimax on the rules, the engine's use of it
+(proven wins played, proven ties kept), and the evaluator's zugzwang outlook.
+
+The reference values come from the rules alone (``legal_moves`` / ``apply`` / ``winner``, memoised minimax
+over every move), so the solver cannot pass by agreeing with its own forced-move shortcuts.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from ai import registry
+from ai.base import Limits, SearchAborted
+from ai.cave_endgame import LOSS, TIE, WIN, EndgameSolver
+from ai.evaluators import WIN as WIN_SCORE
+from ai.evaluators.magnetic_cave import zugzwang_outlook
+from rules.magnetic_cave import FULL, CaveState, MagneticCave, cell_name, completes_five, legal_mask, mask_cells
+from test_cave_eval import position
+
+GAME = MagneticCave()
+
+
+@lru_cache(maxsize=None)
+def minimax(black: int, white: int, to_move: int) -> int:
+    """The exact value (+1 win, 0 tie, -1 loss) for the side to move, trying every legal move of the rules
+    (``legal_mask`` and ``completes_five``, the functions ``MagneticCave.apply`` itself uses)."""
+    mine = black if to_move == 0 else white
+    occupied = black | white
+    best = LOSS
+    for move in mask_cells(legal_mask(occupied)):
+        bit = 1 << move
+        if completes_five(mine | bit, move):
+            return WIN
+        if occupied | bit == FULL:
+            value = TIE
+        elif to_move == 0:
+            value = -minimax(black | bit, white, 1)
+        else:
+            value = -minimax(black, white | bit, 0)
+        if value > best:
+            best = value
+            if best == WIN:
+                break
+    return best
+
+
+def late_positions(count: int, empty: int, seed: int) -> list[CaveState]:
+    """Undecided positions with ``empty`` empty cells from games of a careful random player (it takes a win,
+    blocks a single threat and avoids opening one for the opponent when it can), so games last and threats
+    pile up as in real play."""
+    rng = random.Random(seed)
+    found: list[CaveState] = []
+    while len(found) < count:
+        state = GAME.initial_state()
+        while not GAME.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empty:
+            moves = GAME.legal_moves(state)
+            afters = [GAME.apply(state, move) for move in moves]
+            wins = [after for after in afters if after.winner is not None]
+            safe = [after for after in afters if not GAME.is_terminal(after) and not wins_now(after)]
+            state = wins[0] if wins else rng.choice(safe or afters)
+        if not GAME.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def wins_now(state: CaveState) -> bool:
+    """Whether the side to move can complete five at once."""
+    mine = state.black if state.to_move == 0 else state.white
+    return any(completes_five(mine | 1 << move, move) for move in GAME.legal_moves(state))
+
+
+def sides(state: CaveState) -> tuple[int, int]:
+    return (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+
+
+def test_the_solver_gives_the_minimax_value_of_late_positions():
+    solver = EndgameSolver()
+    values = {WIN: 0, TIE: 0, LOSS: 0}
+    for state in late_positions(50, empty=9, seed=31):
+        expected = minimax(state.black, state.white, state.to_move)
+        value, move = solver.solve(*sides(state))
+        assert value == expected, GAME.to_text(state)
+        values[value] += 1
+        # The move it names keeps that value (checked by the rules).
+        after = GAME.apply(state, move)
+        if after.winner is not None:
+            assert value == WIN
+        elif (after.black | after.white) != FULL:
+            assert -minimax(after.black, after.white, after.to_move) == value, (GAME.to_text(state), cell_name(move))
+    assert min(values.values()) >= 3, values  # wins, ties and losses were all met
+
+
+def test_null_window_questions_agree_with_the_full_value():
+    solver = EndgameSolver()
+    for state in late_positions(30, empty=10, seed=32):
+        mine, theirs = sides(state)
+        exact = minimax(state.black, state.white, state.to_move)
+        wins = solver.winning_move(mine, theirs)
+        assert (wins is not None) == (exact == WIN), GAME.to_text(state)
+        assert (solver.solve(mine, theirs, LOSS, TIE)[0] >= TIE) == (exact >= TIE)
+
+
+def test_the_solver_stops_at_its_node_limit_and_when_polled():
+    state = late_positions(1, empty=24, seed=33)[0]
+    solver = EndgameSolver(max_nodes=50)
+    with pytest.raises(SearchAborted):
+        solver.solve(*sides(state))
+    assert solver.nodes <= 50
+
+    def stop() -> None:
+        raise SearchAborted
+
+    with pytest.raises(SearchAborted):
+        EndgameSolver(poll=stop).solve(*sides(state))
+
+
+def test_the_engine_plays_proven_endgame_wins_and_keeps_proven_ties():
+    engine_spec = registry.presets(GAME)["Strongest"]
+    checked = {"win": 0, "tie": 0}
+    for state in late_positions(16, empty=10, seed=34):
+        exact = minimax(state.black, state.white, state.to_move)
+        if exact == LOSS:
+            continue
+        result = registry.make_engine(GAME, engine_spec).search(state, Limits(time=1.0))
+        after = GAME.apply(state, result.move)
+        if after.winner is not None:
+            kept = WIN
+        elif (after.black | after.white) == FULL:
+            kept = TIE
+        else:
+            kept = -minimax(after.black, after.white, after.to_move)
+        assert kept == exact, (GAME.to_text(state), cell_name(result.move))
+        if exact == WIN:
+            assert result.score >= WIN_SCORE and result.exhaustive
+            checked["win"] += 1
+        else:
+            checked["tie"] += 1
+    assert min(checked.values()) >= 3, checked
+
+
+@pytest.mark.parametrize(
+    "mine, theirs, empty, expected",
+    [
+        (0, 0, 20, 0),
+        (1, 0, 20, 1),  # Black to move owning one cell: White must open it when the rest is full
+        (0, 1, 21, -1),  # the same seen by White to move
+        (0, 1, 20, 0),  # one White cell: Black fills the last safe cell, White only uses up its reserve
+        (1, 0, 21, 0),
+        (0, 2, 20, -1),  # two White cells against Black to move: Black runs out first
+        (2, 0, 21, 1),
+        (1, 1, 20, 0),
+        (2, 1, 20, 1),
+        (1, 2, 21, -1),  # two Black cells against White's one, White to move: White runs out first
+    ],
+)
+def test_the_zugzwang_outlook(mine, theirs, empty, expected):
+    assert zugzwang_outlook(mine, theirs, empty) == expected
+    # One quiet move later the same player is expected to win: the outlook is negated for the new mover.
+    assert zugzwang_outlook(theirs, mine, empty - 1) == -expected
