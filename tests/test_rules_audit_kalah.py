@@ -39,6 +39,15 @@ def test_start_has_seeds_in_every_pit_empty_stores_and_south_to_move():
     assert small.legal_moves(start) == (0, 1, 2, 3)
 
 
+def test_the_canonical_board_tuple_and_the_opposite_pit():
+    # South 0..5 then North 0..5; pit j faces pit 11 - j: South's pit 1 (index 1) faces North's pit 4 (index 10).
+    state = GAME.from_text("pits=1,2,3,4,5,6/7,8,9,10,11,12 stores=13,14 move=N")
+    assert state.pits == tuple(range(1, 13)) and state.stores == (13, 14) and GAME.to_move(state) == 1
+    # South's S0 (1 seed) into an empty S1 captures S1 with index 11 - 1 = 10, North's pit 4.
+    after = GAME.apply(GAME.from_text("pits=1,0,3,4,5,6/7,8,9,10,11,12 stores=0,0 move=S"), 0)
+    assert after.pits == (0, 0, 3, 4, 5, 6, 7, 8, 9, 10, 0, 12) and after.stores == (12, 0)
+
+
 # -- sowing (rule 2) ---------------------------------------------------------------------------------------------
 def test_south_sows_through_its_store_and_round_past_norths_store():
     # S5 holds 8: South's store, N0..N5, (North's store skipped), S0.
