@@ -116,7 +116,7 @@ def packed_depth_first(problem: SolitaireProblem, budget: Budget | None = None) 
     root = pack(board0, selected0)
     # parent[position] = (the position before, the round played); the root and the history have no parent.
     parent: dict[int, tuple[int, Round] | None] = {root: None}
-    for board, selected in problem._forbidden:
+    for board, selected in problem.forbidden:
         parent.setdefault(pack(board, selected), None)
     stats.visited += 1
     best, best_left = root, left0

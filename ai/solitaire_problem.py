@@ -53,7 +53,8 @@ class SolitaireProblem(SearchProblem[Node, Round]):
         self.target = state.stored + left - self.floor
         """The stones a goal has stored (46 from a fresh dose deal, 48 under lewis)."""
         self._root_stored = state.stored
-        self._forbidden = frozenset(state.seen) | {state.position}
+        self.forbidden = frozenset(state.seen) | {state.position}
+        """The (holes, selected) positions the real game has met since its last store: repeating one loses."""
 
     def actions(self, node: Node) -> tuple[Round, ...]:
         board, selected, _, left = node
@@ -83,7 +84,7 @@ class SolitaireProblem(SearchProblem[Node, Round]):
             return holes, DEAD, stored, left
         if store is not None:
             return holes, (last if holes[last] else None), stored + 1, left - 1
-        if stored == self._root_stored and (holes, last) in self._forbidden:
+        if stored == self._root_stored and (holes, last) in self.forbidden:
             return holes, DEAD, stored, left  # the real game would end here by repetition
         return holes, last, stored, left
 
