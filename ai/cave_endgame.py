@@ -257,7 +257,7 @@ class EndgameSolver:
 
 # -- the solver in front of the engine's search ------------------------------------------------------------------
 
-SOLVE_EMPTIES = 20
+SOLVE_EMPTIES = 22
 """The solver is tried at the root when at most this many cells are empty."""
 SOLVE_SHARE = 0.5
 """At most this share of a timed search goes to the solver; the heuristic search gets the rest."""
@@ -272,10 +272,11 @@ leaves its proofs behind for the next move)."""
 class EndgameRun:
     """The engine's search run (``ai.search``'s ``_Run`` interface) with the endgame solver in front.
 
-    Before the first iteration, when few cells are empty, the solver is given part of the time: a proven win
-    is played at once (the result is exact); a proven tie leaves to the heuristic search only the moves that
-    keep the tie (``kernel.root_moves``), so it cannot drift into a zugzwang loss beyond its horizon; a proven
-    loss, or a solver out of time, changes nothing.  Everything else is the wrapped run's.
+    Before the first iteration, when at most ``SOLVE_EMPTIES`` cells are empty, the solver gets up to
+    ``SOLVE_SHARE`` of the time: a proven win is played at once (the result is exact); when the root holds a
+    tie, the moves proven to lose are taken from the heuristic search (``kernel.root_moves``), so it cannot
+    drift into a zugzwang loss beyond its horizon; a proven loss changes nothing (the search still looks for
+    the best practical chance).  Everything else is the wrapped run's.
     """
 
     def __init__(self, kernel: Any, inner: Any, budget: Any) -> None:
@@ -296,8 +297,8 @@ class EndgameRun:
         return self.inner.root(root, depth)
 
     def _solve(self, root: int):
-        """Solve the root if it is near the end: (score, move, True) for a proven win, else None (after
-        restricting the root's moves when the value is a tie)."""
+        """Solve the root if it is near the end: (score, move, True) for a proven win, else None, after
+        leaving to the search only the root's moves not proven to lose (when the root holds a tie)."""
         mine, theirs = root & FULL, root >> BOARD_BITS
         if BOARD_BITS - (mine | theirs).bit_count() > SOLVE_EMPTIES:
             return None
@@ -316,26 +317,30 @@ class EndgameRun:
 
         solver.poll = poll
         started = solver.nodes
+        children = self.kernel.children(root)
+        losing: set[Cell] = set()
         try:
-            value, move = solver.solve(mine, theirs, max_nodes=max_nodes)
-            if value == WIN:
+            # The question worth most first (a null window: a win or not), then whether a tie can be held
+            # and by which moves; a move proven to lose is dropped even if the time runs out before the rest.
+            value, move = solver.solve(mine, theirs, TIE, WIN, max_nodes=max_nodes)
+            if value >= WIN:
                 return self.kernel.win, move, True
-            if value == TIE:
-                keep = []
-                for cell, child, same, final in self.kernel.children(root):
+            if solver.solve(mine, theirs, LOSS, TIE, max_nodes=max_nodes)[0] >= TIE:
+                for cell, child, same, final in children:
                     if final is not None:
-                        holds = final >= 0
+                        loses = final < 0
                     elif same:
-                        holds = solver.solve(child & FULL, child >> BOARD_BITS, LOSS, TIE, max_nodes)[0] >= TIE
+                        loses = solver.solve(child & FULL, child >> BOARD_BITS, LOSS, TIE, max_nodes)[0] < TIE
                     else:
-                        holds = solver.solve(child & FULL, child >> BOARD_BITS, TIE, WIN, max_nodes)[0] <= TIE
-                    if holds:
-                        keep.append(cell)
-                self.kernel.root_moves = frozenset(keep) or None
+                        loses = solver.solve(child & FULL, child >> BOARD_BITS, TIE, WIN, max_nodes)[0] > TIE
+                    if loses:
+                        losing.add(cell)
         except SearchAborted:
             if cancel is not None and cancel.expired():
                 raise
         finally:
             solver.poll = None
             self.inner.nodes += solver.nodes - started
+            keep = frozenset(cell for cell, _, _, _ in children) - losing
+            self.kernel.root_moves = keep if losing and keep else None
         return None
