@@ -66,3 +66,30 @@ def test_the_engine_plays_the_book_only_when_limited_by_time():
 def test_a_malformed_book_names_the_line_and_the_fault(text, complaint):
     with pytest.raises(BookError, match=complaint):
         OpeningBook.parse(GAME, "# a header\n" + text, "test-book")
+
+
+def test_the_shipped_book_holds_exactly_the_book_positions_of_its_plies():
+    book = book_for(GAME)
+    assert book is not None and book is book_for(GAME)  # loaded once
+    assert (DATA / BOOK_FILES[SPEC]).exists()
+    plies = int(book.header[1].split("--plies ")[1].split()[0])
+    depth = int(book.header[1].split("--depth ")[1].split()[0])
+    assert plies >= 4 and depth >= 16 and all(entry.depth == depth for entry in book.entries.values())
+    wanted = set()
+    frontier = {GAME.to_text(GAME.initial_state()): (GAME.initial_state(), [True, True])}
+    for _ in range(plies):
+        wanted |= {text for text, (state, on_book) in frontier.items()
+                   if not GAME.is_terminal(state) and on_book[GAME.to_move(state)]}
+        frontier = _expand(GAME, frontier, book.entries)
+    assert wanted == set(book.entries)
+    assert book_for(parse_game_spec("kalah")) is None  # the empty-capture variant has no book
+
+
+def test_a_shipped_book_entry_is_what_the_builder_computes_today():
+    """The cheapest entry, re-searched: a change to the search's move order that picks another move among
+    equals (or changes a value) makes this fail, and the book must be rebuilt (command in the header)."""
+    book = book_for(GAME)
+    notation = "pits=5,5,5,4,0,1/6,6,5,4,4,0 stores=2,1 move=N"  # 172,508 nodes at depth 18
+    entry = book.entries[notation]
+    result = PVSEngine(GAME, time=None, depth=entry.depth, tt=4_000_000).search(GAME.from_text(notation))
+    assert (result.move, result.score) == (entry.move, entry.score)
