@@ -2,6 +2,7 @@
 
     python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
     python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2]
+    python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
 
 *timing* plays computer-against-computer games with ``SPEC`` (default: the Strongest preset) on both sides,
@@ -21,6 +22,10 @@ busy program.
 move) and ``alphabeta:depth=2,eval=windows`` (depth-2 alpha-beta with the textbook window evaluator): the
 start position and ``games / 2 - 1`` balanced random openings of ``--plies`` moves, each played twice with
 the colours swapped.
+
+*ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
+off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
+``--time`` seconds per move, from the same openings as *strength*, each played with both colours.
 
 *speed* compares the search kernels at equal depth on the same positions: ``pvs`` on the cave kernel against
 ``pvs:fast=false`` (the rules protocol and ``ThreatEvaluator``), CPU seconds in one run.
@@ -103,6 +108,55 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
     print(f"games not won by A: {losses}")
 
 
+FEATURES = {
+    "solver": ("ai.cave_endgame", "SOLVE_EMPTIES", -1),
+    "zugzwang": ("ai.evaluators.magnetic_cave", "ZUGZWANG", 0),
+}
+"""Per feature that ``ablation`` can switch off: (module, setting, the value that switches it off)."""
+
+
+def _ablation_game(task: tuple) -> tuple[int, float]:
+    """One game of ``ablation`` (in a worker process): the player's score, 1, 0.5 or 0."""
+    index, opening, spec, feature, seconds = task
+    import importlib
+
+    module_name, setting, off = FEATURES[feature]
+    module = importlib.import_module(module_name)
+    on = getattr(module, setting)
+    game = MagneticCave()
+    state = game.initial_state()
+    for move in opening:
+        state = game.apply(state, move)
+    full_seat = index % 2  # the complete player moves first in even games
+    while not game.is_terminal(state):
+        setattr(module, setting, on if state.to_move == full_seat else off)
+        engine = registry.make_engine(game, spec)
+        started = time.perf_counter()
+        result = engine.search(state, Limits(time=seconds), CancelToken(deadline=started + seconds))
+        state = game.apply(state, result.move)
+    setattr(module, setting, on)
+    return index, 0.5 if state.winner is None else float(state.winner == full_seat)
+
+
+def ablation(game: MagneticCave, spec: str, feature: str, games: int, jobs: int, plies: int, seed: int,
+             seconds: float) -> None:
+    import multiprocessing
+
+    from ai.tournament import balanced_openings
+
+    openings = [()] + balanced_openings(game, max(0, games // 2 - 1), plies=plies, seed=seed, judge=BASELINE)
+    tasks = [(index, openings[(index // 2) % len(openings)], spec, feature, seconds) for index in range(games)]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        scores = sorted(pool.imap_unordered(_ablation_game, tasks))
+    wins = sum(score == 1.0 for _, score in scores)
+    ties = sum(score == 0.5 for _, score in scores)
+    first = [score for index, score in scores if index % 2 == 0]
+    second = [score for index, score in scores if index % 2 == 1]
+    print(f"{spec} against itself without the {feature}, {seconds:g} s per move, {games} games: "
+          f"{wins} won, {ties} tied, {games - wins - ties} lost, score {sum(s for _, s in scores) / games:.1%} "
+          f"(moving first {sum(first) / max(1, len(first)):.1%}, second {sum(second) / max(1, len(second)):.1%})")
+
+
 def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
     rng = random.Random(7)
     states = []
@@ -131,7 +185,8 @@ def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("timing", "strength", "speed"))
+    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed"))
+    parser.add_argument("--feature", choices=tuple(FEATURES), default="solver", help="what ablation switches off")
     parser.add_argument("--moves", type=int, default=500)
     parser.add_argument("--spec", default=None, help="the player (default: the Strongest preset)")
     parser.add_argument("--limit", type=float, default=3.0, help="the time limit per move given (timing)")
@@ -150,6 +205,9 @@ def main() -> None:
         timing(game, spec, args.moves, args.limit, args.seed)
     elif args.mode == "strength":
         strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
+    elif args.mode == "ablation":
+        ablation(game, with_time(spec, args.time), args.feature, args.games, args.jobs, args.plies, args.seed,
+                 args.time)
     else:
         speed(game, args.depth)
     print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())
