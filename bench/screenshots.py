@@ -107,6 +107,18 @@ def main() -> int:
         view.hint_worker.wait(10)
         frames(120, 1 / 30)
         shoot("puzzle")
+        # Watching A* search (in its own process) with its live progress in the panel.
+        import time
+
+        view.watch_spec = "astar:time=30"
+        view.start_watch()
+        began = time.perf_counter()
+        while time.perf_counter() - began < 2.5 and view.session.rounds == PUZZLE_ROUNDS:
+            frames(1)
+        view.toggle_pause()
+        frames(30, 1 / 30)
+        shoot("puzzle-watch")
+        view.stop_watch()
     window.close()
     return 0
 

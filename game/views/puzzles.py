@@ -5,7 +5,7 @@ screen; the others are listed), easiest first within each variant as their measu
 split into thirds: easy, medium, hard.  Each row shows the best result so far from ``game.records`` (stones
 stored against par, or cleared, with the number of rounds).  Below: a random deal of either variant from a
 seed, and the engine hints and watching use (chosen in Settings, else the registry's strongest solver).
-Continue opens the newest puzzle saved from the puzzle screen (Ctrl+S there), where it was left.
+Continue saved opens the newest puzzle saved from the puzzle screen (Ctrl+S there), where it was left.
 
 The level list is drawn directly (one batch of texts, a highlight under the mouse) rather than as 32 widgets,
 which would cost far more to build; a click on a row opens the level.  Keys: Up/Down and Enter pick a level,
@@ -113,7 +113,8 @@ class PuzzlesView(MenuView):
         row.add(self.variant_choice)
         row.add(self.seed_stepper)
         row.add(self.on_click(theme.button("Deal", width=110, height=40, font_size=14), self.play_deal))
-        row.add(self.on_click(theme.button("Continue", width=150, height=40, font_size=14), self.continue_saved))
+        resume = theme.button("Continue saved", width=210, height=40, font_size=14)
+        row.add(self.on_click(resume, self.continue_saved))
         row.add(self.on_click(theme.button("Back", width=110, height=40, font_size=14), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=92)
