@@ -1,12 +1,14 @@
 """What the shared bookkeeping of the single-agent searches costs: ``ai/single_agent.py`` as it is against the
 same file at an earlier commit, on the same Solitaire deals with the same node budgets.
 
-    python bench/bench_single_agent_ab.py [--rev a1ee236~1] [--nodes 20000] [--rounds 9] [--deals 2]
+    python bench/bench_single_agent_ab.py [--rev a1ee236~1] [--nodes 5000] [--rounds 30] [--deals 2]
 
 The earlier file is read with ``git show REV:ai/single_agent.py`` and loaded beside the current one.  Each
-round times both versions once per algorithm (in alternating order) and the minimum CPU time of the rounds is
-kept, which shuts out most of what other processes on a shared machine add.  Both versions must return the
-same line, value, proof and node counts on every deal; any difference is printed and the exit code is 1.
+round times both versions once per algorithm, back to back in alternating order, in CPU time; the figure is
+the median of the rounds' now/before ratios with its quartiles (a pair run back to back sees the same load,
+so on a shared machine the ratio is far steadier than either time), beside the fastest time of each version.
+Both versions must return the same line, value, proof and node counts on every deal; any difference is
+printed and the exit code is 1.
 The default REV is the commit before breadth-first, heuristic depth-first and beam search began to share
 ``_Run.new_children``.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,32 +68,33 @@ def run_all(module: ModuleType, search: Callable, problems: list[SolitaireProble
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", default="a1ee236~1")
-    parser.add_argument("--nodes", type=int, default=20000)
-    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--deals", type=int, default=2, help="deals per variant (seeds 0..deals-1)")
     args = parser.parse_args(argv)
     before = load_at(args.rev)
     games = [Solitaire(), Solitaire(variant="lewis")]
     problems = [SolitaireProblem(game, game.initial_state(seed=seed)) for game in games for seed in range(args.deals)]
-    print(f"{len(problems)} deals (dose and lewis), {args.nodes} nodes each, best of {args.rounds} rounds, "
-          f"CPU time; before = {args.rev}")
-    print(f"{'algorithm':<14} {'before s':>9} {'now s':>9} {'now/before':>11}")
+    print(f"{len(problems)} deals (dose and lewis), {args.nodes} nodes each, {args.rounds} rounds, CPU time; "
+          f"before = {args.rev}")
+    print(f"{'algorithm':<14} {'best before s':>13} {'best now s':>10} {'now/before median':>18} {'quartiles':>13}")
     status = 0
     for name, search in ALGORITHMS.items():
         best = {"before": float("inf"), "now": float("inf")}
+        ratios = []
         for round_number in range(args.rounds):
             order = [("before", before), ("now", current)]
+            seconds, outcomes = {}, {}
             for label, module in order if round_number % 2 == 0 else order[::-1]:
-                seconds, outcomes = run_all(module, search, problems, args.nodes)
-                best[label] = min(best[label], seconds)
-                if label == "before":
-                    expected = outcomes
-                else:
-                    now = outcomes
-            if now != expected:
-                print(f"{name}: the two versions disagree: {expected} != {now}")
+                seconds[label], outcomes[label] = run_all(module, search, problems, args.nodes)
+                best[label] = min(best[label], seconds[label])
+            ratios.append(seconds["now"] / seconds["before"])
+            if outcomes["now"] != outcomes["before"]:
+                print(f"{name}: the two versions disagree: {outcomes['before']} != {outcomes['now']}")
                 status = 1
-        print(f"{name:<14} {best['before']:9.3f} {best['now']:9.3f} {best['now'] / best['before']:11.3f}", flush=True)
+        low, _, high = statistics.quantiles(ratios, n=4)
+        print(f"{name:<14} {best['before']:13.3f} {best['now']:10.3f} {statistics.median(ratios):18.3f} "
+              f"{low:6.3f}-{high:.3f}", flush=True)
     return status
 
 
