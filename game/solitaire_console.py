@@ -59,22 +59,26 @@ class SolitaireConsole:
             self.say("Store as many stones as you can: no deal can be won, 46 is a perfect game.")
         self.say(f"Commands: {COMMANDS}")
         self.show()
-        while True:
-            if self.game.is_terminal(self.state):
-                self.say("The game is over: 'undo' to go back, 'quit' to leave.")
-            self.stdout.write("> ")
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                self.say()
-                return 0
-            line = line.strip()
-            if self.echo:
-                self.say(line)
-            if not line:
-                continue
-            if not self.command(line):
-                return 0
+        try:
+            while True:
+                if self.game.is_terminal(self.state):
+                    self.say("The game is over: 'undo' to go back, 'quit' to leave.")
+                self.stdout.write("> ")
+                self.stdout.flush()
+                line = self.stdin.readline()
+                if not line:
+                    self.say()
+                    return 0
+                line = line.strip()
+                if self.echo:
+                    self.say(line)
+                if not line:
+                    continue
+                if not self.command(line):
+                    return 0
+        except KeyboardInterrupt:  # Ctrl-C at the prompt or during a hint leaves as the end of input does
+            self.say()
+            return 0
 
     def command(self, line: str) -> bool:
         """Do what ``line`` asks; False to leave."""

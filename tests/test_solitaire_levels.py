@@ -9,6 +9,7 @@ import pytest
 
 from ai import registry
 from ai.base import Limits
+from game import solitaire_console
 from game.solitaire_console import main
 from levels.solitaire import LEVEL_DIR, find_level, load_levels
 from rules.solitaire import Solitaire
@@ -67,6 +68,28 @@ def test_console_plays_hints_undoes_and_answers_bad_input():
     assert "Round 1: hole03 (4) clockwise, a stone into store02" in out
     assert "Invalid input: 'foo': cannot read 'foo'; legal rounds: cw, ccw" in out
     assert "Took back the last round." in out
+
+
+class Interrupted(io.StringIO):
+    """A stdin whose reader presses Ctrl-C once its lines run out."""
+
+    def readline(self, size: int = -1) -> str:
+        line = super().readline(size)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_at_the_prompt_or_during_a_hint_leaves_cleanly(monkeypatch):
+    out = io.StringIO()
+    assert main(["solitaire", "--seed", "4"], Interrupted("3 cw\n"), out) == 0
+    assert "Round 1:" in out.getvalue() and out.getvalue().endswith("\n")
+
+    def interrupted_search(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solitaire_console.SolitaireConsole, "think", interrupted_search)
+    assert main(["solitaire", "--seed", "4"], io.StringIO("hint\nundo\n"), io.StringIO()) == 0
 
 
 def test_console_auto_plays_a_level_to_a_win_and_says_so():
