@@ -125,19 +125,9 @@ class GameLoop:
         elif command == "board" and not argument:
             self.show()
         elif command == "undo" and not argument:
-            taken = session.undo()
-            if taken:
-                self.io.say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
-                self.show()
-            else:
-                self.io.invalid("there is no earlier move of a human to take back", self._valid_here())
+            self._moved_in_history(session.undo(), "Took back", "there is no earlier move of a human to take back")
         elif command == "redo" and not argument:
-            replayed = session.redo_moves()
-            if replayed:
-                self.io.say(f"Replayed {replayed} move{'s' if replayed != 1 else ''}.")
-                self.show()
-            else:
-                self.io.invalid("there is no undone move to replay", self._valid_here())
+            self._moved_in_history(session.redo_moves(), "Replayed", "there is no undone move to replay")
         elif command == "hint" and not argument:
             self._hint()
         elif command == "save":
@@ -153,6 +143,14 @@ class GameLoop:
                 return True
             self._play_move(player, move)
         return True
+
+    def _moved_in_history(self, count: int, done: str, nothing: str) -> None:
+        """After an undo or redo: ``done`` and the number of moves with the board, or ``nothing`` as bad input."""
+        if count:
+            self.io.say(f"{done} {count} move{'s' if count != 1 else ''}.")
+            self.show()
+        else:
+            self.io.invalid(nothing, self._valid_here())
 
     def _help(self) -> None:
         session = self.session
