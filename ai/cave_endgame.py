@@ -319,6 +319,7 @@ class EndgameRun:
         started = solver.nodes
         children = self.kernel.children(root)
         losing: set[Cell] = set()
+        traps: frozenset[Cell] = frozenset()
         try:
             # The question worth most first (a null window: a win or not), then whether a tie can be held
             # and by which moves; a move proven to lose is dropped even if the time runs out before the rest.
@@ -335,12 +336,44 @@ class EndgameRun:
                         loses = solver.solve(child & FULL, child >> BOARD_BITS, TIE, WIN, max_nodes)[0] > TIE
                     if loses:
                         losing.add(cell)
+                traps = self._traps([child for child in children if child[0] not in losing], max_nodes)
         except SearchAborted:
             if cancel is not None and cancel.expired():
                 raise
         finally:
             solver.poll = None
             self.inner.nodes += solver.nodes - started
-            keep = frozenset(cell for cell, _, _, _ in children) - losing
-            self.kernel.root_moves = keep if losing and keep else None
+            keep = traps or frozenset(cell for cell, _, _, _ in children) - losing
+            self.kernel.root_moves = keep if (losing or traps) and keep else None
         return None
+
+    def _traps(self, holding: list[tuple], max_nodes: int | None) -> frozenset[Cell]:
+        """Among the root's moves that hold the tie, those that leave the opponent the largest share of
+        replies that lose by force (empty when none leaves any).
+
+        A tie held against perfect play is not the end: an opponent that does not see to the end of the game
+        (every opponent but a solver) may still go wrong, and the more of its moves lose, the likelier it is.
+        Replies that lose at once (opening a threat cell) are not counted: any opponent sees those.
+        """
+        solver = self.solver
+        kernel = self.kernel
+        best_share, best = 0.0, []
+        for cell, child, same, final in holding:
+            if final is not None or same:
+                continue  # a finished game, or a four whose block is forced: no choice left to the opponent
+            replies = [reply for reply in kernel.children(child) if reply[3] is None]
+            if not replies:
+                continue
+            lost = 0
+            for _, after, again, _ in replies:
+                mine, theirs = after & FULL, after >> BOARD_BITS
+                if again:  # the opponent's four and our forced block: the opponent moves again
+                    lost += solver.solve(mine, theirs, LOSS, TIE, max_nodes)[0] < TIE
+                else:
+                    lost += solver.solve(mine, theirs, TIE, WIN, max_nodes)[0] >= WIN
+            share = lost / len(replies)
+            if share > best_share:
+                best_share, best = share, [cell]
+            elif share == best_share and share > 0:
+                best.append(cell)
+        return frozenset(best)
