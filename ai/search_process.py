@@ -10,6 +10,7 @@ engine in a child interpreter instead, with the same face as ``ai.worker.SearchW
     worker = ProcessWorker(game, "astar:time=60", state, live=True, launcher=launcher)
     worker.start()                               # hands the request to the warm child; returns at once
     for message in worker.poll(): ...            # every frame, never blocks
+    launcher.refill()                            # when no search runs: the next warm child
     worker.cancel()                              # terminates the child at once; Finished(cancelled) follows
     launcher.close()                             # when the screen closes
 
@@ -21,8 +22,9 @@ How:
   ``__main__`` in the child (the installed ``stonecave`` script, a test runner), which would pull the window's
   modules into it; and a plain fork of a process holding an OpenGL context is unsafe.
 - Start-up (a new interpreter importing the engine registry, 0.2-0.5 s of CPU) happens ahead of time:
-  ``ProcessLauncher`` keeps one warm child waiting, and starting a search takes it and launches the next.
-  Launching is ``posix_spawn``/``vfork`` under ``subprocess``: milliseconds, not a frame.
+  ``ProcessLauncher`` keeps one warm child waiting; starting a search takes it, and ``refill`` (called by the
+  screen while no search runs) launches the next, so its imports never compete with a search.  Launching is
+  ``vfork``/``exec`` under ``subprocess``: 1-8 ms of the UI thread, not a frame.
 - Messages come back pickled over the child's stdout (anything the engine prints goes to its stderr), read by
   a daemon thread in the parent that blocks in ``read`` without the interpreter lock and queues them.
 - Stop is ``terminate``: the child may be deep inside a dict resize and need not cooperate.  A child that dies
@@ -81,12 +83,10 @@ class SearchProcess:
         options: dict[str, Any] = {}
         if os.name == "posix":
             options["start_new_session"] = True  # a Ctrl+C in the terminal reaches the window, not the search
-        self.launched_at = time.perf_counter()
         self.popen = subprocess.Popen(
             [sys.executable, "-m", CHILD_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             cwd=str(_ROOT), env=env, **options,
         )
-        self.used = False
 
     @property
     def pid(self) -> int:
@@ -95,7 +95,6 @@ class SearchProcess:
     def send(self, request: SearchRequest) -> None:
         """Hand the child its one request (OSError when the child is already gone)."""
         assert self.popen.stdin is not None
-        self.used = True
         self.popen.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
         self.popen.stdin.flush()  # kept open: the child leaves when it closes (the parent is gone)
 
@@ -129,14 +128,24 @@ class ProcessLauncher:
         self.closed = False
 
     def take(self) -> SearchProcess:
-        """The warm child (or a new one), launching the next spare in its place."""
+        """The warm child (or a new one when there is none); ``refill`` launches the next."""
         if self.closed:
             raise RuntimeError("this ProcessLauncher is closed")
         process = self._spare
+        self._spare = None
         if process is None or process.popen.poll() is not None:
             process = SearchProcess()
-        self._spare = SearchProcess()
         return process
+
+    def refill(self) -> None:
+        """Launch a spare child if there is none (call it when no search runs, so its start-up takes no CPU
+        from a search or from the frames beside one)."""
+        if not self.closed and (self._spare is None or self._spare.popen.poll() is not None):
+            self._spare = SearchProcess()
+
+    @property
+    def has_spare(self) -> bool:
+        return self._spare is not None and self._spare.popen.poll() is None
 
     def close(self) -> None:
         """End the spare child; searches already started are their workers' to stop."""

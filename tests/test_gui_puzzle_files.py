@@ -142,6 +142,8 @@ def test_watching_with_astar_runs_in_a_process_that_stop_kills_and_a_crash_is_re
     gui.press("Stop")
     assert not view.watching and view.watch_worker is None and worker.token.is_cancelled
     assert worker.process.popen.wait(timeout=10) == -signal.SIGKILL
+    gui.frame()
+    assert view.launcher is not None and view.launcher.has_spare  # idle again: a warm process waits
     # A search process that dies says so on the screen, and the player has the board back.
     gui.press("Watch")
     gui.frames_until(lambda: view.watch_worker is not None and view.watch_worker.process is not None, limit=300)

@@ -94,9 +94,12 @@ def test_an_engine_error_in_the_child_comes_back_as_failed(launcher, spec, expec
 
 def test_the_launcher_keeps_one_warm_child_and_closing_ends_it():  # type: ignore[no-untyped-def]
     launcher = ProcessLauncher()
+    assert launcher.has_spare
     first = launcher.take()
+    assert not launcher.has_spare  # the next is launched by refill, when no search needs the CPU
+    launcher.refill()
     spare = launcher._spare
-    assert spare is not None and spare is not first and spare.popen.poll() is None
+    assert launcher.has_spare and spare is not None and spare is not first and spare.popen.poll() is None
     first.kill()
     launcher.close()
     spare.popen.wait(timeout=10)

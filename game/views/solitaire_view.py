@@ -485,6 +485,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
         self._poll_workers()
         if self.watching:
             self._step_watch()
+        self.refill_searches()
         if self.session.is_over and not self.finish_shown and not self.scene.is_animating and not self.watching:
             self._finish()
 

@@ -49,6 +49,12 @@ class PuzzleSearches:
             self.launcher.close()
             self.launcher = None
 
+    def refill_searches(self) -> None:
+        """Once a frame: while no search runs, make sure a warm process waits for the next one."""
+        if self.launcher is not None and not self.launcher.has_spare:
+            if not any(worker is not None and worker.running for worker in (self.hint_worker, self.watch_worker)):
+                self.launcher.refill()
+
     def cancel_search(self) -> None:
         """Stop every search at once (its process is killed; nothing it sent afterwards is used)."""
         for worker in (self.hint_worker, self.watch_worker):
