@@ -34,7 +34,7 @@ from rules.magnetic_cave import FULL, NOT_A, NOT_H, WALLS, Cell
 
 WIN, TIE, LOSS = 1, 0, -1
 BOARD_BITS = 64
-TABLE_SIZE = 1_500_000
+TABLE_SIZE = 400_000
 """Entries the table of proven bounds may hold before it is emptied (about 150 bytes each)."""
 POLL_NODES = 32
 """Nodes between two calls of the poll callback."""
