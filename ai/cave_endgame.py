@@ -275,8 +275,9 @@ class EndgameRun:
     Before the first iteration, when at most ``SOLVE_EMPTIES`` cells are empty, the solver gets up to
     ``SOLVE_SHARE`` of the time: a proven win is played at once (the result is exact); when the root holds a
     tie, the moves proven to lose are taken from the heuristic search (``kernel.root_moves``), so it cannot
-    drift into a zugzwang loss beyond its horizon; a proven loss changes nothing (the search still looks for
-    the best practical chance).  Everything else is the wrapped run's.
+    drift into a zugzwang loss beyond its horizon, and among the rest it keeps those that give the opponent
+    the most chances to go wrong (``_chances``); a proven loss is played for the most chances likewise.
+    Everything else is the wrapped run's.
     """
 
     def __init__(self, kernel: Any, inner: Any, budget: Any) -> None:
@@ -336,7 +337,9 @@ class EndgameRun:
                         loses = solver.solve(child & FULL, child >> BOARD_BITS, TIE, WIN, max_nodes)[0] > TIE
                     if loses:
                         losing.add(cell)
-                traps = self._traps([child for child in children if child[0] not in losing], max_nodes)
+                traps = self._chances([child for child in children if child[0] not in losing], TIE, max_nodes)
+            else:
+                traps = self._chances(children, LOSS, max_nodes)
         except SearchAborted:
             if cancel is not None and cancel.expired():
                 raise
@@ -347,31 +350,33 @@ class EndgameRun:
             self.kernel.root_moves = keep if (losing or traps) and keep else None
         return None
 
-    def _traps(self, holding: list[tuple], max_nodes: int | None) -> frozenset[Cell]:
-        """Among the root's moves that hold the tie, those that leave the opponent the largest share of
-        replies that lose by force (empty when none leaves any).
+    def _chances(self, moves: list[tuple], value: int, max_nodes: int | None) -> frozenset[Cell]:
+        """Among ``moves`` (root moves that keep the root's proven ``value``, a tie or a loss), those that
+        leave the opponent the largest share of replies after which we do better than ``value`` (empty when
+        none leaves any).
 
-        A tie held against perfect play is not the end: an opponent that does not see to the end of the game
-        (every opponent but a solver) may still go wrong, and the more of its moves lose, the likelier it is.
-        Replies that lose at once (opening a threat cell) are not counted: any opponent sees those.
+        A tie held against perfect play, or a loss, is not the end: an opponent that does not see to the end
+        of the game (every opponent but a solver) may still go wrong, and the more of its replies go wrong,
+        the likelier it is.  Replies that lose at once (opening a threat cell) are not counted, and a move
+        that lets the opponent win at once has no chance: any opponent sees those.
         """
         solver = self.solver
-        kernel = self.kernel
         best_share, best = 0.0, []
-        for cell, child, same, final in holding:
+        for cell, child, same, final in moves:
             if final is not None or same:
                 continue  # a finished game, or a four whose block is forced: no choice left to the opponent
-            replies = [reply for reply in kernel.children(child) if reply[3] is None]
-            if not replies:
+            answers = self.kernel.children(child)
+            if any(answer[3] is not None and answer[3] > 0 for answer in answers):
                 continue
-            lost = 0
-            for _, after, again, _ in replies:
+            replies = [answer[1:3] for answer in answers if answer[3] is None]
+            better = 0
+            for after, again in replies:
                 mine, theirs = after & FULL, after >> BOARD_BITS
                 if again:  # the opponent's four and our forced block: the opponent moves again
-                    lost += solver.solve(mine, theirs, LOSS, TIE, max_nodes)[0] < TIE
+                    better += solver.solve(mine, theirs, -value - 1, -value, max_nodes)[0] < -value
                 else:
-                    lost += solver.solve(mine, theirs, TIE, WIN, max_nodes)[0] >= WIN
-            share = lost / len(replies)
+                    better += solver.solve(mine, theirs, value, value + 1, max_nodes)[0] > value
+            share = better / len(replies) if replies else 0.0
             if share > best_share:
                 best_share, best = share, [cell]
             elif share == best_share and share > 0:

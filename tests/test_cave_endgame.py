@@ -161,34 +161,36 @@ def test_the_zugzwang_outlook(mine, theirs, empty, expected):
     assert zugzwang_outlook(theirs, mine, empty - 1) == -expected
 
 
-def trap_shares(state: CaveState) -> dict[int, float]:
-    """By the rules: for each move that holds the tie and leaves the opponent a choice, the share of the
-    opponent's replies (those that do not hand over a win in one) that lose by force."""
+def chance_shares(state: CaveState, value: int) -> dict[int, float]:
+    """By the rules: for each move that keeps the position's ``value`` (a tie or a loss) and leaves the
+    opponent a choice, the share of the opponent's replies (those that do not hand over a win in one) after
+    which the mover does better than ``value``.  Moves that let the opponent win at once are left out."""
     shares = {}
     for move in GAME.legal_moves(state):
         after = GAME.apply(state, move)
-        if GAME.is_terminal(after) or -minimax(after.black, after.white, after.to_move) != TIE:
+        if GAME.is_terminal(after) or -minimax(after.black, after.white, after.to_move) != value:
             continue
-        if wins_now(CaveState(after.black, after.white, state.to_move)):
-            continue  # a four: the opponent's block is forced
+        if wins_now(CaveState(after.black, after.white, state.to_move)) or wins_now(after):
+            continue  # a four (the opponent's block is forced), or a win in one handed over
         replies = [GAME.apply(after, reply) for reply in GAME.legal_moves(after)]
         replies = [r for r in replies if not GAME.is_terminal(r) and not wins_now(r)]
         if replies:
-            lost = sum(minimax(r.black, r.white, r.to_move) == WIN for r in replies)
-            shares[move] = lost / len(replies)
+            better = sum(minimax(r.black, r.white, r.to_move) > value for r in replies)
+            shares[move] = better / len(replies)
     return shares
 
 
-def test_a_held_tie_is_played_for_the_largest_share_of_losing_replies():
+@pytest.mark.parametrize("value", [TIE, LOSS])
+def test_a_held_tie_or_a_loss_is_played_for_the_most_chances(value):
     from ai.search import Budget
     from ai.transposition import TranspositionTable
 
     kernel = registry.make_engine(GAME, "pvs:time=1").kernel
     checked = 0
-    for state in late_positions(32, empty=10, seed=35):
-        if minimax(state.black, state.white, state.to_move) != TIE:
+    for state in late_positions(48, empty=10, seed=35):
+        if minimax(state.black, state.white, state.to_move) != value:
             continue
-        shares = trap_shares(state)
+        shares = chance_shares(state, value)
         best = max(shares.values(), default=0.0)
         run = kernel.make_run(TranspositionTable(10_000), Budget(Limits(time=30), None), 256)
         assert run._solve(kernel.encode(state)) is None  # no win to play
