@@ -162,6 +162,8 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
             "End here": self.end_here, "Pause": self.toggle_pause, "Stop": self.toggle_watch,
         }
         # The two-player screens' bar (Hint, Undo, Redo, Save, New game, Speed, Menu) with the puzzle's own.
+        # Its labels never change (Stop and Pause are under the board while the computer plays): a new label
+        # lays the bar out and paints it again, tens of milliseconds of one frame on a software renderer.
         bar = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
         names = ["Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Speed", "Rules", "Puzzles"]
         button_width = min(140, (width - 40) / len(names) - 8)
@@ -202,8 +204,6 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
             return "Resume (P)" if self.paused else "Pause (P)"
         if name == "Stop":
             return "Stop (W)"
-        if name == "Watch":
-            return "Stop" if self.watching else "Watch"
         if name == "Set aside":
             return "Set aside (S)"
         if name == "Keep sowing":
@@ -220,7 +220,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
         states = {
             "Hint": player, "Undo": self.session.can_undo(), "Redo": self.session.can_redo(), "Save": True,
             "Load": True, "Restart": self.session.rounds > 0, "Rules": True,
-            "Watch": not over or self.watching, "Speed": True, "Puzzles": True,
+            "Watch": not over and not self.watching, "Speed": True, "Puzzles": True,
             "Anti-clockwise": choosing, "Clockwise": choosing, "Set aside": player and asking,
             "Keep sowing": player and asking, "End here": player and self.session.rounds > 0,
             "Pause": self.watching, "Stop": self.watching,
