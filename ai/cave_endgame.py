@@ -20,8 +20,9 @@ Alpha-beta with a table of proven bounds (``lower, upper``) per position (the tw
 follows from the brick count) makes the null-window questions "can the mover win?" and "can the mover avoid
 losing?" cheap to ask again from the next move.
 
-``EndgameSolver.solve`` polls a callback every few hundred nodes (the engine's clock and cancel token), which
-may raise ``ai.base.SearchAborted``; a node limit (``max_nodes``) bounds one call on its own.
+``EndgameSolver.solve`` polls a callback every ``POLL_NODES`` nodes (a few milliseconds: the engine's clock
+and cancel token), which may raise ``ai.base.SearchAborted``; a node limit (``max_nodes``) bounds one call on
+its own.  ``EndgameRun`` puts the solver in front of the engine's search at the root (see its docstring).
 """
 from __future__ import annotations
 
