@@ -16,7 +16,9 @@ five) by its reach too:
 - two distinct playable threat cells of the opponent: the side to move cannot block both and loses;
 - one playable opponent threat cell whose block opens another opponent threat cell behind it: lost too;
 - otherwise each threat cell counts by reach (next > later), and a playable opponent threat cell is a
-  forced block, worth a little to the opponent (tempo).
+  forced block, worth a little to the opponent (tempo);
+- the threat cells not yet playable also give a *zugzwang outlook* (``zugzwang_outlook``): who is left
+  without safe moves when the cave fills, by a simple model of reserves and parity.
 
 The simple evaluator (``WindowEvaluator``) is the plain textbook one: 1, 10, 100, 1000 per window with 1..4
 bricks of one colour, no reach, no threats.  It is the baseline the default evaluator is measured against.

@@ -30,6 +30,10 @@ by lines: the window part of a row, column or diagonal depends only on that line
 lines that are dead at the search root (every window holding both colours stays dead below it).
 ``best_leaf`` (the depth-1 nodes, the search's hottest loop) scores each child so and stops at the first that
 reaches ``beta``, trying fours first.
+
+*Endgame.*  ``make_run`` wraps the search's run in ``ai.cave_endgame.EndgameRun``: near the end an exact
+solver decides the root first, playing a proven win at once or narrowing the root's moves (``root_moves``,
+applied by ``children`` to the root position only) to those not proven to lose.
 """
 from __future__ import annotations
 
@@ -162,7 +166,7 @@ def _threat_terms(score: int, my_threats: int, their_threats: int, occupied: int
     score += THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
     if my_threats or their_threats:
         outlook = zugzwang_outlook(my_threats.bit_count(), their_threats.bit_count(), BOARD_BITS - occupied.bit_count())
-        score += evaluation.ZUGZWANG * outlook
+        score += evaluation.ZUGZWANG * outlook  # read from the module at each call, so a bench can vary it
     return score
 
 
