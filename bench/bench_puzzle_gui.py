@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long", metavar="ENGINE", help="watch this engine (astar, bfs, ...) for --seconds")
     parser.add_argument("--seconds", type=float, default=60.0, help="wall time of the --long run")
     parser.add_argument("--thread", action="store_true", help="--long in a thread of the window's process")
+    parser.add_argument("--alternate", type=int, default=0, metavar="N",
+                        help="--long in a process: N turns of 5 s with the search process stopped, then running")
     parser.add_argument("--baseline", type=float, default=10.0,
                         help="seconds of the same animation with no search before a --long run (0: none)")
     options = parser.parse_args(argv)
@@ -116,6 +118,25 @@ def main(argv: list[str] | None = None) -> int:
             print(f"puzzle screen, the same animation with no search, {options.baseline:g} s: {summary(times)}")
         view.watch_spec = spec
         view.start_watch()
+        if options.alternate:
+            # The same search, its process stopped (SIGSTOP) and let go (SIGCONT) in turns of 5 s: what is left
+            # of its cost to the window is the CPU it takes, not a lock it holds.
+            import signal
+
+            animate_for(1.0)
+            pid = view.watch_worker.process.pid  # type: ignore[union-attr]
+            halves: dict[str, list[float]] = {"stopped": [], "searching": []}
+            for _ in range(options.alternate):
+                os.kill(pid, signal.SIGSTOP)
+                halves["stopped"] += animate_for(5.0)[0]
+                os.kill(pid, signal.SIGCONT)
+                halves["searching"] += animate_for(5.0)[0]
+            view.stop_watch()
+            for name, times in halves.items():
+                print(f"puzzle screen, {spec} process {name}, {options.alternate} turns of 5 s: {summary(times)}")
+            print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+            window.close()
+            return 0
         times, flying = animate_for(options.seconds)
         still = view.watch_worker is not None and view.watch_worker.running
         live = view.search_text.splitlines()[0] if view.search_text else "-"
