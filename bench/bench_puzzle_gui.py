@@ -16,7 +16,8 @@ real elapsed time, draw, flip):
 of wall time: the exhaustive search over millions of states that used to stall the window.  ``--thread`` runs
 the same search the old way, in a ``SearchWorker`` thread of the window's process, for comparison; a
 ``--long`` run first animates ``--baseline`` seconds with no search, so the machine's own noise is measured in
-the same run.
+the same run.  ``--alternate N`` stops and resumes the search process in turns of 5 s (N of each), so the
+window's frames with and without the search's CPU use are compared in one run.
 
 Wall times follow the machine's load, which is printed with the figures.
 """
