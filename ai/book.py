@@ -1,9 +1,11 @@
 """Opening books: the strong engine's moves for the first plies of a game, computed offline by deep search.
 
 A book maps a position (its rules notation, ``game.to_text``) to the move a fixed-depth ``pvs`` search chose
-there, with that search's score and depth.  ``PVSEngine`` plays the book move at once when a time-limited
-search meets a book position (never in a depth- or node-limited search, which must stay exact), so the
-opening is played as if searched several plies deeper than the time per move allows.
+there, with that search's score and depth.  A ``PVSEngine`` given a book (``engine.book = book_for(game)``;
+off by default) plays the book move at once when a time-limited search meets a book position (never in a
+depth- or node-limited search, which must stay exact), as if searched several plies deeper than the time per
+move allows.  Measured against OpenSpiel's MCTS (``bench/bench_openspiel.py --book``), the Kalah book did
+not help: as North its depth-18 replies scored worse than the 1 s search's own (BENCHMARKS.md).
 
 Which positions: every position within the first ``plies`` plies in which the side to move has so far
 played only book moves, whatever the opponent played.  Either side can use the book: as South it covers our

@@ -14,8 +14,10 @@
   search polls its budget every ``poll`` nodes (which also yields the GIL to a GUI thread through the cancel
   token) and, when cancelled or out of time, unwinds and returns the last completed depth's result.
 
-- An opening book (``ai.book``, built offline by deep fixed-depth searches) answers the first plies of a
-  variant that has one, when the search is limited by time only (a depth or node limit searches, exactly).
+- An opening book (``ai.book``, built offline by deep fixed-depth searches) can answer the first plies,
+  when the search is limited by time only (a depth or node limit searches, exactly).  It is off by default
+  (``engine.book = book_for(game)`` turns it on): against OpenSpiel's MCTS the depth-18 Kalah book scored
+  worse as North than the 1 s search it replaces (BENCHMARKS.md).
 - Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
   measured speed).  The search uses all of its time: when the clock stops an iteration whose first root
   move (the previous best) is already searched, the best root move proven so far is played.
@@ -35,7 +37,7 @@ from typing import Any, Hashable
 from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused,
 )
-from ai.book import EVALUATOR as BOOK_EVALUATOR, book_for
+from ai.book import OpeningBook
 from ai.evaluators import final_score, get_evaluator
 from ai.fast import GameKernel, kernel_for
 from ai.transposition import EXACT, LOWER, UPPER, TranspositionTable
@@ -164,8 +166,8 @@ class PVSEngine(Engine):
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
         self.table = TranspositionTable(tt)
-        self.book = book_for(game) if self.evaluator.name == BOOK_EVALUATOR else None
-        """The variant's opening book (``ai.book``), played at once by time-limited searches; or None."""
+        self.book: OpeningBook | None = None
+        """An opening book (``ai.book.book_for``) played at once by time-limited searches; None: search."""
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(

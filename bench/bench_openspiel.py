@@ -32,6 +32,7 @@ boards compared after each move), so the bot always searches the true position w
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
@@ -47,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import rules  # noqa: E402
 from ai import registry  # noqa: E402
 from ai.base import CancelToken, Limits, SearchAborted  # noqa: E402
+from ai.book import book_for  # noqa: E402
 from ai.elo import elo_estimate  # noqa: E402
 from ai.worker import fallback_result  # noqa: E402
 
@@ -202,6 +204,8 @@ class Task:
     uct_c: float
     rollouts: int
     seed: int
+    book: bool = False
+    """True: our engine plays the variant's opening book (``--book``, ``ai.book``; off by default)."""
 
 
 @dataclass(frozen=True)
@@ -218,17 +222,22 @@ class Record:
     our_depths: tuple[int, ...]
     """Depth completed by each searched move (book moves are not searched and not counted here)."""
     book_moves: int = 0
+    moves: tuple = ()
+    """The game's moves in our notation (``--record``)."""
 
 
 def play(task: Task) -> Record:
     """One game of our engine against the MCTS bot, refereed by our rules."""
     bridge = BRIDGES[task.game]()
     engine = registry.make_engine(bridge.ours, task.engine)
+    if task.book:
+        engine.book = book_for(bridge.ours)
     bot = pyspiel.MCTSBot(bridge.theirs, pyspiel.RandomRolloutEvaluator(task.rollouts, task.seed), task.uct_c,
                           10**9, 2000, True, task.seed, False, pyspiel.ChildSelectionPolicy.UCT, task.seconds)
     state, os_state = bridge.ours.initial_state(), bridge.theirs.new_initial_state()
     ours, theirs, depths = [], [], []
     book_moves = 0
+    moves = []
     plies = 0
     while not bridge.ours.is_terminal(state):
         if os_state.is_terminal():
@@ -250,6 +259,7 @@ def play(task: Task) -> Record:
             move = bridge.to_move(state, bot.step(os_state))
             theirs.append(time.perf_counter() - started)
         bridge.ours.check_move(state, move)
+        moves.append(bridge.ours.format_move(state, move))
         os_state.apply_action(bridge.to_action(state, move))
         state = bridge.ours.apply(state, move)
         plies += 1
@@ -258,7 +268,7 @@ def play(task: Task) -> Record:
     outcome = bridge.ours.outcome(state)
     score = 0.5 if outcome.winner is None else float(outcome.winner == task.our_seat)
     return Record(task.index, task.our_seat, score, outcome.reason.value, plies, tuple(outcome.scores),
-                  tuple(ours), tuple(theirs), tuple(depths), book_moves)
+                  tuple(ours), tuple(theirs), tuple(depths), book_moves, tuple(moves))
 
 
 def strongest_engine(game: rules.Game) -> str:
@@ -308,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uct-c", type=float, default=2.0, help="the bot's exploration constant (default 2)")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf (default 1)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--book", action="store_true", help="our engine plays its opening book (ai.book)")
+    parser.add_argument("--record", metavar="FILE", help="write every game's moves as JSON lines")
     parser.add_argument("--verify", type=int, default=200, metavar="GAMES",
                         help="random games replayed in both programs first (default 200; 0 to skip)")
     parser.add_argument("--verify-only", action="store_true", help="check the translation and stop")
@@ -327,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.verify_only:
         return 0
     engine = args.engine or strongest_engine(bridge.ours)
-    tasks = [Task(args.game, i, engine, args.time, i % 2, args.uct_c, args.rollouts, args.seed * 100_003 + i)
-             for i in range(args.games)]
+    tasks = [Task(args.game, i, engine, args.time, i % 2, args.uct_c, args.rollouts, args.seed * 100_003 + i,
+                  args.book) for i in range(args.games)]
     records: list[Record] = []
     started = time.perf_counter()
     print(f"{engine} on {bridge.ours.spec} vs OpenSpiel MCTSBot(uct_c={args.uct_c:g}, rollouts={args.rollouts}, "
@@ -352,6 +364,11 @@ def main(argv: list[str] | None = None) -> int:
             pool.terminate()
     target = 0.80 if args.game == "kalah" else 0.75
     print(report(sorted(records, key=lambda r: r.index), engine, args.time, target))
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as out:
+            for r in sorted(records, key=lambda r: r.index):
+                out.write(json.dumps({"index": r.index, "our_seat": r.our_seat, "result": r.result,
+                                      "scores": r.scores, "moves": r.moves}) + "\n")
     return 0
 
 

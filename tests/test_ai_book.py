@@ -46,14 +46,14 @@ def test_the_engine_plays_the_book_only_when_limited_by_time():
     state = GAME.initial_state()
     legal = GAME.legal_moves(state)
     engine = PVSEngine(GAME, time=0.5)
-    book_move = legal[-1] if engine.book is None or engine.book.lookup(state) is None else engine.book.lookup(state).move
+    assert engine.book is None  # off by default
+    book_move = legal[-1]
     engine.book = OpeningBook(GAME, {GAME.to_text(state): BookEntry(book_move, 1.25, 21)})
     timed = engine.search(state)
     assert (timed.move, timed.score, timed.depth, timed.info.get("book")) == (book_move, 1.25, 21, True)
     exact = engine.search(state, Limits(depth=3))
     assert not exact.info.get("book") and exact.depth == 3
     assert not engine.search(state, Limits(nodes=500)).info.get("book")
-    assert PVSEngine(GAME, time=0.5, eval="store").book is None  # built with the default evaluator only
 
 
 @pytest.mark.parametrize("text, complaint", [
