@@ -118,6 +118,8 @@ class EndgameSolver:
         limit = max_nodes if max_nodes is not None else self.max_nodes
         self._limit = self.nodes + limit if limit is not None else 1 << 62
         self._next_poll = min(self.nodes + POLL_NODES, self._limit)
+        if self.poll is not None:  # every call polls: a run of small calls must not outlast the clock
+            self.poll()
         value = self._search(mine, theirs, five_cells_of(mine), five_cells_of(theirs), alpha, beta)
         entry = self.table.get(mine | theirs << BOARD_BITS)
         move = entry[2] if entry is not None and entry[2] >= 0 else None
