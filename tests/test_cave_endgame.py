@@ -198,3 +198,13 @@ def test_a_held_tie_or_a_loss_is_played_for_the_most_chances(value):
             assert kernel.root_moves == {move for move, share in shares.items() if share == best}, GAME.to_text(state)
             checked += 1
     assert checked >= 2
+
+
+def test_a_cancelled_search_in_the_solver_range_still_returns_a_legal_move():
+    from ai.base import CancelToken
+
+    for state in late_positions(3, empty=20, seed=36):
+        token = CancelToken()
+        token.cancel()
+        result = registry.make_engine(GAME, "pvs:time=1").search(state, Limits(time=1.0), token)
+        assert result.move in GAME.legal_moves(state)
