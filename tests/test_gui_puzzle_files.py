@@ -186,3 +186,25 @@ def test_a_watch_search_that_spends_its_budget_says_it_gave_up_and_plays_its_bes
     gui.frames_until(lambda: view.session.rounds >= 1, limit=900)  # it still plays the best round it found
     assert view.session.by_computer[0]
     gui.press("Stop")
+
+
+def test_load_game_on_the_title_screen_continues_a_saved_puzzle_on_the_puzzle_screen(gui):  # type: ignore[no-untyped-def]
+    from game.views.title import TitleView
+
+    level = find_level("lewis-03")
+    view = open_level(gui, level.id)
+    for text in level.line[:3]:
+        play_by_input(gui, view, text)
+    gui.press("Save")
+    state, rounds = view.session.state, view.session.rounds
+    gui.press("Puzzles")
+    gui.press("Back")
+    assert isinstance(gui.window.current_view, TitleView)
+    gui.press("Load game")
+    gui.press(view.save_path.stem)
+    again = gui.window.current_view
+    assert isinstance(again, SolitaireView) and again is not view
+    assert again.session.state == state and again.session.rounds == rounds
+    assert again.session.puzzle.key == level.id and again.save_path == view.save_path
+    gui.frame(3)
+    assert again.scene.counts == counts(state)

@@ -1,8 +1,9 @@
 """Load game: the saves in the saves folder, newest first; a click continues the game.
 
-Saves use the common format of ``game.savegame`` (the console reads them too).  A file that cannot be used
-(corrupt, another program's, a game this window cannot draw) is reported on screen with the reason the save
-module gives (line and field), and nothing else happens.
+Saves use the common format of ``game.savegame`` (the console reads them too).  A Solitaire Mancala save (a
+puzzle saved from the puzzle screen or the console) opens on the puzzle screen; any other game on its match
+screen.  A file that cannot be used (corrupt, another program's, a game this window cannot draw) is reported
+on screen with the reason the save module gives (line and field), and nothing else happens.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from game.views.base import MenuView
 
 SHOWN = 8
 SUFFIX = ".save"
+PUZZLE_GAME = "solitaire"
+"""Saves of this game continue on the puzzle screen."""
 
 
 def save_files(folder: Path) -> list[Path]:
@@ -39,9 +42,8 @@ def new_save_path(folder: Path, game_name: str) -> Path:
     return path
 
 
-def read_save(path: Path) -> Match:
-    """The match in a save file, or SaveError/OSError/ValueError saying why it cannot be played here."""
-    saved = savegame.load(path)
+def match_from_saved(saved: savegame.SavedGame) -> Match:
+    """The match a two-player save holds, or SaveError when this window cannot draw its game."""
     playable = {entry.name for entry in catalogue.games() if entry.available}
     if saved.game.name not in playable:
         raise savegame.SaveError(f"{saved.game.title} games cannot be played in this window yet")
@@ -51,11 +53,31 @@ def read_save(path: Path) -> Match:
 def open_save(context: AppContext, path: Path) -> str | None:
     """Open the save at ``path`` in its game screen; on failure return the message (and stay)."""
     try:
-        match = read_save(path)
-    except (savegame.SaveError, OSError, ValueError) as error:
-        return f"Cannot load {path.name}: {error}"
+        saved = savegame.load(path)
+        if saved.game.name == PUZZLE_GAME:
+            _open_puzzle(context, saved, path)
+            return None
+        match = match_from_saved(saved)
+    except (savegame.SaveError, OSError, ValueError) as error:  # RulesError is a ValueError too
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return f"Cannot load {path.name}: {reason}"
     context.show_match(match, save_path=path)
     return None
+
+
+def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path) -> None:
+    """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one)."""
+    from game.records import RecordsStore
+    from game.scenes.solitaire_session import PuzzleSession
+    from game.views.solitaire_view import SolitaireView
+    from levels.solitaire import load_levels
+
+    session = PuzzleSession.from_saved(saved, load_levels()[0])
+    records = RecordsStore(context.store.directory)
+    records.load()  # an unreadable records file is set aside and reported on the Puzzles screen
+    view = SolitaireView(context, session.puzzle, records, session=session)
+    view.save_path = path
+    context.show(view)
 
 
 class LoadView(MenuView):
