@@ -4,12 +4,13 @@
 (``animate``) by its view; the rules state is the truth, so every animation ends by reconciling the stones with
 the counts of the new state, and ``finish`` completes any animation at once (a click during a move does it).
 
-Drawing is a handful of batched calls, so a frame stays cheap on a software renderer: the wooden board, the
-hollows and the badges' plates are one mesh of vertex-coloured triangles built when the layout changes
+Drawing is a handful of batched calls, so a frame stays cheap on a software renderer: the wooden board and the
+hollows are one mesh of vertex-coloured triangles built when the layout changes
 (``game.scenes.meshes``) and painted once into an offscreen picture that each frame copies onto the window
 (``meshes.Picture``: a plain pixel copy, a third of the cost of rasterising the layers again), stones are sprites in one list moved from their pymunk bodies (with a second list for
-stones in the air and their shadows, which are kept, not rebuilt), and the badges' counts are one pyglet batch
-of texts changed only when a count changes.  Highlights and the last-move ring are cached until they change.
+stones in the air and their shadows, which are kept, not rebuilt), and the badges (plates as a small mesh of
+their own, drawn over the highlights so a count stays readable; counts as one pyglet batch of texts changed
+only when a count changes) come last.  Highlights and the last-move ring are cached until they change.
 """
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ class SowingScene:
         self._outline_key: tuple | None = None
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
         self._board_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._plate_shapes: arcade.shape_list.ShapeElementList | None = None
         self._board_bounds = (0.0, 0.0, 0.0, 0.0)
         self._board_picture: meshes.Picture | None = None
         self._badge_batch = pyglet.graphics.Batch()
@@ -117,15 +119,18 @@ class SowingScene:
             lip = max(2.0, place.half_width * 0.06)
             mesh.ring(place.x, place.y, place.half_width, place.half_height, lip,
                       meshes.with_alpha(theme.WOOD_RIM, 90), outer_colour=meshes.with_alpha(theme.WOOD_RIM, 210))
-        small = self.spec.rows > 2
-        half_w, half_h = (10, 8) if small else (14, 10)
-        for location in self.spec.locations:
-            x, y = self.badge_position(location)
-            mesh.rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, (30, 24, 20, 220))
         self._board_shapes = mesh.build()
         xs, ys = [p[0] for p in mesh.points], [p[1] for p in mesh.points]
         self._board_bounds = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
         self._board_picture = None
+        # The badges' plates: a mesh of their own, drawn over the rings and glows so a count stays readable.
+        plates = meshes.Mesh()
+        small = self.spec.rows > 2
+        half_w, half_h = (10, 8) if small else (14, 10)
+        for location in self.spec.locations:
+            x, y = self.badge_position(location)
+            plates.rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, (30, 24, 20, 220))
+        self._plate_shapes = plates.build()
 
     def badge_position(self, location: Location) -> tuple[float, float]:
         """Where a location's count badge sits: beside the pit, on the side away from the board's middle."""
@@ -347,6 +352,8 @@ class SowingScene:
         if self._air_list:
             self._shadow_list.draw()
             self._air_list.draw()
+        if self._plate_shapes is not None:
+            self._plate_shapes.draw()
         self._badge_batch.draw()
 
     def _outlines(self, outlines: dict[Location, tuple[int, int, int, int]]) -> arcade.shape_list.ShapeElementList:
