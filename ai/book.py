@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import rules
 from rules import Game, Move, State
@@ -135,7 +135,7 @@ def _search(job: tuple[str, str, int, int]) -> tuple[str, Move, float, int, int,
 
 
 def build_book(game: Game, plies: int, depth: int, jobs: int = 1, tt: int = 4_000_000,
-               log: "callable | None" = print) -> OpeningBook:
+               log: Callable[[str], None] | None = print) -> OpeningBook:
     """Search every book position of the first ``plies`` plies to ``depth`` (see the module docstring)."""
     # Each frontier state carries, per player, whether that player has so far played only book moves.
     frontier: dict[str, tuple[State, list[bool]]] = {game.to_text(game.initial_state()): (game.initial_state(),
