@@ -39,7 +39,7 @@ from ai.base import (
 )
 from ai.book import OpeningBook
 from ai.evaluators import final_score, get_evaluator
-from ai.fast import GameKernel, kernel_for
+from ai.fast import GameKernel, kernel_for, kernel_holding
 from ai.transposition import EXACT, LOWER, UPPER, TranspositionTable
 from rules import Game, Move, State
 
@@ -202,11 +202,12 @@ class PVSEngine(Engine):
         if budget.is_unbounded and max_depth == MAX_DEPTH:
             raise EngineError("pvs needs a limit: a depth, a node count or a time (e.g. pvs:time=1)")
         self.table.new_search()
-        make_run = getattr(self.kernel, "make_run", None)
+        kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
+        make_run = getattr(kernel, "make_run", None)
         run = make_run(self.table, budget, self.poll_interval) if make_run is not None else None
         if run is None:
-            run = _Run(self.kernel, self.table, budget, self.poll_interval)
-        root = self.kernel.encode(state)
+            run = _Run(kernel, self.table, budget, self.poll_interval)
+        root = kernel.encode(state)
         best: SearchResult | None = None
         for depth in range(1, max(1, max_depth) + 1):
             try:
@@ -224,7 +225,7 @@ class PVSEngine(Engine):
             if resolved:
                 break
         if best is None:  # not even depth 1 finished: the best move of the partial iteration, or the first
-            move = run.partial_move if run.partial_move is not None else self.kernel.children(root)[0][0]
+            move = run.partial_move if run.partial_move is not None else kernel.children(root)[0][0]
             best = SearchResult(move, run.partial_score, 0, run.nodes, (move,), budget.elapsed())
         else:
             best = SearchResult(

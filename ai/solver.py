@@ -18,7 +18,7 @@ from typing import Any, Hashable
 
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
 from ai.evaluators import ZeroEvaluator, final_margin
-from ai.fast import GameKernel, kernel_for
+from ai.fast import GameKernel, kernel_for, kernel_holding
 from ai.search import Budget, check_two_player
 from ai.transposition import TranspositionTable
 from rules import Game, Move, State
@@ -50,8 +50,9 @@ class SolverEngine(Engine):
         if game.is_terminal(state):
             return SearchResult(None, final_margin(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
         self.table.new_search()
-        prover = _Prover(self.kernel, self.table, budget)
-        root = self.kernel.encode(state)
+        kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
+        prover = _Prover(kernel, self.table, budget)
+        root = kernel.encode(state)
         lower, upper = -float("inf"), float("inf")
         guess = 0.0
         best_move = prover.first_move(root)

@@ -59,6 +59,7 @@ class GameKernel:
     def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game
         self.evaluator = evaluator
+        self.margins = margins
         self._final = final_margin if margins else final_score
 
     def encode(self, state: State) -> State:
@@ -123,6 +124,19 @@ def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bo
         if CaveKernel.supports(game, evaluator):
             return CaveKernel(game, evaluator, margins)
     return GameKernel(game, evaluator, margins)
+
+
+def kernel_holding(kernel: Any, state: State) -> Any:
+    """``kernel`` when it can hold ``state``, else the general kernel with the same evaluator and scoring.
+
+    A packed kernel is sized for its variant (Kalah's fields hold exactly the variant's seeds, Hus's at most
+    254 a pit); a position from elsewhere (a hand-edited save, a test) may not fit, and such a kernel says so
+    with ``accepts``.  The rules protocol holds any legal position, so the search stays exact, only slower.
+    """
+    accepts = getattr(kernel, "accepts", None)
+    if accepts is None or accepts(state):
+        return kernel
+    return GameKernel(kernel.game, kernel.evaluator, getattr(kernel, "margins", False))
 
 
 def apply_line(game: Game, state: State, moves: tuple[Move, ...]) -> State:

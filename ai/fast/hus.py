@@ -95,6 +95,10 @@ class HusKernel:
             self.weights = None
 
     # -- positions --------------------------------------------------------------------------------------------
+    def accepts(self, state: HusState) -> bool:
+        """Whether ``state`` fits the packing (at most ``MAX_SEEDS`` seeds on the board)."""
+        return sum(state.pits) <= MAX_SEEDS
+
     def encode(self, state: HusState) -> int:
         pits = state.pits
         if sum(pits) > MAX_SEEDS:

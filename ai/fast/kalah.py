@@ -93,6 +93,10 @@ class KalahKernel:
             self.side_weight = self.mobility_weight = None
 
     # -- positions --------------------------------------------------------------------------------------------
+    def accepts(self, state: State) -> bool:
+        """Whether ``state`` fits the packing: its pits and stores hold exactly the variant's seeds."""
+        return sum(self.game.key(state)) == self.total
+
     def encode(self, state: State) -> int:
         ring = self.game.key(state)
         return sum(count << shift for count, shift in zip(ring, self.shifts))
