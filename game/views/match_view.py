@@ -32,14 +32,13 @@ from game.context import AppContext
 from game.match import Match
 from rules import Move, State
 from game.views.frugal_ui import FrugalUIManager
-from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, SidePanel, TopBar
+from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 
 Location = int
 """A place on the scene that can be clicked and highlighted (a pit, a store, a cell)."""
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 WATCH_GAP = 0.6
 """Seconds between two computer moves when only computers play (at speed 1)."""
-TOAST_TIME = 1.8
 HINT_COLOUR = (140, 230, 140, 255)
 SEARCH_YIELD_SECONDS = 0.0002
 """How often a search in the background yields the GIL while the board moves (``CancelToken.yield_seconds``):
@@ -49,7 +48,7 @@ has it, else ``is_animating``): each yield is a system call (56 us in a sandbox)
 speed at this pace."""
 
 
-class MatchView(arcade.gui.UIView):
+class MatchView(ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
 
     MOVE_NOUN = "move"
@@ -63,6 +62,7 @@ class MatchView(arcade.gui.UIView):
 
     def __init__(self, context: AppContext, match: Match, save_path: Path | None = None) -> None:
         super().__init__()
+        self._init_chrome()  # bars, toasts, notice, overlay (game.views.panels.ScreenChrome)
         self.ui = FrugalUIManager()  # the bottom bar, laid out and rendered only when it changes
         self.context = context
         self.match = match
@@ -88,9 +88,6 @@ class MatchView(arcade.gui.UIView):
         """Keyboard selection among the legal places; -1 until the arrow keys are used."""
         self.last_text = ""
         self.last_location: Location | None = None
-        self.toasts: list[tuple[str, float]] = []
-        self.notice = ""
-        self.notice_warning = False
         self.replay_index: int | None = None
         self.replay_wait = 0.0
         self.game_over_shown = False
@@ -98,16 +95,6 @@ class MatchView(arcade.gui.UIView):
         self._move_list: list[str] = []
         self.clock = 0.0
         self.show_panel = bool(context.settings.get("show_panel"))
-        self.top_bar = TopBar(0, 0, 10, 10)
-        self.side_panel = SidePanel(0, 0, 10, 10)
-        self.section_manager = arcade.SectionManager(self)
-        self.section_manager.add_section(self.top_bar)
-        self.section_manager.add_section(self.side_panel)
-        self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",
-                                       anchor_y="center")
-        self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
-                                        anchor_x="center", anchor_y="center")
-        self._overlay: arcade.gui.UIWidget | None = None
         self._buttons: dict[str, arcade.gui.UIFlatButton] = {}
         self._apply_speed()
         self._layout(context.window.width, context.window.height)
@@ -505,10 +492,6 @@ class MatchView(arcade.gui.UIView):
         if problem:
             self.say(problem, warning=True)
 
-    def _hide_overlay(self) -> None:
-        if self._overlay is not None:
-            self.ui.remove(self._overlay)
-            self._overlay = None
 
     # -- frame ------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
@@ -516,7 +499,7 @@ class MatchView(arcade.gui.UIView):
         self.scene.update(delta_time)
         if self.scene.is_animating:
             self.pending_since = self.clock  # the pause before the computer's move counts from the landing
-        self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
+        self._expire_toasts()
         self._poll_workers()
         if self.replay_index is not None:
             self._step_replay(delta_time)
@@ -602,13 +585,7 @@ class MatchView(arcade.gui.UIView):
             self._notice_text.position = width / 2, BOTTOM_BAR + 18
             self._notice_text.draw()
 
-    # -- messages and sound -----------------------------------------------------------------------------------
-    def toast(self, text: str) -> None:
-        self.toasts.append((text, self.clock + TOAST_TIME))
-
-    def say(self, text: str, warning: bool = False) -> None:
-        self.notice, self.notice_warning = text, warning
-
+    # -- sound ------------------------------------------------------------------------------------------------
     def _sound(self, name: str) -> None:
         self.context.sounds.play(name)
 

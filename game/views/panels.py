@@ -7,6 +7,7 @@ built when the panel moves and its texts are one pyglet batch, so a panel costs 
 from __future__ import annotations
 
 import arcade
+import arcade.gui
 import pyglet
 
 from game import theme
@@ -131,3 +132,48 @@ class SidePanel(_Panel):
         self.thinking_heading.position = x, self.bottom + 150
         self.thinking.position = x, self.bottom + 140
         self.hint.position = x, self.bottom + 70
+
+
+TOAST_TIME = 1.8
+"""Seconds a toast (a short announcement over the board) stays up."""
+
+
+class ScreenChrome:
+    """What every game screen has around its board: the top bar and side panel (as arcade sections), a
+    toast over the board, a notice line above the bottom bar, and one overlay panel at a time.
+
+    A mixin of ``arcade.gui.UIView`` subclasses: call ``_init_chrome`` in ``__init__`` before anything that
+    may say or toast; ``clock`` (seconds since the screen opened) is the screen's own.
+    """
+
+    clock: float
+    ui: arcade.gui.UIManager
+
+    def _init_chrome(self) -> None:
+        self.toasts: list[tuple[str, float]] = []
+        self.notice = ""
+        self.notice_warning = False
+        self._overlay: arcade.gui.UIWidget | None = None
+        self.top_bar = TopBar(0, 0, 10, 10)
+        self.side_panel = SidePanel(0, 0, 10, 10)
+        self.section_manager = arcade.SectionManager(self)
+        self.section_manager.add_section(self.top_bar)
+        self.section_manager.add_section(self.side_panel)
+        self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",
+                                       anchor_y="center")
+        self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
+                                        anchor_x="center", anchor_y="center")
+
+    def toast(self, text: str) -> None:
+        self.toasts.append((text, self.clock + TOAST_TIME))
+
+    def say(self, text: str, warning: bool = False) -> None:
+        self.notice, self.notice_warning = text, warning
+
+    def _expire_toasts(self) -> None:
+        self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
+
+    def _hide_overlay(self) -> None:
+        if self._overlay is not None:
+            self.ui.remove(self._overlay)
+            self._overlay = None

@@ -37,14 +37,13 @@ from game.scenes.solitaire_board import (
 from game.scenes.solitaire_search import engine_spec, engine_title
 from game.scenes.solitaire_session import Puzzle, PuzzleSession
 from game.views.frugal_ui import FrugalUIManager
-from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, SidePanel, TopBar
+from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 from game.views.solitaire_files import PuzzleFiles
 from game.views.solitaire_watch import ROUND_GAP, SPEEDS, PuzzleSearches
 from rules.solitaire import CCW, CW, Round, can_set_aside
 
 __all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
 
-TOAST_TIME = 1.8
 HINT_COLOUR = (140, 230, 140, 255)
 GOLD = theme.ACCENTS[0]
 CONTROL_ROW = 64
@@ -60,13 +59,14 @@ def _set_text(text: arcade.Text, value: str, colour: theme.Color, position: tupl
         text.position = position
 
 
-class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
+class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView):
     """Play (or watch) one Solitaire Mancala puzzle."""
 
     def __init__(self, context: AppContext, puzzle: Puzzle, records: RecordsStore | None = None,
                  session: PuzzleSession | None = None) -> None:
         """``session``, when given, is a puzzle already in progress (a loaded save) of ``puzzle``."""
         super().__init__()
+        self._init_chrome()  # bars, toasts, notice, overlay (game.views.panels.ScreenChrome)
         self.ui = FrugalUIManager()
         self.context = context
         self.background_color = theme.TABLE
@@ -101,27 +101,14 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
         self.last_round_at = 0.0
         self.speed_index = 1
         self.clock = 0.0
-        self.toasts: list[tuple[str, float]] = []
-        self.notice = ""
-        self.notice_warning = False
         self.last_text = ""
         self.last_location: int | None = None
         self.finish_shown = False
         self.record_line = ""
         self.mouse = (0.0, 0.0)
-        self._overlay: arcade.gui.UIWidget | None = None
         self._buttons: dict[str, arcade.gui.UIFlatButton] = {}
         self._round_list_key: tuple | None = None
         self._round_list: list[str] = []
-        self.top_bar = TopBar(0, 0, 10, 10)
-        self.side_panel = SidePanel(0, 0, 10, 10)
-        self.section_manager = arcade.SectionManager(self)
-        self.section_manager.add_section(self.top_bar)
-        self.section_manager.add_section(self.side_panel)
-        self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",
-                                       anchor_y="center")
-        self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
-                                        anchor_x="center", anchor_y="center")
         self._rules_text = arcade.Text(self._rules_line(), 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT,
                                        anchor_x="center", anchor_y="center")
         self._apply_speed()
@@ -472,16 +459,12 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
         anchor.add(frame, anchor_x="center", anchor_y="center", align_x=-SIDE_PANEL / 2, align_y=40)
         self._overlay = self.ui.add(anchor, layer=1)
 
-    def _hide_overlay(self) -> None:
-        if self._overlay is not None:
-            self.ui.remove(self._overlay)
-            self._overlay = None
 
     # -- frame ------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
         self.clock += delta_time
         self.scene.update(delta_time)
-        self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
+        self._expire_toasts()
         self._poll_workers()
         if self.watching:
             self._step_watch()
@@ -586,13 +569,6 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, arcade.gui.UIView):
         if self.start_hole() is None:
             return "Click a hole with stones (or Up/Down), then choose a direction. H asks for a hint, F1 the rules."
         return "Choose a direction: the arrows beside the hole, Left/Right, or the buttons. H asks for a hint."
-
-    # -- messages ---------------------------------------------------------------------------------------------
-    def toast(self, text: str) -> None:
-        self.toasts.append((text, self.clock + TOAST_TIME))
-
-    def say(self, text: str, warning: bool = False) -> None:
-        self.notice, self.notice_warning = text, warning
 
     # -- input ------------------------------------------------------------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
