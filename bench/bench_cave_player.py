@@ -1,7 +1,7 @@
 """The Magnetic Cave computer player: every move within 3 seconds, and its score against the window baseline.
 
     python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
-    python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2]
+    python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2] [--colour white]
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
 
@@ -108,6 +108,46 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
     print(f"games not won by A: {losses}")
 
 
+def _one_colour_game(task: tuple) -> tuple[int, float, int]:
+    """One game of ``one_colour`` (in a worker process): (opening index, the player's score, plies)."""
+    index, opening, spec, seconds, seat = task
+    game = MagneticCave()
+    state = game.initial_state()
+    for move in opening:
+        state = game.apply(state, move)
+    plies = 0
+    while not game.is_terminal(state):
+        if state.to_move == seat:
+            started = time.perf_counter()
+            result = registry.make_engine(game, spec).search(
+                state, Limits(time=seconds), CancelToken(deadline=started + seconds))
+        else:
+            result = registry.make_engine(game, BASELINE).search(state)
+        state = game.apply(state, result.move)
+        plies += 1
+    return index, 0.5 if state.winner is None else float(state.winner == seat), plies
+
+
+def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
+               seconds: float) -> None:
+    """The player's games with one colour only against the baseline, from *strength*'s openings."""
+    import multiprocessing
+
+    from ai.tournament import balanced_openings
+
+    seat = 0 if colour == "black" else 1
+    openings = [()] + balanced_openings(game, max(0, games // 2 - 1), plies=plies, seed=seed, judge=BASELINE)
+    tasks = [(index, opening, spec, seconds, seat) for index, opening in enumerate(openings)]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        scores = sorted(pool.imap_unordered(_one_colour_game, tasks))
+    wins = sum(score == 1.0 for _, score, _ in scores)
+    ties = sum(score == 0.5 for _, score, _ in scores)
+    print(f"{spec} as {colour} against {BASELINE}, {seconds:g} s per move, {len(scores)} games: "
+          f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
+          f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
+    print(f"openings not won: {[(index, score, n) for index, score, n in scores if score < 1]}")
+
+
 FEATURES = {
     "solver": ("ai.cave_endgame", "SOLVE_EMPTIES", -1),
     "zugzwang": ("ai.evaluators.magnetic_cave", "ZUGZWANG", 0),
@@ -196,6 +236,8 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=2, help="moves in each random opening (strength)")
     parser.add_argument("--depth", type=int, default=5, help="search depth (speed)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--colour", choices=("both", "black", "white"), default="both",
+                        help="strength: the player's games with this colour only")
     args = parser.parse_args()
     game = MagneticCave()
     spec = args.spec or strongest(game)
@@ -203,6 +245,9 @@ def main() -> None:
     print("load average at the start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
     if args.mode == "timing":
         timing(game, spec, args.moves, args.limit, args.seed)
+    elif args.mode == "strength" and args.colour != "both":
+        one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
+                   args.time)
     elif args.mode == "strength":
         strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
     elif args.mode == "ablation":
