@@ -146,9 +146,12 @@ class EndgameSolver:
         return None
 
     # -- the search ---------------------------------------------------------------------------------------------
-    def _search(self, mine: int, theirs: int, threats: int, dangers: int, alpha: int, beta: int) -> int:
+    def _search(
+        self, mine: int, theirs: int, threats: int, dangers: int, alpha: int, beta: int, now: int | None = None
+    ) -> int:
         """Negamax value of the position (``mine`` to move; ``threats`` / ``dangers`` the cells completing five
-        for the mover / the opponent, occupied ones included), within ``alpha..beta``."""
+        for the mover / the opponent, occupied ones included), within ``alpha..beta``; ``now``, the playable
+        cells, when the caller knows them."""
         self.nodes += 1
         if self.nodes >= self._next_poll:
             if self.nodes >= self._limit:
@@ -157,7 +160,8 @@ class EndgameSolver:
             if self.poll is not None:
                 self.poll()
         occupied = mine | theirs
-        now = legal(occupied)
+        if now is None:
+            now = legal(occupied)
         if threats & now:
             return WIN
         blocks = dangers & now
@@ -200,7 +204,7 @@ class EndgameSolver:
                 cells.insert(0, table_move)
 
         best, best_move = LOSS - 1, -1
-        quiet: list[tuple[Cell, int]] = []
+        quiet: list[tuple[Cell, int, int]] = []
         # First pass: decided moves and fours (cheap, often decisive); quiet moves are kept for the second.
         for cell in cells:
             bit = 1 << cell
@@ -209,7 +213,8 @@ class EndgameSolver:
             if filled == FULL:
                 value = TIE
             else:
-                opened = legal(filled)
+                # Filling a row's end cell makes its empty neighbour in the row playable; nothing else changes.
+                opened = (now ^ bit) | (((bit << 1) & NOT_A | (bit >> 1) & NOT_H) & ~filled)
                 if dangers & opened:
                     value = LOSS
                 else:
@@ -225,10 +230,12 @@ class EndgameSolver:
                         else:
                             block = playable.bit_length() - 1
                             value = self._search(
-                                after, blocked, mine_threats, grown(dangers, blocked, block), alpha, beta
+                                after, blocked, mine_threats, grown(dangers, blocked, block), alpha, beta,
+                                (opened ^ playable) | (((playable << 1) & NOT_A | (playable >> 1) & NOT_H)
+                                                       & ~(filled | playable)),
                             )
                     else:
-                        quiet.append((cell, mine_threats))
+                        quiet.append((cell, mine_threats, opened))
                         continue
             if value > best:
                 best, best_move = value, cell
@@ -237,8 +244,8 @@ class EndgameSolver:
                     if alpha >= beta:
                         break
         if alpha < beta:
-            for cell, mine_threats in quiet:
-                value = -self._search(theirs, mine | 1 << cell, dangers, mine_threats, -beta, -alpha)
+            for cell, mine_threats, opened in quiet:
+                value = -self._search(theirs, mine | 1 << cell, dangers, mine_threats, -beta, -alpha, opened)
                 if value > best:
                     best, best_move = value, cell
                     if value > alpha:
