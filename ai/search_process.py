@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ai.base import CancelToken, Limits, SearchAborted, SearchResult
-from ai.worker import Failed, Finished, Progress, WorkerMessage, fallback_result
+from ai.worker import Failed, Finished, Mailbox, Progress, fallback_result
 from rules import Game, State
 
 CHILD_MODULE = "ai.search_process"
@@ -167,29 +167,23 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-class ProcessWorker:
+class ProcessWorker(Mailbox):
     """``engine.search`` in a child process, with ``ai.worker.SearchWorker``'s interface (see the module)."""
 
     def __init__(self, game: Game, spec: str, state: State, limits: Limits | None = None, *, live: bool = False,
                  launcher: ProcessLauncher | None = None) -> None:
+        super().__init__()
         self.request = SearchRequest(game, spec, state, limits if limits is not None else Limits(), live)
         self.spec = spec
         self.launcher = launcher
         self.token = CancelToken()
         """Cancelled by ``cancel`` (the child itself is terminated; the token is for the caller to inspect)."""
-        self.result: SearchResult | None = None
-        """The final result once done; while running, the last progress report (or None)."""
         self.traceback: str | None = None
-        self.started_at: float | None = None
         self.ready_at: float | None = None
         """``time.perf_counter()`` when the child said it had imported the engines (its start-up cost)."""
-        self.finished_at: float | None = None
         self.child_modules: tuple[str, ...] = ()
         """The top-level packages the child had imported when it became ready (``ai``, ``rules``, ...)."""
         self.process: SearchProcess | None = None
-        self._queue: list[WorkerMessage] = []
-        self._lock = threading.Lock()
-        self._done = threading.Event()
 
     # -- the UI side --------------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -201,7 +195,7 @@ class ProcessWorker:
         try:
             self.process.send(self.request)
         except OSError as error:
-            self._final(Failed(f"the search process could not be started: {error}"))
+            self._finish(Failed(f"the search process could not be started: {error}"))
             self.process.kill()
             return
         threading.Thread(target=self._read, name=f"search-process-{self.process.pid}", daemon=True).start()
@@ -209,43 +203,11 @@ class ProcessWorker:
     def cancel(self) -> None:
         """Stop the search now: the child is killed, and ``Finished(cancelled=True)`` is posted at once."""
         self.token.cancel()
-        self._final(Finished(self.result or SearchResult(None), True))
+        self._finish(Finished(self.result or SearchResult(None), True))
         if self.process is not None:
             self.process.kill()
 
-    def poll(self) -> list[WorkerMessage]:
-        """Every message since the last poll, oldest first; never blocks."""
-        with self._lock:
-            messages, self._queue = self._queue, []
-        return messages
-
-    @property
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and not self._done.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until done or ``timeout`` passes; True when done.  Not for the UI thread."""
-        return self._done.wait(timeout)
-
     # -- the reader thread ---------------------------------------------------------------------------------------
-    def _post(self, message: WorkerMessage) -> None:
-        with self._lock:
-            self._queue.append(message)
-
-    def _final(self, message: WorkerMessage) -> None:
-        """Post the one final message (the first caller wins: a cancel, or what the child sent)."""
-        with self._lock:
-            if self._done.is_set():
-                return
-            if isinstance(message, Finished):
-                self.result = message.result
-            self.finished_at = time.perf_counter()
-            self._queue.append(message)
-            self._done.set()
 
     def _read(self) -> None:
         process = self.process
@@ -263,17 +225,16 @@ class ProcessWorker:
                     self.child_modules = tuple(message[1])
                 elif kind == "progress":
                     result: SearchResult = message[1]
-                    self.result = result
                     self._post(Progress(result, result.nodes_per_second))
                 elif kind == "finished":
-                    self._final(Finished(message[1], False))
+                    self._finish(Finished(message[1], False))
                 elif kind == "failed":
                     self.traceback = message[2]
-                    self._final(Failed(message[1]))
+                    self._finish(Failed(message[1]))
         finally:
             if not self._done.is_set():
                 code = process.popen.wait()
-                self._final(Failed(f"the search process stopped unexpectedly ({describe_exit(code)})"))
+                self._finish(Failed(f"the search process stopped unexpectedly ({describe_exit(code)})"))
             process.kill()  # reaps it (it has exited or is about to)
 
 

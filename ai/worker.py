@@ -89,7 +89,70 @@ def fallback_result(game: Game, state: State, result: SearchResult | None, elaps
     return replace(base, move=moves[0], pv=(moves[0],), info={**base.info, "fallback": True})
 
 
-class SearchWorker:
+class Mailbox:
+    """The UI side that every worker shares: messages queued for ``poll``, exactly one final message, ``wait``.
+
+    ``SearchWorker`` (a thread) and ``ai.search_process.ProcessWorker`` (a child process) post through
+    ``_post`` and ``_finish``, from any thread: the first final message wins, and nothing is queued after it.
+    """
+
+    def __init__(self) -> None:
+        self.result: SearchResult | None = None
+        """The final result once done; while running, the last progress report (or None)."""
+        self.started_at: float | None = None
+        """``time.perf_counter()`` when ``start`` ran."""
+        self.finished_at: float | None = None
+        """``time.perf_counter()`` just before the final message was posted."""
+        self._queue: queue.SimpleQueue[WorkerMessage] = queue.SimpleQueue()
+        self._done = threading.Event()
+        self._finish_lock = threading.Lock()
+
+    def poll(self) -> list[WorkerMessage]:
+        """Every message posted since the last poll, oldest first; never blocks."""
+        messages: list[WorkerMessage] = []
+        while True:
+            try:
+                messages.append(self._queue.get_nowait())
+            except queue.Empty:
+                return messages
+
+    @property
+    def done(self) -> bool:
+        """True once the final message (``Finished`` or ``Failed``) has been posted."""
+        return self._done.is_set()
+
+    @property
+    def running(self) -> bool:
+        """Started and not yet done."""
+        return self.started_at is not None and not self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until done or ``timeout`` seconds pass; True when done.  Not for the UI thread."""
+        return self._done.wait(timeout)
+
+    def _post(self, message: WorkerMessage) -> None:
+        """Queue a progress report, unless the final message has gone already (its search is unwinding)."""
+        with self._finish_lock:
+            if self._done.is_set():
+                return
+            if isinstance(message, Progress):
+                self.result = message.result
+            self._queue.put(message)
+
+    def _finish(self, message: WorkerMessage) -> bool:
+        """Post the final message unless one was posted already (by another thread); True if posted."""
+        with self._finish_lock:
+            if self._done.is_set():
+                return False
+            if isinstance(message, Finished):
+                self.result = message.result
+            self.finished_at = time.perf_counter()
+            self._queue.put(message)
+            self._done.set()
+            return True
+
+
+class SearchWorker(Mailbox):
     """Runs ``engine.search(state, limits, token, progress)`` in a daemon thread and queues what it reports.
 
     Everything public may be called from the UI thread; nothing blocks except the optional ``wait`` (meant
@@ -97,25 +160,17 @@ class SearchWorker:
     """
 
     def __init__(self, engine: Engine, state: State, limits: Limits | None = None) -> None:
+        super().__init__()
         self.engine = engine
         self.state = state
         self.limits = limits if limits is not None else Limits()
         self.token = CancelToken()
         """The cancel token handed to the engine; its ``deadline`` is set by ``start`` from ``limits.time``."""
-        self.result: SearchResult | None = None
-        """The final result once done; while running, the last completed iteration (or None)."""
         self.traceback: str | None = None
         """The formatted traceback when the engine failed."""
-        self.started_at: float | None = None
-        """``time.perf_counter()`` when ``start`` ran."""
-        self.finished_at: float | None = None
-        """``time.perf_counter()`` just before the final message was posted."""
         self.search_ended_at: float | None = None
         """``time.perf_counter()`` when the engine's ``search`` returned (or raised), for benchmarks: after a
         cancel or a late deadline this can come after ``finished_at``."""
-        self._queue: queue.SimpleQueue[WorkerMessage] = queue.SimpleQueue()
-        self._done = threading.Event()
-        self._finish_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._watchdog: threading.Thread | None = None
 
@@ -146,50 +201,11 @@ class SearchWorker:
         if self._thread is not None and not self._done.is_set():
             self._answer_now(cancelled=True)
 
-    def poll(self) -> list[WorkerMessage]:
-        """Every message posted since the last poll, oldest first; never blocks."""
-        messages: list[WorkerMessage] = []
-        while True:
-            try:
-                messages.append(self._queue.get_nowait())
-            except queue.Empty:
-                return messages
-
-    @property
-    def done(self) -> bool:
-        """True once the thread has posted its final message (``Finished`` or ``Failed``)."""
-        return self._done.is_set()
-
-    @property
-    def running(self) -> bool:
-        """Started and not yet done."""
-        return self._thread is not None and not self._done.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until done or ``timeout`` seconds pass; True when done.  Not for the UI thread."""
-        return self._done.wait(timeout)
-
     # -- the search thread -------------------------------------------------------------------------------------
     def _progress(self, result: SearchResult) -> None:
         elapsed = time.perf_counter() - (self.started_at or 0.0)
         speed = result.nodes_per_second or (result.nodes / elapsed if elapsed > 0 else 0.0)
-        with self._finish_lock:
-            if self._done.is_set():  # the watchdog has answered; the engine is still unwinding
-                return
-            self.result = result
-            self._queue.put(Progress(result, speed))
-
-    def _finish(self, message: WorkerMessage) -> bool:
-        """Post the final message unless one was posted already (by the other thread); True if posted."""
-        with self._finish_lock:
-            if self._done.is_set():
-                return False
-            if isinstance(message, Finished):
-                self.result = message.result
-            self.finished_at = time.perf_counter()
-            self._queue.put(message)
-            self._done.set()
-            return True
+        self._post(Progress(result, speed))  # dropped once the watchdog has answered
 
     def _watch(self) -> None:
         """The watchdog: at ``GRACE`` past the deadline, post the last completed iteration if still running."""
