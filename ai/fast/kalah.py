@@ -259,9 +259,12 @@ class KalahRun:
 
     ``root(position, depth)`` searches one iteration and returns (score, best move, resolved); scores are
     the evaluator's, as floats.  Move order inside the tree: the table's move, extra turns (rightmost pit
-    first, which keeps the others available), then every other move by the static evaluation of the
-    position it leads to (at depth 2 and above), captures included.  A move that ends the game is scored
-    while the children are generated and cuts off at once when it reaches ``beta``.
+    first, which keeps the others available), then every other move by what it changes in the linear part
+    of the evaluation (store and seeds on each side, from a per-move table; captures included), at depth 2
+    and above.  The mobility term is left out of that order, and a child is turned to the opponent's view
+    only when it is searched: both cost more time than they saved (to depth 18 from the start, 1.99 M nodes
+    in 7.0 s against 2.03 M in 9.3 s).  A move that ends the game is scored while the children are generated
+    and cuts off at once when it reaches ``beta``.
     """
 
     def __init__(self, kernel: KalahKernel, table: TranspositionTable, budget: Any, poll: int) -> None:
@@ -462,8 +465,7 @@ class KalahRun:
             horizon_before = horizon
             best_move = NO_MOVE
             children = []
-            # Children are ordered by their static evaluation, the linear part from the per-move table.
-            base = OFFSET + WS * (((p >> SS) & M) - (p >> OS)) + WD * ((p & OWN) % MOD - (p & OPP) % MOD)
+            # Children are ordered by the change in the evaluation's linear part, from the per-move table.
             for pit, shift, deltas, lasts, linear in MOVES:
                 s = (p >> shift) & M
                 if not s:
@@ -477,19 +479,16 @@ class KalahRun:
                         continue
                     v = FINAL[(q >> SS) & M]
                 else:
-                    priority = base + linear[s]
+                    priority = OFFSET + linear[s]
                     if end < n and (q >> LAST_SHIFT[end]) & M == 1:
                         t = (q >> OPPOSITE_SHIFT[end]) & M
                         if t or EMPTY_CAPTURE:
                             q += CAP_LAST[end] + t * CAP_TAKEN[end]
                             priority += LIN_LAST + t * LIN_TAKEN
                     if q & OWN and q & OPP:
-                        nz = ((q & L) + L) | q
-                        priority += WM * ((nz ^ OPP_TOP) & TOPS).bit_count()
                         if pit == table_move:
                             priority |= TABLE_MOVE
-                        children.append((priority << PRIORITY) | (pit << POSITION_BITS)
-                                        | (q >> half) | ((q & low_half) << half))
+                        children.append((priority << PRIORITY) | (pit << POSITION_BITS) | q)
                         continue
                     if q & OWN:
                         v = FINAL[total - (q >> OS)]
@@ -514,12 +513,14 @@ class KalahRun:
                             v = search(c, d1, a, a + 1)
                             if a < v < beta:
                                 v = search(c, d1, a, beta)
-                    elif first:
-                        v = -search(c, d1, -beta, -a)
-                    else:
-                        v = -search(c, d1, -a - 1, -a)
-                        if a < v < beta:
+                    else:  # the opponent moves next: the board seen from their side
+                        c = (c >> half) | ((c & low_half) << half)
+                        if first:
                             v = -search(c, d1, -beta, -a)
+                        else:
+                            v = -search(c, d1, -a - 1, -a)
+                            if a < v < beta:
+                                v = -search(c, d1, -beta, -a)
                     first = False
                     if v > best:
                         best = v
