@@ -308,3 +308,24 @@ def test_no_watchdog_without_a_deadline(kalah):
     worker.start()
     drain(worker)
     assert worker._watchdog is None
+
+
+def test_the_mailbox_posts_one_final_message_and_nothing_after_it():
+    """Both workers (thread and process) post through ``Mailbox``: progress before the end is queued and
+    remembered, the first final message wins, and a report from a search still unwinding is dropped."""
+    from ai.worker import Mailbox
+
+    box = Mailbox()
+    assert not box.running and not box.done
+    box.started_at = 0.0
+    early, late = SearchResult(1, 0.5, 3, 10), SearchResult(2, 0.7, 4, 20)
+    box._post(Progress(early, 100.0))
+    assert box.running and box.result is early
+    assert box._finish(Finished(early, True)) is True
+    assert box._finish(Finished(late, False)) is False  # the second final message loses
+    box._post(Progress(late, 100.0))  # the search unwinding after the cancel
+    messages = box.poll()
+    assert [type(message) for message in messages] == [Progress, Finished]
+    assert messages[1] == Finished(early, True)
+    assert box.result is early and box.done and not box.running and box.wait(0)
+    assert box.poll() == []
