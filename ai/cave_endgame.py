@@ -146,12 +146,9 @@ class EndgameSolver:
         return None
 
     # -- the search ---------------------------------------------------------------------------------------------
-    def _search(
-        self, mine: int, theirs: int, threats: int, dangers: int, alpha: int, beta: int, now: int | None = None
-    ) -> int:
+    def _search(self, mine: int, theirs: int, threats: int, dangers: int, alpha: int, beta: int) -> int:
         """Negamax value of the position (``mine`` to move; ``threats`` / ``dangers`` the cells completing five
-        for the mover / the opponent, occupied ones included), within ``alpha..beta``; ``now``, the playable
-        cells, when the caller knows them."""
+        for the mover / the opponent, occupied ones included), within ``alpha..beta``."""
         self.nodes += 1
         if self.nodes >= self._next_poll:
             if self.nodes >= self._limit:
@@ -160,8 +157,7 @@ class EndgameSolver:
             if self.poll is not None:
                 self.poll()
         occupied = mine | theirs
-        if now is None:
-            now = legal(occupied)
+        now = legal(occupied)
         if threats & now:
             return WIN
         blocks = dangers & now
@@ -204,7 +200,7 @@ class EndgameSolver:
                 cells.insert(0, table_move)
 
         best, best_move = LOSS - 1, -1
-        quiet: list[tuple[Cell, int, int]] = []
+        quiet: list[tuple[Cell, int]] = []
         # First pass: decided moves and fours (cheap, often decisive); quiet moves are kept for the second.
         for cell in cells:
             bit = 1 << cell
@@ -213,8 +209,7 @@ class EndgameSolver:
             if filled == FULL:
                 value = TIE
             else:
-                # Filling a row's end cell makes its empty neighbour in the row playable; nothing else changes.
-                opened = (now ^ bit) | (((bit << 1) & NOT_A | (bit >> 1) & NOT_H) & ~filled)
+                opened = legal(filled)
                 if dangers & opened:
                     value = LOSS
                 else:
@@ -230,12 +225,10 @@ class EndgameSolver:
                         else:
                             block = playable.bit_length() - 1
                             value = self._search(
-                                after, blocked, mine_threats, grown(dangers, blocked, block), alpha, beta,
-                                (opened ^ playable) | (((playable << 1) & NOT_A | (playable >> 1) & NOT_H)
-                                                       & ~(filled | playable)),
+                                after, blocked, mine_threats, grown(dangers, blocked, block), alpha, beta
                             )
                     else:
-                        quiet.append((cell, mine_threats, opened))
+                        quiet.append((cell, mine_threats))
                         continue
             if value > best:
                 best, best_move = value, cell
@@ -244,8 +237,8 @@ class EndgameSolver:
                     if alpha >= beta:
                         break
         if alpha < beta:
-            for cell, mine_threats, opened in quiet:
-                value = -self._search(theirs, mine | 1 << cell, dangers, mine_threats, -beta, -alpha, opened)
+            for cell, mine_threats in quiet:
+                value = -self._search(theirs, mine | 1 << cell, dangers, mine_threats, -beta, -alpha)
                 if value > best:
                     best, best_move = value, cell
                     if value > alpha:
