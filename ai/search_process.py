@@ -208,7 +208,6 @@ class ProcessWorker(Mailbox):
             self.process.kill()
 
     # -- the reader thread ---------------------------------------------------------------------------------------
-
     def _read(self) -> None:
         process = self.process
         assert process is not None and process.popen.stdout is not None

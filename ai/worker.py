@@ -130,14 +130,13 @@ class Mailbox:
         """Block until done or ``timeout`` seconds pass; True when done.  Not for the UI thread."""
         return self._done.wait(timeout)
 
-    def _post(self, message: WorkerMessage) -> None:
+    def _post(self, report: Progress) -> None:
         """Queue a progress report, unless the final message has gone already (its search is unwinding)."""
         with self._finish_lock:
             if self._done.is_set():
                 return
-            if isinstance(message, Progress):
-                self.result = message.result
-            self._queue.put(message)
+            self.result = report.result
+            self._queue.put(report)
 
     def _finish(self, message: WorkerMessage) -> bool:
         """Post the final message unless one was posted already (by another thread); True if posted."""
