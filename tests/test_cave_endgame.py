@@ -13,7 +13,7 @@ import pytest
 
 from ai import registry
 from ai.base import Limits, SearchAborted
-from ai.cave_endgame import LOSS, TIE, WIN, EndgameSolver
+from ai.cave_endgame import LOSS, TIE, WIN, EndgameSolver, five_cells_of
 from ai.evaluators import WIN as WIN_SCORE
 from ai.evaluators.magnetic_cave import zugzwang_outlook
 from rules.magnetic_cave import FULL, CaveState, MagneticCave, cell_name, completes_five, legal_mask, mask_cells
@@ -140,25 +140,95 @@ def test_the_engine_plays_proven_endgame_wins_and_keeps_proven_ties():
     assert min(checked.values()) >= 3, checked
 
 
+def row_cells(row: int, columns: range) -> int:
+    return sum(1 << (row * 8 + column) for column in columns)
+
+
 @pytest.mark.parametrize(
-    "mine, theirs, empty, expected",
+    "run, mine, theirs, free, expected",
     [
-        (0, 0, 20, 0),
-        (1, 0, 20, 1),  # Black to move owning one cell: White must open it when the rest is full
-        (0, 1, 21, -1),  # the same seen by White to move
-        (0, 1, 20, 0),  # one White cell: Black fills the last safe cell, White only uses up its reserve
-        (1, 0, 21, 0),
-        (0, 2, 20, -1),  # two White cells against Black to move: Black runs out first
-        (2, 0, 21, 1),
-        (1, 1, 20, 0),
-        (2, 1, 20, 1),
-        (1, 2, 21, -1),  # two Black cells against White's one, White to move: White runs out first
+        # A run of three in row 0 with a threat cell in the middle, every other cell full.
+        ("c3-c5", [4], [], 0, 0),  # the mover must open its own cell: blocked, then it fills the last cell
+        ("c3-c5", [], [4], 0, -1),  # the mover must open the opponent's cell
+        # One free cell elsewhere hands the zugzwang to the other side.
+        ("c3-c5", [4], [], 1, 1),
+        ("c3-c5", [], [4], 1, 0),
+        # Two free cells change nothing.
+        ("c3-c5", [4], [], 2, 0),
+        ("c3-c5", [], [4], 2, -1),
+        # A cell that completes five for both: whoever opens it loses.
+        ("c3-c5", [4], [4], 0, -1),
+        ("c3-c5", [4], [4], 1, 1),
+        # A threat cell already playable: the mover's wins, the opponent's is blocked.
+        ("c3-c5", [3], [], 0, 1),
+        ("c3-c5", [], [3], 0, 0),  # blocked at c3, then the opponent fills c4 or c5 and the mover the last
+        ("c3-c5", [], [3, 5], 0, -1),  # two to block
     ],
 )
-def test_the_zugzwang_outlook(mine, theirs, empty, expected):
-    assert zugzwang_outlook(mine, theirs, empty) == expected
-    # One quiet move later the same player is expected to win: the outlook is negated for the new mover.
-    assert zugzwang_outlook(theirs, mine, empty - 1) == -expected
+def test_the_zugzwang_outlook_by_hand(run, mine, theirs, free, expected):
+    empty = row_cells(0, range(3, 6)) | row_cells(7, range(0, free))
+    occupied = FULL & ~empty
+    assert zugzwang_outlook(occupied, sum(1 << c for c in mine), sum(1 << c for c in theirs)) == expected
+
+
+@lru_cache(maxsize=None)
+def fill_minimax(occupied: int, mine: int, theirs: int) -> int:
+    """The fill game by plain minimax over the rules' legal cells: the threat cells ``mine`` (the mover's) and
+    ``theirs`` stay as they are; filling one of the mover's wins, a full cave is a tie."""
+    best = LOSS
+    for move in mask_cells(legal_mask(occupied)):
+        bit = 1 << move
+        if bit & mine:
+            return WIN
+        value = TIE if occupied | bit == FULL else -fill_minimax(occupied | bit, theirs, mine)
+        if value > best:
+            best = value
+            if best == WIN:
+                break
+    return best
+
+
+def test_the_zugzwang_outlook_solves_the_fill_game_exactly():
+    """Against plain minimax of the same game, on late positions of careful random play with their real
+    threat cells, and with random threat cells scattered over the empty cells (runs of every shape)."""
+    rng = random.Random(11)
+    values = {WIN: 0, TIE: 0, LOSS: 0}
+    for state in late_positions(40, 14, seed=5):
+        mine, theirs = sides(state)
+        occupied = mine | theirs
+        cases = [(five_cells_of(mine) & ~occupied, five_cells_of(theirs) & ~occupied)]
+        empties = mask_cells(FULL & ~occupied)
+        for _ in range(10):
+            cases.append(tuple(sum(1 << cell for cell in rng.sample(empties, rng.randint(0, 3))) for _ in "ab"))
+        for my_cells, their_cells in cases:
+            if not my_cells | their_cells:
+                continue
+            expected = fill_minimax(occupied, my_cells, their_cells)
+            assert zugzwang_outlook(occupied, my_cells, their_cells) == expected
+            values[expected] += 1
+    assert min(values.values()) >= 30, values
+
+
+def test_the_zugzwang_outlook_solves_crowded_runs_exactly():
+    """Runs crowded with threat cells of both sides, one to three rows of them, a few free cells elsewhere,
+    the rest of the cave full: every way of playing a run from either end matters here."""
+    rng = random.Random(3)
+    values = {WIN: 0, TIE: 0, LOSS: 0}
+    for _ in range(400):
+        occupied, mine, theirs = FULL, 0, 0
+        for row in rng.sample(range(7), rng.randint(1, 3)):
+            start = rng.randint(0, 3)
+            for column in range(start, start + rng.randint(2, 5)):
+                cell = row * 8 + column
+                occupied &= ~(1 << cell)
+                kind = rng.choice("....mtb")
+                mine |= (kind in "mb") << cell
+                theirs |= (kind in "tb") << cell
+        occupied &= ~row_cells(7, range(rng.randint(0, 2)))
+        expected = fill_minimax(occupied, mine, theirs)
+        assert zugzwang_outlook(occupied, mine, theirs) == expected
+        values[expected] += 1
+    assert min(values.values()) >= 25, values
 
 
 def chance_shares(state: CaveState, value: int) -> dict[int, float]:

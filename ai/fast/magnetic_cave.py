@@ -151,6 +151,7 @@ def _threat_terms(score: int, my_threats: int, their_threats: int, occupied: int
     """``ThreatEvaluator``'s final score from its window part: the decided cases, then threat cells by reach."""
     if my_threats & now:
         return WIN_NEXT
+    dangers = their_threats
     urgent = their_threats & now
     if urgent:
         if urgent & (urgent - 1):
@@ -164,8 +165,8 @@ def _threat_terms(score: int, my_threats: int, their_threats: int, occupied: int
     score += THREAT_NEXT * ((my_threats & later).bit_count() - (their_threats & later).bit_count())
     rest = FULL ^ (now | later)
     score += THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
-    if my_threats or their_threats:
-        outlook = zugzwang_outlook(my_threats.bit_count(), their_threats.bit_count(), BOARD_BITS - occupied.bit_count())
+    if my_threats or dangers:
+        outlook = zugzwang_outlook(occupied, my_threats, dangers)
         score += evaluation.ZUGZWANG * outlook  # read from the module at each call, so a bench can vary it
     return score
 
