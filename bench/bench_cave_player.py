@@ -2,8 +2,10 @@
 
     python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
     python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2] [--colour white]
+    python bench/bench_cave_player.py strength --colour white --depth 6 [--games 100] [--jobs 2]
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
+    python bench/bench_cave_player.py outlook [--empties 18] [--positions 200]
 
 *timing* plays computer-against-computer games with ``SPEC`` (default: the Strongest preset) on both sides,
 exactly as the console does: for every move a fresh engine is built from the spec and searches with
@@ -21,11 +23,19 @@ busy program.
 *strength* runs ``ai.tournament.compare`` between the player (the Strongest spec with ``--time`` seconds per
 move) and ``alphabeta:depth=2,eval=windows`` (depth-2 alpha-beta with the textbook window evaluator): the
 start position and ``games / 2 - 1`` balanced random openings of ``--plies`` moves, each played twice with
-the colours swapped.
+the colours swapped.  With ``--colour`` it plays only the player's games with that colour, from the same
+openings; adding ``--depth N`` makes the player ``pvs:depth=N`` with no clock, so every game is reproducible
+whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes).
 
 *ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
 off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
 ``--time`` seconds per move, from the same openings as *strength*, each played with both colours.
+
+*outlook* measures how often the evaluator's zugzwang outlook (the fill game of the threat cells on the board)
+names the exact value of a quiet position (no playable threat cell) that has threat cells, against the exact
+solver, beside the reserve-counting model the evaluator used before (kept here only for this comparison).
+Positions come from games of a careful random player (it wins when it can, blocks a single threat and avoids
+opening one), stopped at ``--empties`` empty cells.
 
 *speed* compares the search kernels at equal depth on the same positions: ``pvs`` on the cave kernel against
 ``pvs:fast=false`` (the rules protocol and ``ThreatEvaluator``), CPU seconds in one run.
@@ -110,14 +120,19 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
 
 def _one_colour_game(task: tuple) -> tuple[int, float, int]:
     """One game of ``one_colour`` (in a worker process): (opening index, the player's score, plies)."""
-    index, opening, spec, seconds, seat = task
+    index, opening, spec, seconds, seat = task  # seconds None: a depth-limited player, no clock
+    from ai.cave_endgame import SHARED_TABLE
+
+    SHARED_TABLE.clear()  # the solver's proofs from earlier games in this process would change its reach
     game = MagneticCave()
     state = game.initial_state()
     for move in opening:
         state = game.apply(state, move)
     plies = 0
     while not game.is_terminal(state):
-        if state.to_move == seat:
+        if state.to_move == seat and seconds is None:
+            result = registry.make_engine(game, spec).search(state)
+        elif state.to_move == seat:
             started = time.perf_counter()
             result = registry.make_engine(game, spec).search(
                 state, Limits(time=seconds), CancelToken(deadline=started + seconds))
@@ -129,8 +144,9 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
 
 
 def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
-               seconds: float) -> None:
-    """The player's games with one colour only against the baseline, from *strength*'s openings."""
+               seconds: float | None) -> None:
+    """The player's games with one colour only against the baseline, from *strength*'s openings (``seconds``
+    None: ``spec`` is depth-limited and searches without a clock)."""
     import multiprocessing
 
     from ai.tournament import balanced_openings
@@ -142,7 +158,8 @@ def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int
         scores = sorted(pool.imap_unordered(_one_colour_game, tasks))
     wins = sum(score == 1.0 for _, score, _ in scores)
     ties = sum(score == 0.5 for _, score, _ in scores)
-    print(f"{spec} as {colour} against {BASELINE}, {seconds:g} s per move, {len(scores)} games: "
+    per_move = "no clock" if seconds is None else f"{seconds:g} s per move"
+    print(f"{spec} as {colour} against {BASELINE}, {per_move}, {len(scores)} games: "
           f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
           f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
     print(f"openings not won: {[(index, score, n) for index, score, n in scores if score < 1]}")
@@ -197,6 +214,57 @@ def ablation(game: MagneticCave, spec: str, feature: str, games: int, jobs: int,
           f"(moving first {sum(first) / max(1, len(first)):.1%}, second {sum(second) / max(1, len(second)):.1%})")
 
 
+def reserve_model(mine: int, theirs: int, empty: int) -> int:
+    """The earlier outlook, for comparison: each unplayable threat cell a private reserve of one move (its
+    three cells left to the end); the player to move when only those remain loses with fewer reserves than
+    the other and wins with two more."""
+    if not (mine or theirs):
+        return 0
+    mover_is_z = (empty - 3 * (mine + theirs)) % 2 == 0
+    z, other = (mine, theirs) if mover_is_z else (theirs, mine)
+    outcome = -1 if z < other else 1 if z >= other + 2 else 0
+    return outcome if mover_is_z else -outcome
+
+
+def outlook(game: MagneticCave, empties: int, positions: int, seed: int) -> None:
+    from ai.cave_endgame import EndgameSolver, five_cells_of
+    from ai.evaluators.magnetic_cave import zugzwang_outlook
+    from rules.magnetic_cave import legal_mask
+
+    rng = random.Random(seed)
+    solver = EndgameSolver()
+    right = [0, 0]
+    values = {-1: 0, 0: 0, 1: 0}
+    seen = 0
+    while seen < positions:
+        state = game.initial_state()
+        while not game.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empties:
+            afters = [game.apply(state, move) for move in game.legal_moves(state)]
+            wins = [after for after in afters if after.winner is not None]
+            safe = [after for after in afters if not game.is_terminal(after)
+                    and not (five_cells_of(after.black if after.to_move == 0 else after.white)
+                             & legal_mask(after.black | after.white))]
+            state = wins[0] if wins else rng.choice(safe or afters)
+        if game.is_terminal(state):
+            continue
+        mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+        occupied = mine | theirs
+        my_cells, their_cells = five_cells_of(mine) & ~occupied, five_cells_of(theirs) & ~occupied
+        if not my_cells | their_cells or (my_cells | their_cells) & legal_mask(occupied):
+            continue  # no threat cells, or a tactical position: the outlook is for quiet ones
+        exact = solver.value(mine, theirs)
+        seen += 1
+        values[exact] += 1
+        right[0] += zugzwang_outlook(occupied, my_cells, their_cells) == exact
+        right[1] += reserve_model(my_cells.bit_count(), their_cells.bit_count(), 64 - occupied.bit_count()) == exact
+        if len(solver.table) > 1_000_000:
+            solver.table.clear()
+    print(f"{positions} quiet positions with threat cells at {empties} empty cells (exact values: "
+          f"{values[1]} won, {values[0]} tied, {values[-1]} lost for the side to move)")
+    print(f"  the fill-game outlook names the exact value in {right[0]} ({right[0] / positions:.0%})")
+    print(f"  the earlier reserve model in {right[1]} ({right[1] / positions:.0%})")
+
+
 def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
     rng = random.Random(7)
     states = []
@@ -225,7 +293,7 @@ def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed"))
+    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed", "outlook"))
     parser.add_argument("--feature", choices=tuple(FEATURES), default="solver", help="what ablation switches off")
     parser.add_argument("--moves", type=int, default=500)
     parser.add_argument("--spec", default=None, help="the player (default: the Strongest preset)")
@@ -234,8 +302,11 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=1.0, help="the player's seconds per move (strength)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plies", type=int, default=2, help="moves in each random opening (strength)")
-    parser.add_argument("--depth", type=int, default=5, help="search depth (speed)")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="search depth (speed, default 5; strength --colour: a depth-limited player, no clock)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--empties", type=int, default=18, help="outlook: empty cells of the positions")
+    parser.add_argument("--positions", type=int, default=200, help="outlook: positions measured")
     parser.add_argument("--colour", choices=("both", "black", "white"), default="both",
                         help="strength: the player's games with this colour only")
     args = parser.parse_args()
@@ -245,6 +316,9 @@ def main() -> None:
     print("load average at the start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
     if args.mode == "timing":
         timing(game, spec, args.moves, args.limit, args.seed)
+    elif args.mode == "strength" and args.colour != "both" and args.depth is not None:
+        one_colour(game, args.spec or f"pvs:depth={args.depth}", args.colour, args.games, args.jobs, args.plies,
+                   args.seed, None)
     elif args.mode == "strength" and args.colour != "both":
         one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
                    args.time)
@@ -253,8 +327,10 @@ def main() -> None:
     elif args.mode == "ablation":
         ablation(game, with_time(spec, args.time), args.feature, args.games, args.jobs, args.plies, args.seed,
                  args.time)
+    elif args.mode == "outlook":
+        outlook(game, args.empties, args.positions, args.seed)
     else:
-        speed(game, args.depth)
+        speed(game, args.depth or 5)
     print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())
 
 
