@@ -29,12 +29,16 @@ from typing import TextIO
 
 import rules
 from game import savegame
-from game.console_play import EndOfInput, GameLoop, Terminal
+from game.console_play import EndOfInput, GameLoop, Terminal, moves_text
 from game.console_session import Session, resolve_seat, seat_choices
 from game.savegame import SaveError, Seat
 from rules import Game, RulesError
 
 USAGE = "\n\n".join(__doc__.split("\n\n")[1:3]).strip()
+BACK = object()
+"""A seat prompt's answer ``cancel``: back to the start menu."""
+QUIT = object()
+"""A seat prompt's answer ``quit``: leave StoneCave (as the start menu's quit)."""
 
 YES, NO = ("yes", "y"), ("no", "n")
 
@@ -91,7 +95,8 @@ class Console:
         word = word.lower()
         argument = argument.strip()
         if word in ("1", "new", "n") and not argument:
-            self._new_game()
+            if self._new_game() is QUIT:
+                return not self._leave()
         elif word in ("2", "load", "l"):
             if self._load(argument or None):
                 self._play()
@@ -122,31 +127,42 @@ class Console:
         self.io.say("Goodbye.")
         return True
 
-    def _new_game(self) -> None:
+    def _new_game(self) -> object:
+        """Ask for the seats not fixed and play; ``BACK`` or ``QUIT`` when the player gave up at a seat prompt
+        (the game in progress, if any, is kept)."""
         seats = []
         for player, name in enumerate(self.game.player_names):
             if player in self.fixed_seats:
                 seats.append(self.fixed_seats[player])
-            else:
-                seats.append(self._ask_seat(player, name))
+                continue
+            seat = self._ask_seat(player, name)
+            if seat is BACK or seat is QUIT:
+                return seat
+            seats.append(seat)
         self.session = Session.from_saved(savegame.new_game(self.game, seats, self.seed))
         self.session.saved_moves = None
         self._play()
+        return None
 
-    def _ask_seat(self, player: int, name: str) -> Seat:
+    def _ask_seat(self, player: int, name: str) -> Seat | object:
+        """The seat a player names; ``BACK`` (cancel: back to the start menu) or ``QUIT`` (leave StoneCave)."""
         default = "human" if player == 0 else "computer"
         choices = seat_choices(self.game)
-        self.io.say(f"Who plays {name}? {choices}; empty for {default}.")
+        self.io.say(f"Who plays {name}? {choices}; empty for {default}; cancel for the start menu.")
         if player == 0 and self.game.num_players == 2:
             other = self.game.player_names[1]
             self.io.say(f"  (modes: human against human, human {name} against computer {other}, computer {name}"
                         f" against human {other}, computer against computer)")
         while True:
             text = self.io.ask(f"{name} [{default}]> ").strip() or default
+            if text.lower() in ("cancel", "back", "menu"):
+                return BACK
+            if text.lower() in ("quit", "q", "exit"):
+                return QUIT
             try:
                 return resolve_seat(self.game, text, self.seconds)
             except ValueError as error:
-                self.io.invalid(str(error), choices)
+                self.io.invalid(str(error), f"{choices}; or cancel, quit")
 
     # -- files --------------------------------------------------------------------------------------------------
     def _default_path(self) -> str:
@@ -178,7 +194,7 @@ class Console:
                 continue
             self.session.saved_moves = tuple(self.session.moves)
             self.session.path = Path(path)
-            self.io.say(f"Saved to {path} ({len(self.session.moves)} moves).")
+            self.io.say(f"Saved to {path} ({moves_text(len(self.session.moves))}).")
             return True
 
     def _load(self, path: str | None) -> bool:
@@ -197,7 +213,7 @@ class Console:
                 continue
             self.session = Session.from_saved(saved, Path(path))
             self.game = saved.game
-            self.io.say(f"Loaded {path}: {saved.game.title} ({saved.game.spec}) after {len(saved.moves)} moves.")
+            self.io.say(f"Loaded {path}: {saved.game.title} ({saved.game.spec}) after {moves_text(len(saved.moves))}.")
             return True
 
     # -- the game -----------------------------------------------------------------------------------------------

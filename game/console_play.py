@@ -20,6 +20,11 @@ from rules import Move, RulesError
 COMMANDS = "help, board, undo, redo, hint, save [FILE], quit"
 
 
+def moves_text(count: int) -> str:
+    """``1 move``, ``2 moves``: a count of moves for a sentence."""
+    return f"{count} move{'s' if count != 1 else ''}"
+
+
 class EndOfInput(Exception):
     """The input stream ended (EOF on a pipe, Ctrl-D or Ctrl-C at a terminal)."""
 
@@ -147,7 +152,7 @@ class GameLoop:
     def _moved_in_history(self, count: int, done: str, nothing: str) -> None:
         """After an undo or redo: ``done`` and the number of moves with the board, or ``nothing`` as bad input."""
         if count:
-            self.io.say(f"{done} {count} move{'s' if count != 1 else ''}.")
+            self.io.say(f"{done} {moves_text(count)}.")
             self.show()
         else:
             self.io.invalid(nothing, self._valid_here())
@@ -237,7 +242,7 @@ class GameLoop:
         names = game.player_names
         scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(outcome.scores) if i < len(names))
         result = "a draw" if outcome.winner is None else f"{names[outcome.winner]} wins"
-        self.io.say(f"Game over after {len(session.moves)} moves: {result} ({outcome.reason.value}). Score: {scores}.")
+        self.io.say(f"Game over after {moves_text(len(session.moves))}: {result} ({outcome.reason.value}). Score: {scores}.")
 
 
 def _thinking(result: SearchResult, elapsed: float) -> str:

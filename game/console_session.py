@@ -67,6 +67,9 @@ def resolve_seat(game: Game, text: str, seconds: float | None = None) -> Seat:
         spec = levels.get(lowered, choice)
     if not spec or any(ch.isspace() for ch in spec):
         raise ValueError(f"{choice!r} is not a player")
+    name = spec.partition(":")[0].strip()
+    if name not in {info.name for info in registry.engines(game)}:
+        raise ValueError(f"{choice!r} is neither a player, a level nor an engine of {game.title}")
     try:
         savegame.check_engine(game, spec)
         registry.make_engine(game, spec)

@@ -169,7 +169,7 @@ def test_every_kind_of_bad_input_gets_invalid_input_and_the_prompt_again(tmp_pat
     assert len(bad) == 16, "\n".join(bad)
     assert all(line.startswith("Invalid input: ") and "Valid: " in line for line in bad)
     assert "Invalid input: an empty line. Valid: new, load [FILE], quit." in bad
-    assert any("unknown engine 'alphabet'" in line for line in bad)
+    assert any("'alphabet:depth=3' is neither a player, a level nor an engine of Kalah" in line for line in bad)
     assert any("seed must be" in line for line in bad)
     assert any("'9' is not a legal move" in line and "a move (0, 1, 2, 3, 4, 5)" in line for line in bad)
     assert any("cannot write" in line for line in bad)
@@ -182,6 +182,33 @@ def test_every_kind_of_bad_input_gets_invalid_input_and_the_prompt_again(tmp_pat
             assert lines[index + 1].startswith("South> ")
     assert console.session.moves == []
     assert code == 0
+
+
+def test_a_seat_prompt_names_only_this_games_players_and_engines():
+    code, output, console = drive(["new", "bfs", "quit"], game="cave")
+    (bad,) = invalid_lines(output)
+    assert "'bfs' is neither a player, a level nor an engine of Magnetic Cave" in bad
+    valid = bad.partition("Valid: ")[2]
+    assert "alphabeta" in valid and "pvs" in valid
+    single_agent = {info.name for info in registry.engines() if info.kind == "single-agent"}
+    assert single_agent and not any(name in valid.replace(",", " ").split() for name in single_agent)
+
+
+def test_cancel_at_a_seat_prompt_keeps_the_game_in_progress_and_quit_leaves():
+    script = HUMAN_VS_RANDOM + [Changing(), "quit", "new", "human", "cancel", "resume", "quit", "new", "quit", "no"]
+    code, output, console = drive(script)
+    assert code == 0 and invalid_lines(output) == []
+    assert len(console.session.moves) == 2  # the game before the cancelled new one, resumed and kept
+    assert output.count("Start menu:") == 4  # at the start, after each quit from the game and after the cancel
+    assert "Save the unfinished game before leaving? (yes/no)" in output
+    assert output.rstrip().endswith("Goodbye.")
+
+
+def test_one_move_is_counted_in_the_singular(tmp_path):
+    path = tmp_path / "one.save"
+    code, output, console = drive(["new", "human", "human", FirstMove(), f"save {path}", "undo", "quit", "quit", "no"])
+    assert f"Saved to {path} (1 move)." in output
+    assert "Took back 1 move." in output
 
 
 # -- save, quit, load, continue ------------------------------------------------------------------------------
@@ -343,7 +370,7 @@ def test_command_line_seats_skip_the_questions():
     (["kalah:pits=0"], "pits must be"),
     (["kalah", "--black", "human"], "unknown option --black"),
     (["kalah", "--south"], "--south needs a value"),
-    (["kalah", "--north", "grandmaster"], "unknown engine"),
+    (["kalah", "--north", "grandmaster"], "'grandmaster' is neither a player, a level nor an engine of Kalah"),
     (["kalah", "--time", "-2"], "--time must be a positive number"),
     (["kalah", "stray"], "unexpected 'stray'"),
 ])
