@@ -13,7 +13,18 @@ move) and plays the forced moves without branching:
 - a move that leaves two playable threat cells of the mover wins (+1) without a search;
 - a *four* (one playable threat cell of the mover) forces the block, and the same player moves again: the
   pair costs no branching at all;
-- a full board is a tie (0).
+- a full board is a tie (0);
+- rows whose empty cells are all *dead* (every window through them holds both colours) are pure parity: a
+  brick there changes no window and opens only that row's own dead cells, so the moves into all such rows
+  lead to the same game and one of them is searched for all;
+- once no window open to a colour has two empty cells left, no threat cell can ever be made again, and the
+  fill game of the threat cells there are (``ai.evaluators.magnetic_cave.zugzwang_outlook``, exact for that
+  case) gives the value without a search.
+
+The windows still open to each colour travel down the search as two masks over the 96 windows, each move
+closing the windows through its cell to the opponent, so both shortcuts cost a few integer operations a node.
+Near the end of a real game most rows are dead, and these two cuts shrink the proofs there by a factor of
+3 to 30 (BENCHMARKS.md).
 
 Threat cells are kept per colour through the search and grown from the windows through each new brick only.
 Alpha-beta with a table of proven bounds (``lower, upper``) per position (the two bitboards: the side to move
@@ -30,7 +41,7 @@ import time
 from typing import Any, Callable
 
 from ai.base import SearchAborted
-from ai.evaluators.magnetic_cave import CELL_WINDOWS, WINDOWS
+from ai.evaluators.magnetic_cave import CELL_WINDOWS, WINDOWS, zugzwang_outlook
 from rules.magnetic_cave import FULL, NOT_A, NOT_H, WALLS, Cell
 
 WIN, TIE, LOSS = 1, 0, -1
@@ -75,6 +86,28 @@ def _cell_lines(cell: Cell) -> tuple[tuple[int, tuple[int, ...]], ...]:
 CELL_LINES = tuple(_cell_lines(cell) for cell in range(BOARD_BITS))
 """Per cell: (the cells of its windows in one direction, those windows) for each direction."""
 
+THROUGH = tuple(
+    sum(1 << index for index, window in enumerate(WINDOWS) if window >> cell & 1) for cell in range(BOARD_BITS)
+)
+"""Per cell, the windows through it as a mask over the indexes of ``WINDOWS`` (96 bits)."""
+ROW_CELLS = tuple(0xFF << (cell & ~7) for cell in range(BOARD_BITS))
+"""Per cell, the cells of its row."""
+RUN_WINDOWS = {
+    run << row * 8: sum(1 << index for index, window in enumerate(WINDOWS) if window & run << row * 8)
+    for row in range(8)
+    for run in (((1 << width) - 1) << left for left in range(8) for width in range(1, 9 - left))
+}
+"""Per run of empty cells in one row (its cell mask), the windows touching it as a mask over window indexes."""
+
+
+def open_windows(bits: int, others: int) -> int:
+    """The windows (a mask over ``WINDOWS`` indexes) holding no brick of ``others``: still open to ``bits``."""
+    found = 0
+    for index, window in enumerate(WINDOWS):
+        if not window & others:
+            found |= 1 << index
+    return found
+
 
 def grown(threats: int, bits: int, cell: Cell) -> int:
     """``threats`` (the five cells of ``bits`` before ``cell`` was added) with the new ones through ``cell``."""
@@ -107,6 +140,7 @@ class EndgameSolver:
         """Position -> (lower bound, upper bound, best cell or -1); may be shared between solvers."""
         self._limit = 0
         self._next_poll = 0
+        self._root = -1
 
     # -- the public questions -----------------------------------------------------------------------------------
     def solve(
@@ -120,7 +154,11 @@ class EndgameSolver:
         self._next_poll = min(self.nodes + POLL_NODES, self._limit)
         if self.poll is not None:  # every call polls: a run of small calls must not outlast the clock
             self.poll()
-        value = self._search(mine, theirs, five_cells_of(mine), five_cells_of(theirs), alpha, beta)
+        self._root = mine | theirs << BOARD_BITS
+        value = self._search(
+            mine, theirs, five_cells_of(mine), five_cells_of(theirs),
+            open_windows(mine, theirs), open_windows(theirs, mine), alpha, beta,
+        )
         entry = self.table.get(mine | theirs << BOARD_BITS)
         move = entry[2] if entry is not None and entry[2] >= 0 else None
         if move is None:
@@ -146,9 +184,26 @@ class EndgameSolver:
         return None
 
     # -- the search ---------------------------------------------------------------------------------------------
-    def _search(self, mine: int, theirs: int, threats: int, dangers: int, alpha: int, beta: int) -> int:
+    @staticmethod
+    def _settled(occupied: int, open_any: int) -> bool:
+        """True when no window still open to a colour has two or more empty cells: no threat cell can be made
+        any more, so the fill game of the threat cells there are (``zugzwang_outlook``) is the exact value."""
+        empty = FULL ^ occupied
+        windows = WINDOWS
+        while open_any:
+            low = open_any & -open_any
+            cells = windows[low.bit_length() - 1] & empty
+            if cells & (cells - 1):
+                return False
+            open_any ^= low
+        return True
+
+    def _search(
+        self, mine: int, theirs: int, threats: int, dangers: int, ours: int, others: int, alpha: int, beta: int
+    ) -> int:
         """Negamax value of the position (``mine`` to move; ``threats`` / ``dangers`` the cells completing five
-        for the mover / the opponent, occupied ones included), within ``alpha..beta``."""
+        for the mover / the opponent, occupied ones included; ``ours`` / ``others`` the windows still open to
+        the mover / the opponent, as masks over ``WINDOWS`` indexes), within ``alpha..beta``."""
         self.nodes += 1
         if self.nodes >= self._next_poll:
             if self.nodes >= self._limit:
@@ -164,6 +219,9 @@ class EndgameSolver:
         if blocks & (blocks - 1):
             return LOSS
         key = mine | theirs << BOARD_BITS
+        if not blocks and key != self._root and self._settled(occupied, ours | others):
+            # Below the root only: the root must be searched so that it names its best move.
+            return zugzwang_outlook(occupied, threats & ~occupied, dangers & ~occupied)
         table = self.table
         entry = table.get(key)
         table_move = -1
@@ -225,7 +283,8 @@ class EndgameSolver:
                         else:
                             block = playable.bit_length() - 1
                             value = self._search(
-                                after, blocked, mine_threats, grown(dangers, blocked, block), alpha, beta
+                                after, blocked, mine_threats, grown(dangers, blocked, block),
+                                ours & ~THROUGH[block], others & ~THROUGH[cell], alpha, beta,
                             )
                     else:
                         quiet.append((cell, mine_threats))
@@ -237,8 +296,20 @@ class EndgameSolver:
                     if alpha >= beta:
                         break
         if alpha < beta:
+            # A row whose empty cells all lie in dead windows only (each holding both colours) is pure parity:
+            # a brick there changes no window and opens only that row's own dead cells, so every move into
+            # such a row leads to the same game and one of them stands for all.
+            empty = FULL ^ occupied
+            open_any = ours | others
+            parity_tried = False
             for cell, mine_threats in quiet:
-                value = -self._search(theirs, mine | 1 << cell, dangers, mine_threats, -beta, -alpha)
+                if not RUN_WINDOWS[empty & ROW_CELLS[cell]] & open_any:
+                    if parity_tried:
+                        continue
+                    parity_tried = True
+                value = -self._search(
+                    theirs, mine | 1 << cell, dangers, mine_threats, others & ~THROUGH[cell], ours, -beta, -alpha
+                )
                 if value > best:
                     best, best_move = value, cell
                     if value > alpha:

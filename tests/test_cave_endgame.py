@@ -13,9 +13,9 @@ import pytest
 
 from ai import registry
 from ai.base import Limits, SearchAborted
-from ai.cave_endgame import LOSS, TIE, WIN, EndgameSolver, five_cells_of
+from ai.cave_endgame import LOSS, TIE, WIN, EndgameSolver, five_cells_of, open_windows
 from ai.evaluators import WIN as WIN_SCORE
-from ai.evaluators.magnetic_cave import zugzwang_outlook
+from ai.evaluators.magnetic_cave import WINDOWS, zugzwang_outlook
 from rules.magnetic_cave import FULL, CaveState, MagneticCave, cell_name, completes_five, legal_mask, mask_cells
 from test_cave_eval import position
 
@@ -90,6 +90,53 @@ def test_the_solver_gives_the_minimax_value_of_late_positions():
         elif (after.black | after.white) != FULL:
             assert -minimax(after.black, after.white, after.to_move) == value, (GAME.to_text(state), cell_name(move))
     assert min(values.values()) >= 3, values  # wins, ties and losses were all met
+
+
+def dead_rows(state: CaveState) -> int:
+    """How many rows have empty cells that all lie only in windows holding both colours (by brute force)."""
+    occupied = state.black | state.white
+    count = 0
+    for row in range(8):
+        run = (FULL ^ occupied) & 0xFF << 8 * row
+        if run and all(window & state.black and window & state.white for window in WINDOWS if window & run):
+            count += 1
+    return count
+
+
+def settled(state: CaveState) -> bool:
+    """No window free of one colour has two empty cells left: no new threat cell can ever be made."""
+    empty = FULL ^ (state.black | state.white)
+    return all(
+        (window & empty).bit_count() < 2 for window in WINDOWS if not (window & state.black and window & state.white)
+    )
+
+
+def test_the_solver_is_exact_where_its_parity_rows_and_settled_fill_games_cut_the_search():
+    """Two exact shortcuts: moves into rows of dead cells are interchangeable (one is searched for all), and a
+    position where no threat cell can be made any more is valued by the fill game.  Both are checked against
+    rules-only minimax on positions where they apply at the root or close below it."""
+    solver = EndgameSolver()
+    parity = cut = 0
+    for state in late_positions(160, empty=11, seed=34) + late_positions(300, empty=6, seed=37):
+        if settled(state):
+            cut += 1
+        elif dead_rows(state) >= 2:
+            parity += 1
+        else:
+            continue
+        value, move = solver.solve(*sides(state))
+        assert value == minimax(state.black, state.white, state.to_move), GAME.to_text(state)
+        after = GAME.apply(state, move)
+        if after.winner is None and (after.black | after.white) != FULL:
+            assert -minimax(after.black, after.white, after.to_move) == value, (GAME.to_text(state), cell_name(move))
+    assert parity >= 20 and cut >= 5, (parity, cut)
+
+
+def test_the_settled_test_and_the_open_windows_agree_with_a_scan_of_the_windows():
+    for state in late_positions(40, empty=14, seed=35) + late_positions(40, empty=8, seed=36):
+        ours, others = open_windows(state.black, state.white), open_windows(state.white, state.black)
+        assert ours == sum(1 << i for i, window in enumerate(WINDOWS) if not window & state.white)
+        assert EndgameSolver._settled(state.black | state.white, ours | others) == settled(state)
 
 
 def test_null_window_questions_agree_with_the_full_value():
