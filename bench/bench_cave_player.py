@@ -6,6 +6,7 @@
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
     python bench/bench_cave_player.py outlook [--empties 18] [--positions 200]
+    python bench/bench_cave_player.py solver --rev REV [--empties 18] [--positions 10] [--max-nodes N]
 
 *timing* plays computer-against-computer games with ``SPEC`` (default: the Strongest preset) on both sides,
 exactly as the console does: for every move a fresh engine is built from the spec and searches with
@@ -39,6 +40,11 @@ opening one), stopped at ``--empties`` empty cells.
 
 *speed* compares the search kernels at equal depth on the same positions: ``pvs`` on the cave kernel against
 ``pvs:fast=false`` (the rules protocol and ``ThreatEvaluator``), CPU seconds in one run.
+
+*solver* compares the exact endgame solver as it was at commit ``--rev`` (read with ``git show``) with the
+working tree's, on positions with ``--empties`` empty cells from depth-4 games of the player as White against
+the baseline (the same positions on every machine): each position solved afresh by both, the values checked
+to agree, nodes and CPU seconds summed.
 """
 from __future__ import annotations
 
@@ -265,6 +271,59 @@ def outlook(game: MagneticCave, empties: int, positions: int, seed: int) -> None
     print(f"  the earlier reserve model in {right[1]} ({right[1] / positions:.0%})")
 
 
+def game_positions(game: MagneticCave, empties: int, count: int, seed: int) -> list:
+    """Positions with ``empties`` empty cells from games of ``pvs:depth=4`` as White against the baseline, from
+    *strength*'s openings (depth-limited on both sides, so the same positions on any machine)."""
+    from ai.tournament import balanced_openings
+
+    found = []
+    for opening in [()] + balanced_openings(game, 49, plies=2, seed=seed, judge=BASELINE):
+        state = game.initial_state()
+        for move in opening:
+            state = game.apply(state, move)
+        while not game.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empties:
+            spec = "pvs:depth=4" if state.to_move == 1 else BASELINE
+            state = game.apply(state, registry.make_engine(game, spec).search(state).move)
+        if not game.is_terminal(state):
+            found.append(state)
+            if len(found) == count:
+                break
+    return found
+
+
+def solver_ab(game: MagneticCave, rev: str, empties: int, count: int, seed: int, max_nodes: int) -> None:
+    """The endgame solver as it was at ``rev`` against the working tree's, on the same game positions: exact
+    values that must agree, nodes and CPU time (each position solved afresh by both, alternating)."""
+    import ai.cave_endgame as current
+    from ai.base import SearchAborted
+    from bench.bench_kernel_ab import load_module_at
+
+    earlier = load_module_at("ai/cave_endgame.py", rev)
+    totals = {"earlier": [0, 0.0], "current": [0, 0.0]}
+    solved = 0
+    for state in game_positions(game, empties, count, seed):
+        mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+        values = {}
+        for name, module in (("earlier", earlier), ("current", current)):
+            solver = module.EndgameSolver()
+            began = time.process_time()
+            try:
+                values[name] = solver.value(mine, theirs, max_nodes=max_nodes)
+            except SearchAborted:
+                values[name] = None
+            totals[name][0] += solver.nodes
+            totals[name][1] += time.process_time() - began
+        if None not in values.values() and values["earlier"] != values["current"]:
+            raise SystemExit(f"the solvers disagree on {game.to_text(state)}: {values}")
+        solved += values["current"] is not None
+        print(f"  {game.to_text(state)}: value {values['current']}, nodes {totals['earlier'][0]:,} / "
+              f"{totals['current'][0]:,} so far", flush=True)
+    (nodes_a, cpu_a), (nodes_b, cpu_b) = totals["earlier"], totals["current"]
+    print(f"{count} positions at {empties} empty cells (node cap {max_nodes:,}; the current solver decided "
+          f"{solved}): nodes {nodes_a:,} at {rev} -> {nodes_b:,} now ({nodes_b / nodes_a:.3f}), "
+          f"CPU {cpu_a:.1f} s -> {cpu_b:.1f} s ({cpu_b / cpu_a:.3f})")
+
+
 def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
     rng = random.Random(7)
     states = []
@@ -293,7 +352,7 @@ def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed", "outlook"))
+    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed", "outlook", "solver"))
     parser.add_argument("--feature", choices=tuple(FEATURES), default="solver", help="what ablation switches off")
     parser.add_argument("--moves", type=int, default=500)
     parser.add_argument("--spec", default=None, help="the player (default: the Strongest preset)")
@@ -307,6 +366,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--empties", type=int, default=18, help="outlook: empty cells of the positions")
     parser.add_argument("--positions", type=int, default=200, help="outlook: positions measured")
+    parser.add_argument("--rev", default="0914fe0~1", help="solver: the earlier commit to compare with")
+    parser.add_argument("--max-nodes", type=int, default=30_000_000, help="solver: node cap per position")
     parser.add_argument("--colour", choices=("both", "black", "white"), default="both",
                         help="strength: the player's games with this colour only")
     args = parser.parse_args()
@@ -327,6 +388,8 @@ def main() -> None:
     elif args.mode == "ablation":
         ablation(game, with_time(spec, args.time), args.feature, args.games, args.jobs, args.plies, args.seed,
                  args.time)
+    elif args.mode == "solver":
+        solver_ab(game, args.rev, args.empties, args.positions, args.seed, args.max_nodes)
     elif args.mode == "outlook":
         outlook(game, args.empties, args.positions, args.seed)
     else:

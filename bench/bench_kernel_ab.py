@@ -31,14 +31,19 @@ from rules import parse_game_spec  # noqa: E402
 RUNS = {"kalah": "KalahRun", "oware": "OwareRun"}
 
 
+def load_module_at(path: str, rev: str):
+    """The module at ``path`` (relative to the repository) as it was at ``rev``, loaded under its own name."""
+    source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    spec = importlib.util.spec_from_loader("earlier_" + Path(path).stem, loader=None)
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+    return module
+
+
 def load_earlier(game: str, rev: str):
     """The module ``ai/fast/<game>.py`` as it was at ``rev``."""
-    source = subprocess.run(["git", "show", f"{rev}:ai/fast/{game}.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
-    spec = importlib.util.spec_from_loader(f"earlier_{game}", loader=None)
-    module = importlib.util.module_from_spec(spec)
-    exec(compile(source, f"{rev}:ai/fast/{game}.py", "exec"), module.__dict__)
-    return module
+    return load_module_at(f"ai/fast/{game}.py", rev)
 
 
 def main() -> None:
