@@ -100,8 +100,9 @@ RUN_WINDOWS = {
 """Per run of empty cells in one row (its cell mask), the windows touching it as a mask over window indexes."""
 
 
-def open_windows(bits: int, others: int) -> int:
-    """The windows (a mask over ``WINDOWS`` indexes) holding no brick of ``others``: still open to ``bits``."""
+def open_windows(others: int) -> int:
+    """The windows (a mask over ``WINDOWS`` indexes) holding no brick of ``others``: still open to the other
+    colour."""
     found = 0
     for index, window in enumerate(WINDOWS):
         if not window & others:
@@ -157,9 +158,9 @@ class EndgameSolver:
         self._root = mine | theirs << BOARD_BITS
         value = self._search(
             mine, theirs, five_cells_of(mine), five_cells_of(theirs),
-            open_windows(mine, theirs), open_windows(theirs, mine), alpha, beta,
+            open_windows(theirs), open_windows(mine), alpha, beta,
         )
-        entry = self.table.get(mine | theirs << BOARD_BITS)
+        entry = self.table.get(self._root)
         move = entry[2] if entry is not None and entry[2] >= 0 else None
         if move is None:
             move = self._forced_move(mine, theirs)
