@@ -8,7 +8,7 @@ move changes (Kalah's extra turns).  The strong engine is ``ai.search``.
 from __future__ import annotations
 
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchResult
-from ai.evaluators import Evaluator, final_score, get_evaluator
+from ai.evaluators import Evaluator, evaluator_for, final_score, get_evaluator
 from ai.minimax import fixed_depth_root
 from ai.search import Budget, check_two_player
 from rules import Game, Move, State
@@ -58,7 +58,7 @@ def alphabeta_value(game: Game, evaluator: Evaluator, state: State, depth: int) 
     """The depth-limited negamax value of ``state`` from the side to move, by alpha-beta."""
     if game.is_terminal(state):
         return final_score(game, state, game.to_move(state))
-    return _AlphaBeta(game, evaluator, Budget(None, None)).value(state, depth, float("-inf"), float("inf"))
+    return _AlphaBeta(game, evaluator_for(evaluator, game, state), Budget(None, None)).value(state, depth, float("-inf"), float("inf"))
 
 
 class AlphaBetaEngine(Engine):
@@ -81,7 +81,7 @@ class AlphaBetaEngine(Engine):
     ) -> SearchResult:
         return fixed_depth_root(
             self, state, Budget(limits, cancel, depth=self.depth), progress,
-            lambda budget: _AlphaBeta(self.game, self.evaluator, budget),
+            lambda budget: _AlphaBeta(self.game, evaluator_for(self.evaluator, self.game, state), budget),
             lambda search, node, move, mover, depth, best: search.child_value(
                 node, move, mover, depth, best, float("inf")),
         )

@@ -23,7 +23,7 @@ import random
 import time
 
 from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult
-from ai.evaluators import final_score, get_evaluator
+from ai.evaluators import evaluator_for, final_score, get_evaluator
 from ai.search import Budget, check_two_player
 from rules import Game, Move, Player, State
 
@@ -82,6 +82,8 @@ class MCTSEngine(Engine):
         self.cutoff = cutoff
         self.seed = seed
         self.evaluator = get_evaluator(game, eval)
+        self.rollout_evaluator = self.evaluator
+        """The evaluator of the current search (``evaluator_for`` its root)."""
 
     def search(
         self,
@@ -97,6 +99,7 @@ class MCTSEngine(Engine):
         if budget.deadline is None and budget.max_nodes is None and cancel is None:
             raise EngineError("mcts needs a limit: a time or a number of iterations (e.g. mcts:iterations=2000)")
         rng = random.Random(self.seed)
+        self.rollout_evaluator = evaluator_for(self.evaluator, game, state)
         root = _Node(game, state, rng)
         iterations = 0
         next_report = PROGRESS_SECONDS
@@ -156,7 +159,7 @@ class MCTSEngine(Engine):
             steps = 0
             while not game.is_terminal(state):
                 if self.rollout == "cutoff" and steps >= self.cutoff:
-                    score = self.evaluator.evaluate(game, state)
+                    score = self.rollout_evaluator.evaluate(game, state)
                     mover_reward = 1.0 if score > 0 else 0.0 if score < 0 else 0.5
                     return (mover_reward, 1 - mover_reward) if game.to_move(state) == 0 else (1 - mover_reward, mover_reward)
                 moves = game.legal_moves(state)
@@ -180,7 +183,7 @@ class MCTSEngine(Engine):
             if game.is_terminal(child):
                 value = final_score(game, child, mover)
             else:
-                value = self.evaluator.evaluate(game, child)
+                value = self.rollout_evaluator.evaluate(game, child)
                 if game.to_move(child) != mover:
                     value = -value
             if value > best:

@@ -11,7 +11,7 @@ import time
 from typing import Any, Callable
 
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
-from ai.evaluators import Evaluator, final_score, get_evaluator
+from ai.evaluators import Evaluator, evaluator_for, final_score, get_evaluator
 from ai.search import Budget, check_two_player
 from rules import Game, Move, State
 
@@ -20,7 +20,7 @@ def minimax_value(game: Game, evaluator: Evaluator, state: State, depth: int) ->
     """The depth-limited negamax value of ``state`` from the side to move."""
     if game.is_terminal(state):
         return final_score(game, state, game.to_move(state))
-    return _Minimax(game, evaluator, Budget(None, None)).value(state, depth)
+    return _Minimax(game, evaluator_for(evaluator, game, state), Budget(None, None)).value(state, depth)
 
 
 class _Minimax:
@@ -72,7 +72,7 @@ class MinimaxEngine(Engine):
     ) -> SearchResult:
         return fixed_depth_root(
             self, state, Budget(limits, cancel, depth=self.depth), progress,
-            lambda budget: _Minimax(self.game, self.evaluator, budget),
+            lambda budget: _Minimax(self.game, evaluator_for(self.evaluator, self.game, state), budget),
             lambda search, node, move, mover, depth, best: search.child_value(node, move, mover, depth),
         )
 

@@ -9,12 +9,15 @@ import random
 
 import pytest
 
+from ai.evaluators import evaluator_for
 from ai.evaluators.magnetic_cave import (
+    DEEP_THREE,
     LOSS_NEXT,
     MAX_SCORE,
     WIN_NEXT,
     WINDOWS,
     ThreatEvaluator,
+    reach,
     WindowEvaluator,
     default_evaluator,
     double_threat_moves,
@@ -278,3 +281,39 @@ def test_windows_and_factories():
     assert len(WINDOWS) == 96 and len(set(WINDOWS)) == 96
     assert all(window.bit_count() == 5 for window in WINDOWS)
     assert default_evaluator(GAME).name == "default" and simple_evaluator(GAME).name == "windows"
+
+
+def _deep_threes(bits: int, others: int) -> int:
+    """By a scan of the windows: the windows holding three of ``bits`` and none of ``others`` whose two empty
+    cells are neither playable now nor next."""
+    now, later = reach(bits | others)
+    return sum(
+        1 for window in WINDOWS
+        if (window & bits).bit_count() == 3 and not window & others and not window & (now | later)
+    )
+
+
+def test_a_search_playing_white_values_its_own_deep_windows_of_three_more():
+    plain = ThreatEvaluator()
+    met = 0
+    for state in _random_states(1000, seed=31):
+        white_deep = _deep_threes(state.white, state.black)
+        score = plain.evaluate(GAME, state)
+        if abs(score) >= LOSS_NEXT:
+            continue  # a decided position scores the same for everyone
+        met += white_deep > 0
+        # The bonus counts for White and against Black, whoever is to move; Black's deep windows get nothing.
+        for player in (0, 1):
+            favoured = plain.playing_for(player)
+            extra = DEEP_THREE[player] * _deep_threes(state.white if player else state.black,
+                                                      state.black if player else state.white)
+            expected = score + (extra if state.to_move == player else -extra)
+            assert favoured.evaluate(GAME, state) == expected, GAME.to_text(state)
+        assert evaluator_for(plain, GAME, state) == plain.playing_for(state.to_move)
+    assert met >= 20
+    assert DEEP_THREE[1] > 0 and ThreatEvaluator().favour is None
+
+
+def test_an_evaluator_without_playing_for_is_used_as_it_is():
+    windows = WindowEvaluator()
+    assert evaluator_for(windows, GAME, GAME.initial_state()) is windows

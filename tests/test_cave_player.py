@@ -13,7 +13,7 @@ import pytest
 
 from ai import registry
 from ai.base import Limits
-from ai.evaluators import HEURISTIC_BOUND, WIN
+from ai.evaluators import HEURISTIC_BOUND, WIN, evaluator_for
 from ai.evaluators.magnetic_cave import ThreatEvaluator, threat_masks
 from ai.fast import GameKernel, kernel_for
 from ai.fast.magnetic_cave import CaveKernel, five_cells
@@ -70,7 +70,29 @@ def test_kernel_threat_cells_and_scores_match_the_evaluator():
         mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
         occupied = mine | theirs
         assert (five_cells(mine) & ~occupied, five_cells(theirs) & ~occupied) == threat_masks(mine, theirs)
-        assert kernel.evaluate(position_) == evaluator.evaluate(GAME, state), GAME.to_text(state)
+        playing = evaluator_for(evaluator, GAME, state)
+        assert kernel.evaluate(position_) == playing.evaluate(GAME, state), GAME.to_text(state)
+
+
+def test_below_the_root_the_kernel_scores_for_the_root_side_to_move():
+    # The line memo is shared by both sides to move and by searches for either colour: each child, and each
+    # grandchild (the other side to move), scores exactly as the evaluator playing for the root's side.
+    kernel = CaveKernel(GAME, ThreatEvaluator())
+    scored = {0: 0, 1: 0}
+    for state in random_states(160, seed=24):
+        playing = evaluator_for(ThreatEvaluator(), GAME, state)
+        root = kernel.encode(state)
+        for _, child, same, final in kernel.children(root)[:4]:
+            if final is not None:
+                continue
+            to_move = state.to_move if same else 1 - state.to_move
+            assert kernel.evaluate(child) == playing.evaluate(GAME, kernel.decode(child, to_move))
+            scored[state.to_move] += 1
+            for _, grandchild, again, end in kernel.children(child)[:3]:
+                if end is None:
+                    after = to_move if again else 1 - to_move
+                    assert kernel.evaluate(grandchild) == playing.evaluate(GAME, kernel.decode(grandchild, after))
+    assert min(scored.values()) >= 100
 
 
 def test_kernel_children_are_the_rules_with_forced_moves_played():

@@ -7,6 +7,10 @@ score (``WIN`` plus the final margin) so a search plays endgames perfectly and p
 
 Evaluators are selected by name per game (engine parameter ``eval``); ``evaluator_names(game)`` lists them,
 ``get_evaluator(game, name)`` builds one.  Each game's evaluators live in their own module.
+
+An evaluator may also have ``playing_for(player) -> Evaluator``: the evaluator of a search that plays for
+``player`` (Magnetic Cave's White values some of its own windows more).  Every search evaluates with
+``evaluator_for(evaluator, game, root)``, which applies it for the side to move at the search's root.
 """
 from __future__ import annotations
 
@@ -31,6 +35,13 @@ class Evaluator(Protocol):
 
     def evaluate(self, game: Game, state: State) -> float:
         ...
+
+
+def evaluator_for(evaluator: Evaluator, game: Game, root: State) -> Evaluator:
+    """The evaluator of a search from ``root``: ``evaluator.playing_for`` the side to move there, when the
+    evaluator has it; otherwise ``evaluator`` itself."""
+    playing_for = getattr(evaluator, "playing_for", None)
+    return evaluator if playing_for is None else playing_for(game.to_move(root))
 
 
 def final_score(game: Game, state: State, player: Player) -> float:

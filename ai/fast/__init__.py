@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Protocol
 
-from ai.evaluators import Evaluator, final_margin, final_score
+from ai.evaluators import Evaluator, evaluator_for, final_margin, final_score
 from rules import Game, Move, State
 
 Position = Hashable
@@ -58,11 +58,15 @@ class GameKernel:
 
     def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game
+        self.base_evaluator = evaluator
         self.evaluator = evaluator
+        """The evaluator of the current search: ``evaluator_for`` the last root encoded."""
         self.margins = margins
         self._final = final_margin if margins else final_score
 
     def encode(self, state: State) -> State:
+        """The position of ``state``, which also becomes the root the evaluation plays for."""
+        self.evaluator = evaluator_for(self.base_evaluator, self.game, state)
         return state
 
     def children(self, position: State) -> list[Child]:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai.evaluators import WIN, Evaluator
+from ai.evaluators import WIN, Evaluator, evaluator_for
 from ai.evaluators.magnetic_cave import (
     ATTACK,
     CELL_WINDOWS,
@@ -48,10 +48,7 @@ from ai.evaluators.magnetic_cave import (
     THREAT_BLOCK,
     THREAT_LATER,
     THREAT_NEXT,
-    NEXT_BONUS,
-    NOW_BONUS,
     WIN_NEXT,
-    WINDOW_VALUE,
     WINDOWS,
     ThreatEvaluator,
     zugzwang_outlook,
@@ -84,14 +81,9 @@ def _shift_plan() -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 _PLAN = _shift_plan()
-_TABLE = tuple(
-    tuple(
-        tuple(WINDOW_VALUE[n] + NOW_BONUS[n] * now + NEXT_BONUS[n] * later for later in range(6))
-        for now in range(6)
-    )
-    for n in range(4)
-)
+_TABLE = evaluation.window_table()
 """A live window's worth by (own bricks 0..3, empty cells playable now, empty cells playable next)."""
+_PLAIN = (_TABLE, _TABLE)
 
 
 def five_cells(bits: int) -> int:
@@ -119,9 +111,12 @@ def _reach(occupied: int) -> tuple[int, int]:
     return now, beside & ~(occupied | now) & FULL
 
 
-def _window_terms(mine: int, theirs: int, now: int, later: int, windows: tuple[int, ...]) -> tuple[int, int, int]:
-    """The window part of ``ThreatEvaluator``: (score of the live windows, my threat cells, their threat cells)."""
-    table = _TABLE
+def _window_terms(
+    mine: int, theirs: int, now: int, later: int, windows: tuple[int, ...], tables: tuple = _PLAIN
+) -> tuple[int, int, int]:
+    """The window part of ``ThreatEvaluator``: (score of the live windows, my threat cells, their threat cells),
+    ``tables`` the window tables of the side to move and of the opponent (``ThreatEvaluator.tables``)."""
+    table, other = tables
     score = 0
     my_threats = their_threats = 0
     for window in windows:
@@ -143,7 +138,7 @@ def _window_terms(mine: int, theirs: int, now: int, later: int, windows: tuple[i
                 if count == 4:
                     their_threats |= empty
                 else:
-                    score -= table[count][(empty & now).bit_count()][(empty & later).bit_count()]
+                    score -= other[count][(empty & now).bit_count()][(empty & later).bit_count()]
     return score, my_threats, their_threats
 
 
@@ -171,12 +166,13 @@ def _threat_terms(score: int, my_threats: int, their_threats: int, occupied: int
     return score
 
 
-def threat_score(mine: int, theirs: int) -> int:
-    """``ThreatEvaluator``'s score of the position with ``mine`` to move, from the bricks alone (window by
-    window: the reference the line-memo scorer is checked against)."""
+def threat_score(mine: int, theirs: int, evaluator: ThreatEvaluator = ThreatEvaluator()) -> int:
+    """``evaluator``'s score of the position with ``mine`` to move, from the bricks alone (window by window:
+    the reference the line-memo scorer is checked against)."""
     occupied = mine | theirs
     now, later = _reach(occupied)
-    score, my_threats, their_threats = _window_terms(mine, theirs, now, later, WINDOWS)
+    tables = evaluator.tables(occupied.bit_count() & 1)  # Black moves when the bricks are even
+    score, my_threats, their_threats = _window_terms(mine, theirs, now, later, WINDOWS, tables)
     return _threat_terms(score, my_threats, their_threats, occupied, now, later)
 
 
@@ -217,17 +213,29 @@ LINE_MEMO_SIZE = 200_000
 class LineScorer:
     """``ThreatEvaluator`` by lines: the window part of each line is a function of the line's own bricks and
     reach, so it is computed once per pattern and then looked up (a search meets the same few patterns of a
-    line again and again).  Lines whose windows all hold both colours at the search root are skipped."""
+    line again and again).  Lines whose windows all hold both colours at the search root are skipped.
 
-    def __init__(self) -> None:
+    A favoured colour (``ThreatEvaluator.favour``) changes the window tables by who is to move, which the
+    bricks tell (Black moves when their number is even), so the memo key carries which side's table is the
+    favoured one."""
+
+    def __init__(self, evaluator: ThreatEvaluator = ThreatEvaluator()) -> None:
         self.memo: dict[int, tuple[int, int, int]] = {}
         self.lines: tuple[tuple[int, tuple[int, ...], int], ...] = ()
+        self.evaluator = evaluator
+        self.tables = (evaluator.tables(0), evaluator.tables(1))
+        """The (mover's, opponent's) window tables with Black to move, then with White."""
         self.set_root(0, 0)
 
-    def set_root(self, black: int, white: int) -> None:
-        """Skip from now on the lines in which every window holds both colours (they stay dead below)."""
+    def set_root(self, black: int, white: int, evaluator: ThreatEvaluator | None = None) -> None:
+        """Skip from now on the lines in which every window holds both colours (they stay dead below), and
+        score for ``evaluator`` (by default the one set last)."""
+        if evaluator is not None and evaluator != self.evaluator:
+            self.evaluator = evaluator
+            self.tables = (evaluator.tables(0), evaluator.tables(1))
+            self.memo.clear()
         self.lines = tuple(
-            (mask, windows, index << 256)
+            (mask, windows, index << 258)
             for index, (mask, windows) in enumerate(LINES)
             if any(not (window & black and window & white) for window in windows)
         )
@@ -240,16 +248,19 @@ class LineScorer:
         later = beside & ~(occupied | now) & FULL
         memo = self.memo
         get = memo.get
+        white = occupied.bit_count() & 1
+        tables = self.tables[white]
+        side = white << 256 if tables[0] is not tables[1] else 0
         score = my_threats = their_threats = 0
         for mask, windows, tag in self.lines:
             if not occupied & mask:
                 continue
-            key = (mine & mask) | (theirs & mask) << 64 | (now & mask) << 128 | (later & mask) << 192 | tag
+            key = (mine & mask) | (theirs & mask) << 64 | (now & mask) << 128 | (later & mask) << 192 | tag | side
             terms = get(key)
             if terms is None:
                 if len(memo) >= LINE_MEMO_SIZE:
                     memo.clear()
-                terms = memo[key] = _window_terms(mine & mask, theirs & mask, now, later, windows)
+                terms = memo[key] = _window_terms(mine & mask, theirs & mask, now, later, windows, tables)
             score += terms[0]
             my_threats |= terms[1]
             their_threats |= terms[2]
@@ -286,7 +297,9 @@ class CaveKernel:
         self.loss = -self.win
         self.root = (0, 0)
         """The bricks (Black, White) of the last position encoded: the root of the current search."""
-        self.scorer = LineScorer()
+        self.root_evaluator = evaluator_for(evaluator, game, game.initial_state())
+        """The evaluation of the current search: ``evaluator`` playing for the root's side to move."""
+        self.scorer = LineScorer(self.root_evaluator)
         self.root_scorer = self.scorer.score
         """The evaluation for positions below the root (lines dead at the root skipped)."""
         self.root_position: int | None = None
@@ -303,10 +316,12 @@ class CaveKernel:
 
     # -- positions --------------------------------------------------------------------------------------------
     def encode(self, state: State) -> int:
-        """The position of ``state``, which also becomes the root whose dead windows the evaluation skips."""
+        """The position of ``state``, which also becomes the root: the evaluation skips its dead windows and
+        plays for its side to move (``ai.evaluators.evaluator_for``)."""
         if (state.black, state.white) != self.root:
             self.root = (state.black, state.white)
-            self.scorer.set_root(state.black, state.white)
+            self.root_evaluator = evaluator_for(self.evaluator, self.game, state)
+            self.scorer.set_root(state.black, state.white, self.root_evaluator)
         self.root_moves = None
         if state.to_move == 0:
             self.root_position = state.black | state.white << BOARD_BITS
@@ -332,7 +347,7 @@ class CaveKernel:
         mine, theirs = position & FULL, position >> BOARD_BITS
         if (mine & black == black and theirs & white == white) or (mine & white == white and theirs & black == black):
             return self.root_scorer
-        return threat_score
+        return lambda mine, theirs: threat_score(mine, theirs, self.root_evaluator)
 
     # -- search -----------------------------------------------------------------------------------------------
     def _candidates(self, mine: int, theirs: int) -> tuple[list[tuple], list[Cell], int, int]:
