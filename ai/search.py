@@ -38,7 +38,7 @@ from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused,
 )
 from ai.book import OpeningBook
-from ai.evaluators import final_score, get_evaluator
+from ai.evaluators import Evaluator, evaluator_for, final_score, get_evaluator
 from ai.fast import GameKernel, kernel_for, kernel_holding
 from ai.transposition import EXACT, LOWER, UPPER, TranspositionTable
 from rules import Game, Move, State
@@ -166,6 +166,8 @@ class PVSEngine(Engine):
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
         self.table = TranspositionTable(tt)
+        self.playing: Evaluator | None = None
+        """The evaluation the table's scores were stored under (``evaluator_for`` the last root searched)."""
         self.book: OpeningBook | None = None
         """An opening book (``ai.book.book_for``) played at once by time-limited searches; None: search."""
 
@@ -201,6 +203,10 @@ class PVSEngine(Engine):
         max_depth = budget.max_depth if budget.max_depth is not None else MAX_DEPTH
         if budget.is_unbounded and max_depth == MAX_DEPTH:
             raise EngineError("pvs needs a limit: a depth, a node count or a time (e.g. pvs:time=1)")
+        playing = evaluator_for(self.evaluator, game, state)
+        if playing != self.playing:  # scores stored for the other side's evaluation would mislead this search
+            self.playing = playing
+            self.table.clear()
         self.table.new_search()
         kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
         make_run = getattr(kernel, "make_run", None)

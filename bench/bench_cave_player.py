@@ -2,7 +2,7 @@
 
     python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
     python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2] [--colour white]
-    python bench/bench_cave_player.py strength --colour white --depth 6 [--games 100] [--jobs 2]
+    python bench/bench_cave_player.py strength --colour white --depth 6 [--games 100] [--jobs 2] [--deep-three 0,0]
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
     python bench/bench_cave_player.py outlook [--empties 18] [--positions 200]
@@ -26,7 +26,8 @@ move) and ``alphabeta:depth=2,eval=windows`` (depth-2 alpha-beta with the textbo
 start position and ``games / 2 - 1`` balanced random openings of ``--plies`` moves, each played twice with
 the colours swapped.  With ``--colour`` it plays only the player's games with that colour, from the same
 openings; adding ``--depth N`` makes the player ``pvs:depth=N`` with no clock, so every game is reproducible
-whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes).
+whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes: ``--deep-three
+0,0`` plays without the bonus for the player's own deep windows of three).
 
 *ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
 off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
@@ -126,8 +127,12 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
 
 def _one_colour_game(task: tuple) -> tuple[int, float, int]:
     """One game of ``one_colour`` (in a worker process): (opening index, the player's score, plies)."""
-    index, opening, spec, seconds, seat = task  # seconds None: a depth-limited player, no clock
+    index, opening, spec, seconds, seat, deep_three = task  # seconds None: a depth-limited player, no clock
     from ai.cave_endgame import SHARED_TABLE
+    from ai.evaluators import magnetic_cave as evaluation
+
+    if deep_three is not None:
+        evaluation.DEEP_THREE = deep_three  # read whenever an engine is built (one per move here)
 
     SHARED_TABLE.clear()  # the solver's proofs from earlier games in this process would change its reach
     game = MagneticCave()
@@ -150,21 +155,24 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
 
 
 def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
-               seconds: float | None) -> None:
+               seconds: float | None, deep_three: tuple[int, int] | None = None) -> None:
     """The player's games with one colour only against the baseline, from *strength*'s openings (``seconds``
-    None: ``spec`` is depth-limited and searches without a clock)."""
+    None: ``spec`` is depth-limited and searches without a clock; ``deep_three`` replaces the evaluator's
+    ``DEEP_THREE``)."""
     import multiprocessing
 
     from ai.tournament import balanced_openings
 
     seat = 0 if colour == "black" else 1
     openings = [()] + balanced_openings(game, max(0, games // 2 - 1), plies=plies, seed=seed, judge=BASELINE)
-    tasks = [(index, opening, spec, seconds, seat) for index, opening in enumerate(openings)]
+    tasks = [(index, opening, spec, seconds, seat, deep_three) for index, opening in enumerate(openings)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         scores = sorted(pool.imap_unordered(_one_colour_game, tasks))
     wins = sum(score == 1.0 for _, score, _ in scores)
     ties = sum(score == 0.5 for _, score, _ in scores)
     per_move = "no clock" if seconds is None else f"{seconds:g} s per move"
+    if deep_three is not None:
+        per_move += f", DEEP_THREE {deep_three}"
     print(f"{spec} as {colour} against {BASELINE}, {per_move}, {len(scores)} games: "
           f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
           f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
@@ -370,7 +378,17 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=30_000_000, help="solver: node cap per position")
     parser.add_argument("--colour", choices=("both", "black", "white"), default="both",
                         help="strength: the player's games with this colour only")
+    parser.add_argument("--deep-three", default=None, metavar="BLACK,WHITE",
+                        help="strength with --colour: the evaluator's DEEP_THREE for a search playing each colour")
     args = parser.parse_args()
+    deep_three = None
+    if args.deep_three is not None:
+        try:
+            black, white = (int(part) for part in args.deep_three.split(","))
+        except ValueError:
+            parser.error(f"--deep-three takes two whole numbers, Black's and White's (e.g. 0,80), "
+                         f"not {args.deep_three!r}")
+        deep_three = (black, white)
     game = MagneticCave()
     spec = args.spec or strongest(game)
     print(f"Python {platform.python_version()} on {platform.machine()}; shared machine, figures are noisy")
@@ -379,10 +397,10 @@ def main() -> None:
         timing(game, spec, args.moves, args.limit, args.seed)
     elif args.mode == "strength" and args.colour != "both" and args.depth is not None:
         one_colour(game, args.spec or f"pvs:depth={args.depth}", args.colour, args.games, args.jobs, args.plies,
-                   args.seed, None)
+                   args.seed, None, deep_three)
     elif args.mode == "strength" and args.colour != "both":
         one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
-                   args.time)
+                   args.time, deep_three)
     elif args.mode == "strength":
         strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
     elif args.mode == "ablation":

@@ -325,3 +325,18 @@ def test_full_board_mask_is_the_tie_condition():
     after = GAME.apply(state, child[0])
     assert after.black | after.white == FULL and GAME.outcome(after).winner is None
     assert child[1:] == (None, False, 0.0)
+
+
+def test_the_engine_forgets_its_table_when_it_plays_for_the_other_colour():
+    # Heuristic scores stored while playing White are not Black's: the table starts afresh when the side changes.
+    white_root = GAME.apply(GAME.initial_state(), 0)  # A1
+    black_root = GAME.apply(white_root, 7)  # H1
+    engine = PVSEngine(GAME, time=None, depth=3)
+    engine.search(white_root)
+    kept = len(engine.table)
+    engine.search(GAME.apply(black_root, 1))  # B1; White to move again: the table is kept and grows
+    assert kept > 0 and len(engine.table) > kept
+    engine.search(black_root)
+    fresh = PVSEngine(GAME, time=None, depth=3)
+    fresh.search(black_root)
+    assert len(engine.table) == len(fresh.table)
