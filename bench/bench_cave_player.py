@@ -25,7 +25,8 @@ busy program.
 move) and ``alphabeta:depth=2,eval=windows`` (depth-2 alpha-beta with the textbook window evaluator): the
 start position and ``games / 2 - 1`` balanced random openings of ``--plies`` moves, each played twice with
 the colours swapped.  With ``--colour`` it plays only the player's games with that colour, from the same
-openings; adding ``--depth N`` makes the player ``pvs:depth=N`` with no clock, so every game is reproducible
+openings; adding ``--depth N`` makes the player ``pvs:depth=N,time=none`` with no clock (``pvs`` alone also
+stops at 1 s, which under load cuts depth-6 searches short), so every game is reproducible
 whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes: ``--deep-three
 0,0`` plays without the bonus for the player's own deep windows of three).
 
@@ -396,7 +397,7 @@ def main() -> None:
     if args.mode == "timing":
         timing(game, spec, args.moves, args.limit, args.seed)
     elif args.mode == "strength" and args.colour != "both" and args.depth is not None:
-        one_colour(game, args.spec or f"pvs:depth={args.depth}", args.colour, args.games, args.jobs, args.plies,
+        one_colour(game, args.spec or f"pvs:depth={args.depth},time=none", args.colour, args.games, args.jobs, args.plies,
                    args.seed, None, deep_three)
     elif args.mode == "strength" and args.colour != "both":
         one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
