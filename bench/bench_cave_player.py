@@ -390,6 +390,8 @@ def main() -> None:
             parser.error(f"--deep-three takes two whole numbers, Black's and White's (e.g. 0,80), "
                          f"not {args.deep_three!r}")
         deep_three = (black, white)
+        if args.mode != "strength" or args.colour == "both":
+            parser.error("--deep-three works with strength --colour black|white (the games of one colour)")
     game = MagneticCave()
     spec = args.spec or strongest(game)
     print(f"Python {platform.python_version()} on {platform.machine()}; shared machine, figures are noisy")

@@ -293,7 +293,11 @@ def _deep_threes(bits: int, others: int) -> int:
     )
 
 
-def test_a_search_playing_white_values_its_own_deep_windows_of_three_more():
+@pytest.mark.parametrize("bonus", [(0, 80), (30, 80)], ids=["White only", "both colours"])
+def test_a_search_values_its_own_deep_windows_of_three_by_the_setting(monkeypatch, bonus):
+    from ai.evaluators import magnetic_cave
+
+    monkeypatch.setattr(magnetic_cave, "DEEP_THREE", bonus)
     plain = ThreatEvaluator()
     met = 0
     for state in _random_states(1000, seed=31):
@@ -305,13 +309,18 @@ def test_a_search_playing_white_values_its_own_deep_windows_of_three_more():
         # The bonus counts for White and against Black, whoever is to move; Black's deep windows get nothing.
         for player in (0, 1):
             favoured = plain.playing_for(player)
-            extra = DEEP_THREE[player] * _deep_threes(state.white if player else state.black,
+            extra = bonus[player] * _deep_threes(state.white if player else state.black,
                                                       state.black if player else state.white)
             expected = score + (extra if state.to_move == player else -extra)
             assert favoured.evaluate(GAME, state) == expected, GAME.to_text(state)
         assert evaluator_for(plain, GAME, state) == plain.playing_for(state.to_move)
     assert met >= 20
-    assert DEEP_THREE[1] > 0 and ThreatEvaluator().favour is None
+
+
+def test_the_deep_three_setting_is_off_by_default():
+    # Measured: no gain at 1 s a move (BENCHMARKS.md), so every search scores both colours alike.
+    assert DEEP_THREE == (0, 0)
+    assert ThreatEvaluator().playing_for(0) == ThreatEvaluator().playing_for(1) == ThreatEvaluator()
 
 
 def test_an_evaluator_without_playing_for_is_used_as_it_is():

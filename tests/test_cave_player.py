@@ -74,7 +74,25 @@ def test_kernel_threat_cells_and_scores_match_the_evaluator():
         assert kernel.evaluate(position_) == playing.evaluate(GAME, state), GAME.to_text(state)
 
 
-def test_below_the_root_the_kernel_scores_for_the_root_side_to_move():
+def test_kernel_scores_match_the_evaluator_playing_for_the_root(white_deep_three):
+    kernel = CaveKernel(GAME, ThreatEvaluator())
+    favoured = 0
+    for state in random_states(800, seed=25):
+        playing = evaluator_for(ThreatEvaluator(), GAME, state)
+        favoured += playing.favour is not None
+        assert kernel.evaluate(kernel.encode(state)) == playing.evaluate(GAME, state), GAME.to_text(state)
+    assert favoured >= 300
+
+
+@pytest.fixture
+def white_deep_three(monkeypatch):
+    """The evaluator's deep-three bonus switched on for a search playing White (it is off by default)."""
+    from ai.evaluators import magnetic_cave
+
+    monkeypatch.setattr(magnetic_cave, "DEEP_THREE", (0, 80))
+
+
+def test_below_the_root_the_kernel_scores_for_the_root_side_to_move(white_deep_three):
     # The line memo is shared by both sides to move and by searches for either colour: each child, and each
     # grandchild (the other side to move), scores exactly as the evaluator playing for the root's side.
     kernel = CaveKernel(GAME, ThreatEvaluator())
@@ -327,7 +345,7 @@ def test_full_board_mask_is_the_tie_condition():
     assert child[1:] == (None, False, 0.0)
 
 
-def test_the_engine_forgets_its_table_when_it_plays_for_the_other_colour():
+def test_the_engine_forgets_its_table_when_it_plays_for_the_other_colour(white_deep_three):
     # Heuristic scores stored while playing White are not Black's: the table starts afresh when the side changes.
     white_root = GAME.apply(GAME.initial_state(), 0)  # A1
     black_root = GAME.apply(white_root, 7)  # H1

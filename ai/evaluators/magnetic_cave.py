@@ -27,7 +27,8 @@ Scores are from the side to move, whole numbers, and stay within ``MAX_SCORE`` (
 ``ai.evaluators.HEURISTIC_BOUND``).  Both evaluators are exactly symmetric: swapping the colours (and the
 side to move) leaves the side to move's score unchanged, so from a fixed colour's view it is negated; the
 mirror image and the upside-down board score the same (the walls make the cave symmetric both ways).  The one
-exception is deliberate: a search playing White values its own deep windows of three more (``DEEP_THREE``).
+exception is a setting, off by default: a search may value its own side's deep windows of three more
+(``DEEP_THREE``).
 
 *Search helpers.*  ``winning_moves`` (legal moves that make five now), ``forced_blocks`` (the opponent's
 such moves, which the side to move must fill), ``order_moves`` (wins, blocks, then the rest by a cheap
@@ -133,13 +134,13 @@ THREAT_BLOCK = 60
 ZUGZWANG = 400
 """The full-board outlook (``zugzwang_outlook``) of the threat cells not yet playable, per +1 / -1."""
 
-DEEP_THREE = (0, 80)
+DEEP_THREE = (0, 0)
 """What a search playing Black (index 0) or White (1) adds for each of its *own* windows of three bricks whose
 two empty cells are both deep (neither playable now nor next): latent threat cells, the evaluator's cheapest
-window of three otherwise.  White, moving second, needs two threat cells more than Black to win the fill game
-at the end, so a White player must build them: the bonus lifts White's games against the baseline from 78% to
-86% at depth 6, while the same bonus for Black, or for the opponent's windows, makes play worse
-(BENCHMARKS.md)."""
+window of three.  Off for both colours: 80 for White lifted White's games against the baseline from 80.7% to
+86.3% at depth 6 (150 games), but not at 1 s a move (81% against 88% without, 50 games each in one session),
+and 80 for Black cost Black 9 points at depth 6 (BENCHMARKS.md).  ``bench/bench_cave_player.py --deep-three``
+sets it for such runs."""
 
 _FLIP = str.maketrans("mt", "tm")
 _FILL_MEMO: dict[tuple[int, tuple[str, ...]], int] = {}
@@ -284,8 +285,9 @@ class ThreatEvaluator:
     favour: Player | None = None
 
     def playing_for(self, player: Player) -> "ThreatEvaluator":
-        """This evaluator for a search that plays for ``player``."""
-        return ThreatEvaluator(self.name, player)
+        """This evaluator for a search that plays for ``player`` (itself unfavoured while ``DEEP_THREE`` gives
+        that colour nothing)."""
+        return ThreatEvaluator(self.name, player if DEEP_THREE[player] else None)
 
     def tables(self, mover: Player) -> tuple[tuple, tuple]:
         """(the side to move's window table, the opponent's) when ``mover`` is to move."""
