@@ -58,7 +58,8 @@ def alphabeta_value(game: Game, evaluator: Evaluator, state: State, depth: int) 
     """The depth-limited negamax value of ``state`` from the side to move, by alpha-beta."""
     if game.is_terminal(state):
         return final_score(game, state, game.to_move(state))
-    return _AlphaBeta(game, evaluator_for(evaluator, game, state), Budget(None, None)).value(state, depth, float("-inf"), float("inf"))
+    search = _AlphaBeta(game, evaluator_for(evaluator, game, state), Budget(None, None))
+    return search.value(state, depth, float("-inf"), float("inf"))
 
 
 class AlphaBetaEngine(Engine):

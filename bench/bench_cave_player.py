@@ -2,7 +2,7 @@
 
     python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
     python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2] [--colour white]
-    python bench/bench_cave_player.py strength --colour white --depth 6 [--games 100] [--jobs 2] [--deep-three 0,0]
+    python bench/bench_cave_player.py strength --colour white --depth 6 [--games 100] [--jobs 2] [--deep-three 0,80]
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
     python bench/bench_cave_player.py outlook [--empties 18] [--positions 200]
@@ -28,7 +28,7 @@ the colours swapped.  With ``--colour`` it plays only the player's games with th
 openings; adding ``--depth N`` makes the player ``pvs:depth=N,time=none`` with no clock (``pvs`` alone also
 stops at 1 s, which under load cuts depth-6 searches short), so every game is reproducible
 whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes: ``--deep-three
-0,0`` plays without the bonus for the player's own deep windows of three).
+0,80`` gives a search playing White the bonus for its own deep windows of three, off by default).
 
 *ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
 off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
@@ -291,7 +291,7 @@ def game_positions(game: MagneticCave, empties: int, count: int, seed: int) -> l
         for move in opening:
             state = game.apply(state, move)
         while not game.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empties:
-            spec = "pvs:depth=4" if state.to_move == 1 else BASELINE
+            spec = "pvs:depth=4,time=none" if state.to_move == 1 else BASELINE
             state = game.apply(state, registry.make_engine(game, spec).search(state).move)
         if not game.is_terminal(state):
             found.append(state)

@@ -9,7 +9,7 @@ Evaluators are selected by name per game (engine parameter ``eval``); ``evaluato
 ``get_evaluator(game, name)`` builds one.  Each game's evaluators live in their own module.
 
 An evaluator may also have ``playing_for(player) -> Evaluator``: the evaluator of a search that plays for
-``player`` (Magnetic Cave's White values some of its own windows more).  Every search evaluates with
+``player`` (Magnetic Cave's ``DEEP_THREE`` setting, off by default).  Every search evaluates with
 ``evaluator_for(evaluator, game, root)``, which applies it for the side to move at the search's root.
 """
 from __future__ import annotations

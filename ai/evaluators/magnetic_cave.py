@@ -37,6 +37,7 @@ search: a sequence of moves each making a playable four, every reply forced, end
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from rules import Game, Player
@@ -253,9 +254,10 @@ def zugzwang_outlook(occupied: int, mine: int, theirs: int) -> int:
     return _fill_value(free, tuple(sorted(rows)))
 
 
+@functools.cache
 def window_table(deep_three: int = 0) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """A live window's worth by (bricks 0..3, empty cells playable now, empty cells playable next), a window
-    of three with no empty cell playable now or next worth ``deep_three`` more."""
+    of three with no empty cell playable now or next worth ``deep_three`` more (built once per value)."""
     return tuple(
         tuple(
             tuple(
@@ -293,7 +295,7 @@ class ThreatEvaluator:
         """(the side to move's window table, the opponent's) when ``mover`` is to move."""
         if self.favour is None or not DEEP_THREE[self.favour]:
             return _TABLE, _TABLE
-        favoured = _deep_table(DEEP_THREE[self.favour])
+        favoured = window_table(DEEP_THREE[self.favour])
         return (favoured, _TABLE) if mover == self.favour else (_TABLE, favoured)
 
     def evaluate(self, game: Game, state: CaveState) -> float:
@@ -344,17 +346,6 @@ class ThreatEvaluator:
         if my_threats or dangers:
             score += ZUGZWANG * zugzwang_outlook(occupied, my_threats, dangers)
         return float(score)
-
-
-_DEEP_TABLES: dict[int, tuple] = {}
-
-
-def _deep_table(deep_three: int) -> tuple:
-    """``window_table(deep_three)``, built once per value."""
-    table = _DEEP_TABLES.get(deep_three)
-    if table is None:
-        table = _DEEP_TABLES[deep_three] = window_table(deep_three)
-    return table
 
 
 SIMPLE_VALUE = (0, 1, 10, 100, 1000)

@@ -37,6 +37,7 @@ applied by ``children`` to the root position only) to those not proven to lose.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ai.evaluators import WIN, Evaluator, evaluator_for
@@ -81,9 +82,6 @@ def _shift_plan() -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 _PLAN = _shift_plan()
-_TABLE = evaluation.window_table()
-"""A live window's worth by (own bricks 0..3, empty cells playable now, empty cells playable next)."""
-_PLAIN = (_TABLE, _TABLE)
 
 
 def five_cells(bits: int) -> int:
@@ -112,7 +110,7 @@ def _reach(occupied: int) -> tuple[int, int]:
 
 
 def _window_terms(
-    mine: int, theirs: int, now: int, later: int, windows: tuple[int, ...], tables: tuple = _PLAIN
+    mine: int, theirs: int, now: int, later: int, windows: tuple[int, ...], tables: tuple
 ) -> tuple[int, int, int]:
     """The window part of ``ThreatEvaluator``: (score of the live windows, my threat cells, their threat cells),
     ``tables`` the window tables of the side to move and of the opponent (``ThreatEvaluator.tables``)."""
@@ -222,17 +220,21 @@ class LineScorer:
     def __init__(self, evaluator: ThreatEvaluator = ThreatEvaluator()) -> None:
         self.memo: dict[int, tuple[int, int, int]] = {}
         self.lines: tuple[tuple[int, tuple[int, ...], int], ...] = ()
-        self.evaluator = evaluator
-        self.tables = (evaluator.tables(0), evaluator.tables(1))
-        """The (mover's, opponent's) window tables with Black to move, then with White."""
-        self.set_root(0, 0)
+        self.evaluator: ThreatEvaluator | None = None
+        self.keyed: tuple = ()
+        """Per side to move (Black, White): (the mover's and the opponent's window tables, the memo key bit
+        telling that side's favoured table apart, 0 when both tables are plain)."""
+        self.set_root(0, 0, evaluator)
 
     def set_root(self, black: int, white: int, evaluator: ThreatEvaluator | None = None) -> None:
         """Skip from now on the lines in which every window holds both colours (they stay dead below), and
         score for ``evaluator`` (by default the one set last)."""
         if evaluator is not None and evaluator != self.evaluator:
             self.evaluator = evaluator
-            self.tables = (evaluator.tables(0), evaluator.tables(1))
+            self.keyed = tuple(
+                (tables, mover << 256 if tables[0] is not tables[1] else 0)
+                for mover, tables in ((0, evaluator.tables(0)), (1, evaluator.tables(1)))
+            )
             self.memo.clear()
         self.lines = tuple(
             (mask, windows, index << 258)
@@ -248,9 +250,7 @@ class LineScorer:
         later = beside & ~(occupied | now) & FULL
         memo = self.memo
         get = memo.get
-        white = occupied.bit_count() & 1
-        tables = self.tables[white]
-        side = white << 256 if tables[0] is not tables[1] else 0
+        tables, side = self.keyed[occupied.bit_count() & 1]  # Black moves when the bricks are even
         score = my_threats = their_threats = 0
         for mask, windows, tag in self.lines:
             if not occupied & mask:
@@ -302,6 +302,8 @@ class CaveKernel:
         self.scorer = LineScorer(self.root_evaluator)
         self.root_scorer = self.scorer.score
         """The evaluation for positions below the root (lines dead at the root skipped)."""
+        self.plain_scorer = functools.partial(threat_score, evaluator=self.root_evaluator)
+        """The same evaluation for any other position, window by window."""
         self.root_position: int | None = None
         self.root_moves: frozenset[Cell] | None = None
         """The root's moves the search may choose from (None: all), set by the endgame solver when it has
@@ -322,6 +324,7 @@ class CaveKernel:
             self.root = (state.black, state.white)
             self.root_evaluator = evaluator_for(self.evaluator, self.game, state)
             self.scorer.set_root(state.black, state.white, self.root_evaluator)
+            self.plain_scorer = functools.partial(threat_score, evaluator=self.root_evaluator)
         self.root_moves = None
         if state.to_move == 0:
             self.root_position = state.black | state.white << BOARD_BITS
@@ -347,7 +350,7 @@ class CaveKernel:
         mine, theirs = position & FULL, position >> BOARD_BITS
         if (mine & black == black and theirs & white == white) or (mine & white == white and theirs & black == black):
             return self.root_scorer
-        return lambda mine, theirs: threat_score(mine, theirs, self.root_evaluator)
+        return self.plain_scorer
 
     # -- search -----------------------------------------------------------------------------------------------
     def _candidates(self, mine: int, theirs: int) -> tuple[list[tuple], list[Cell], int, int]:
