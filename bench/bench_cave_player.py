@@ -3,6 +3,7 @@
     python bench/bench_cave_player.py timing [--moves 500] [--spec SPEC] [--limit 3]
     python bench/bench_cave_player.py strength [--games 100] [--time 1.0] [--jobs 2] [--plies 2] [--colour white]
     python bench/bench_cave_player.py strength --colour white --depth 6 [--games 100] [--jobs 2] [--deep-three 0,80]
+    python bench/bench_cave_player.py strength --colour white --depth 6 --opponent-model SPEC [--margin 60] [--gain 150]
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
     python bench/bench_cave_player.py outlook [--empties 18] [--positions 200]
@@ -28,7 +29,9 @@ the colours swapped.  With ``--colour`` it plays only the player's games with th
 openings; adding ``--depth N`` makes the player ``pvs:depth=N,time=none`` with no clock (``pvs`` alone also
 stops at 1 s, which under load cuts depth-6 searches short), so every game is reproducible
 whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes: ``--deep-three
-0,80`` gives a search playing White the bonus for its own deep windows of three, off by default).
+0,80`` gives a search playing White the bonus for its own deep windows of three, off by default;
+``--opponent-model SPEC`` has the depth-limited player set one-move traps for an opponent assumed to play like
+``SPEC``, see ``trap_move``).
 
 *ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
 off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
@@ -62,7 +65,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai import registry  # noqa: E402
-from ai.base import CancelToken, Limits  # noqa: E402
+from ai.base import CancelToken, EngineError, Limits  # noqa: E402
 from ai.tournament import compare  # noqa: E402
 from rules.magnetic_cave import MagneticCave  # noqa: E402
 
@@ -126,9 +129,49 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
     print(f"games not won by A: {losses}")
 
 
+def _value(game: MagneticCave, state, depth: int) -> float:
+    """``state``'s value for its side to move: exact when the game is over, else a depth-``depth`` search."""
+    from ai.evaluators import final_score
+
+    if game.is_terminal(state):
+        return final_score(game, state, state.to_move)
+    return registry.make_engine(game, f"pvs:depth={depth},time=none").search(state).score
+
+
+def trap_move(game: MagneticCave, state, depth: int, model: str, margin: float, gain: float) -> tuple:
+    """The depth-``depth`` player's move with a one-reply opponent model at the root: (move, a trap or not).
+
+    The search's best move and score first.  Then for every root move, the reply ``model`` (an engine spec)
+    would play, and the search's value (depth - 2) after that reply.  The move whose modelled reply leaves us
+    most, at least ``gain`` above the best score, is played if the search values it (depth - 1) within
+    ``margin`` of the best: a move no worse against perfect play, by more than ``margin``, that a modelled
+    opponent answers badly.  A proven result, or a win or loss in sight, is played as found.
+    """
+    best = registry.make_engine(game, f"pvs:depth={depth},time=none").search(state)
+    if best.exhaustive or abs(best.score) > 5000:
+        return best.move, False
+    after = []
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        if game.is_terminal(child):
+            continue
+        grandchild = game.apply(child, registry.make_engine(game, model).search(child).move)
+        value = _value(game, grandchild, depth - 2)
+        after.append((value if grandchild.to_move == state.to_move else -value, move))
+    after.sort(key=lambda pair: -pair[0])
+    for value, move in after:
+        if value < best.score + gain:
+            break
+        if move == best.move:
+            return move, False
+        if -_value(game, game.apply(state, move), depth - 1) >= best.score - margin:
+            return move, True
+    return best.move, False
+
+
 def _one_colour_game(task: tuple) -> tuple[int, float, int]:
     """One game of ``one_colour`` (in a worker process): (opening index, the player's score, plies)."""
-    index, opening, spec, seconds, seat, deep_three = task  # seconds None: a depth-limited player, no clock
+    index, opening, spec, seconds, seat, deep_three, traps = task  # seconds None: depth-limited, no clock
     from ai.cave_endgame import SHARED_TABLE
     from ai.evaluators import magnetic_cave as evaluation
 
@@ -142,6 +185,12 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
         state = game.apply(state, move)
     plies = 0
     while not game.is_terminal(state):
+        if state.to_move == seat and traps is not None:
+            model, margin, gain = traps
+            move, _ = trap_move(game, state, registry.make_engine(game, spec).depth_limit, model, margin, gain)
+            state = game.apply(state, move)
+            plies += 1
+            continue
         if state.to_move == seat and seconds is None:
             result = registry.make_engine(game, spec).search(state)
         elif state.to_move == seat:
@@ -156,17 +205,18 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
 
 
 def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
-               seconds: float | None, deep_three: tuple[int, int] | None = None) -> None:
+               seconds: float | None, deep_three: tuple[int, int] | None = None,
+               traps: tuple[str, float, float] | None = None) -> None:
     """The player's games with one colour only against the baseline, from *strength*'s openings (``seconds``
     None: ``spec`` is depth-limited and searches without a clock; ``deep_three`` replaces the evaluator's
-    ``DEEP_THREE``)."""
+    ``DEEP_THREE``; ``traps``, (model, margin, gain), has the depth-limited player choose by ``trap_move``)."""
     import multiprocessing
 
     from ai.tournament import balanced_openings
 
     seat = 0 if colour == "black" else 1
     openings = [()] + balanced_openings(game, max(0, games // 2 - 1), plies=plies, seed=seed, judge=BASELINE)
-    tasks = [(index, opening, spec, seconds, seat, deep_three) for index, opening in enumerate(openings)]
+    tasks = [(index, opening, spec, seconds, seat, deep_three, traps) for index, opening in enumerate(openings)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         scores = sorted(pool.imap_unordered(_one_colour_game, tasks))
     wins = sum(score == 1.0 for _, score, _ in scores)
@@ -174,6 +224,8 @@ def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int
     per_move = "no clock" if seconds is None else f"{seconds:g} s per move"
     if deep_three is not None:
         per_move += f", DEEP_THREE {deep_three}"
+    if traps is not None:
+        per_move += ", traps for the opponent model {}, margin {:g}, gain {:g}".format(*traps)
     print(f"{spec} as {colour} against {BASELINE}, {per_move}, {len(scores)} games: "
           f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
           f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
@@ -381,7 +433,20 @@ def main() -> None:
                         help="strength: the player's games with this colour only")
     parser.add_argument("--deep-three", default=None, metavar="BLACK,WHITE",
                         help="strength with --colour: the evaluator's DEEP_THREE for a search playing each colour")
+    parser.add_argument("--opponent-model", default=None, metavar="SPEC",
+                        help="strength --colour --depth: choose moves by trap_move with this model of the opponent")
+    parser.add_argument("--margin", type=float, default=60.0, help="trap_move: the score a trap may give up")
+    parser.add_argument("--gain", type=float, default=150.0, help="trap_move: the least a trap must promise")
     args = parser.parse_args()
+    traps = None
+    if args.opponent_model is not None:
+        if args.mode != "strength" or args.colour == "both" or args.depth is None:
+            parser.error("--opponent-model works with strength --colour black|white --depth N")
+        try:
+            registry.make_engine(MagneticCave(), args.opponent_model)
+        except EngineError as error:  # it names what is wrong and the valid choices
+            parser.error(f"--opponent-model: {error}")
+        traps = (args.opponent_model, args.margin, args.gain)
     deep_three = None
     if args.deep_three is not None:
         try:
@@ -400,7 +465,7 @@ def main() -> None:
         timing(game, spec, args.moves, args.limit, args.seed)
     elif args.mode == "strength" and args.colour != "both" and args.depth is not None:
         one_colour(game, args.spec or f"pvs:depth={args.depth},time=none", args.colour, args.games, args.jobs, args.plies,
-                   args.seed, None, deep_three)
+                   args.seed, None, deep_three, traps)
     elif args.mode == "strength" and args.colour != "both":
         one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
                    args.time, deep_three)

@@ -358,3 +358,31 @@ def test_the_engine_forgets_its_table_when_it_plays_for_the_other_colour(white_d
     fresh = PVSEngine(GAME, time=None, depth=3)
     fresh.search(black_root)
     assert len(engine.table) == len(fresh.table)
+
+
+def test_the_benchs_trap_move_sets_traps_the_model_falls_into_and_keeps_the_margin():
+    # bench_cave_player.trap_move (the seventh session's experiment): a trap is a move other than the search's
+    # best whose modelled reply leaves the player at least `gain` more, and within `margin` of the best.
+    from bench.bench_cave_player import trap_move
+
+    model, depth, gain, margin = "greedy", 3, 50.0, 200.0
+    traps = 0
+    for state in random_states(30, seed=11)[::3]:
+        if GAME.is_terminal(state):
+            continue
+        best = registry.make_engine(GAME, f"pvs:depth={depth},time=none").search(state)
+        move, trap = trap_move(GAME, state, depth, model, margin, gain)
+        assert move in GAME.legal_moves(state)
+        assert trap_move(GAME, state, depth, model, margin, float("inf")) == (best.move, False)
+        if not trap:
+            continue
+        traps += 1
+        assert move != best.move
+        child = GAME.apply(state, move)
+        reply = registry.make_engine(GAME, model).search(child).move
+        after = GAME.apply(child, reply)
+        value = registry.make_engine(GAME, f"pvs:depth={depth - 2},time=none").search(after).score
+        assert (value if after.to_move == state.to_move else -value) >= best.score + gain
+        against_best = -registry.make_engine(GAME, f"pvs:depth={depth - 1},time=none").search(child).score
+        assert against_best >= best.score - margin
+    assert traps > 0
