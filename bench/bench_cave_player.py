@@ -442,6 +442,8 @@ def main() -> None:
     if args.opponent_model is not None:
         if args.mode != "strength" or args.colour == "both" or args.depth is None:
             parser.error("--opponent-model works with strength --colour black|white --depth N")
+        if args.depth < 3:
+            parser.error(f"--opponent-model needs --depth 3 or more (it searches at depth - 2), not {args.depth}")
         try:
             registry.make_engine(MagneticCave(), args.opponent_model)
         except EngineError as error:  # it names what is wrong and the valid choices
