@@ -138,6 +138,11 @@ def _value(game: MagneticCave, state, depth: int) -> float:
     return registry.make_engine(game, f"pvs:depth={depth},time=none").search(state).score
 
 
+DECIDED = 5_000
+"""A search score beyond which ``trap_move`` sets no trap: a win or a loss is in sight (a threat cell that
+will fall, a double threat), far above any quiet position's score."""
+
+
 def trap_move(game: MagneticCave, state, depth: int, model: str, margin: float, gain: float) -> tuple:
     """The depth-``depth`` player's move with a one-reply opponent model at the root: (move, a trap or not).
 
@@ -148,7 +153,7 @@ def trap_move(game: MagneticCave, state, depth: int, model: str, margin: float, 
     opponent answers badly.  A proven result, or a win or loss in sight, is played as found.
     """
     best = registry.make_engine(game, f"pvs:depth={depth},time=none").search(state)
-    if best.exhaustive or abs(best.score) > 5000:
+    if best.exhaustive or abs(best.score) > DECIDED:
         return best.move, False
     after = []
     for move in game.legal_moves(state):
@@ -185,31 +190,27 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
         state = game.apply(state, move)
     plies = 0
     while not game.is_terminal(state):
-        if state.to_move == seat and traps is not None:
-            model, margin, gain = traps
-            move, _ = trap_move(game, state, registry.make_engine(game, spec).depth_limit, model, margin, gain)
-            state = game.apply(state, move)
-            plies += 1
-            continue
-        if state.to_move == seat and seconds is None:
-            result = registry.make_engine(game, spec).search(state)
-        elif state.to_move == seat:
-            started = time.perf_counter()
-            result = registry.make_engine(game, spec).search(
-                state, Limits(time=seconds), CancelToken(deadline=started + seconds))
+        if state.to_move != seat:
+            move = registry.make_engine(game, BASELINE).search(state).move
+        elif traps is not None:
+            move, _ = trap_move(game, state, *traps)
+        elif seconds is None:
+            move = registry.make_engine(game, spec).search(state).move
         else:
-            result = registry.make_engine(game, BASELINE).search(state)
-        state = game.apply(state, result.move)
+            started = time.perf_counter()
+            move = registry.make_engine(game, spec).search(
+                state, Limits(time=seconds), CancelToken(deadline=started + seconds)).move
+        state = game.apply(state, move)
         plies += 1
     return index, 0.5 if state.winner is None else float(state.winner == seat), plies
 
 
 def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
                seconds: float | None, deep_three: tuple[int, int] | None = None,
-               traps: tuple[str, float, float] | None = None) -> None:
+               traps: tuple[int, str, float, float] | None = None) -> None:
     """The player's games with one colour only against the baseline, from *strength*'s openings (``seconds``
     None: ``spec`` is depth-limited and searches without a clock; ``deep_three`` replaces the evaluator's
-    ``DEEP_THREE``; ``traps``, (model, margin, gain), has the depth-limited player choose by ``trap_move``)."""
+    ``DEEP_THREE``; ``traps``, (depth, model, margin, gain), has the player choose by ``trap_move`` instead)."""
     import multiprocessing
 
     from ai.tournament import balanced_openings
@@ -225,7 +226,7 @@ def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int
     if deep_three is not None:
         per_move += f", DEEP_THREE {deep_three}"
     if traps is not None:
-        per_move += ", traps for the opponent model {}, margin {:g}, gain {:g}".format(*traps)
+        per_move += ", traps for the opponent model {}, margin {:g}, gain {:g}".format(*traps[1:])
     print(f"{spec} as {colour} against {BASELINE}, {per_move}, {len(scores)} games: "
           f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
           f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
@@ -442,13 +443,15 @@ def main() -> None:
     if args.opponent_model is not None:
         if args.mode != "strength" or args.colour == "both" or args.depth is None:
             parser.error("--opponent-model works with strength --colour black|white --depth N")
+        if args.spec is not None:
+            parser.error("--opponent-model plays pvs at --depth itself: leave out --spec")
         if args.depth < 3:
             parser.error(f"--opponent-model needs --depth 3 or more (it searches at depth - 2), not {args.depth}")
         try:
             registry.make_engine(MagneticCave(), args.opponent_model)
         except EngineError as error:  # it names what is wrong and the valid choices
             parser.error(f"--opponent-model: {error}")
-        traps = (args.opponent_model, args.margin, args.gain)
+        traps = (args.depth, args.opponent_model, args.margin, args.gain)
     deep_three = None
     if args.deep_three is not None:
         try:

@@ -368,8 +368,6 @@ def test_the_benchs_trap_move_sets_traps_the_model_falls_into_and_keeps_the_marg
     model, depth, gain, margin = "greedy", 3, 50.0, 200.0
     traps = 0
     for state in random_states(30, seed=11)[::3]:
-        if GAME.is_terminal(state):
-            continue
         best = registry.make_engine(GAME, f"pvs:depth={depth},time=none").search(state)
         move, trap = trap_move(GAME, state, depth, model, margin, gain)
         assert move in GAME.legal_moves(state)
