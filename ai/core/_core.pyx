@@ -1,0 +1,17 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""StoneCave's compiled search core: one PVS over C positions, and each game's kernel.
+
+Built by the package's own build (``setup.py``; Cython comes in through ``[build-system] requires``) and
+optional: where it is missing the engines run the pure-Python kernels of ``ai.fast``, which stay the
+reference this core is tested against.  ``ai.core`` loads it and says which core runs.
+"""
+include "kernel.pxi"
+
+cdef double WIN_SCORE = 100_000.0   # ai.evaluators.WIN (tests/test_core.py checks they agree)
+
+include "search.pxi"
+include "kalah.pxi"
+
+WIN = WIN_SCORE
+ABI = 1
+"""Bumped whenever the Python side relies on something new in the extension (ai.core checks it)."""

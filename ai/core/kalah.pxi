@@ -1,0 +1,154 @@
+# Kalah: a position is the ring of 2n + 2 counts (16-bit words) seen from the side to move: its pits
+# 0..n-1, its store (n), the opponent's pits (n+1..2n) and store (2n+1).  Any seed total fits, so every
+# legal position of any variant (pits 1..12) is held, hand-edited saves included.
+
+cdef struct KalahCtx:
+    int n
+    int empty_capture
+    int margins           # 1: a finished game scores its plain margin (the exact solver's measure)
+    int zero              # 1: the zero evaluator
+    double side_weight
+    double mobility_weight
+    int words             # 64-bit words the ring takes (for the key)
+
+
+cdef inline double final_value(int margins, int margin) noexcept nogil:
+    # ai.evaluators.final_score: every win above every heuristic score, bigger wins higher.
+    if margins or margin == 0:
+        return margin
+    return WIN_SCORE + margin if margin > 0 else -WIN_SCORE + margin
+
+
+cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
+    cdef const KalahCtx* k = <const KalahCtx*>ctx
+    cdef int n = k.n
+    cdef int cycle = 2 * n + 1          # every field but the opponent's store
+    cdef int count = 0, pit, seeds, laps, rest, f, last, i, taken, opposite, own, total = 0
+    cdef int own_left, their_left
+    cdef Child* c
+    cdef Pos q
+    for i in range(2 * n + 2):
+        total += p.w[i]
+    for pit in range(n - 1, -1, -1):     # rightmost first: it keeps the others' extra turns available
+        seeds = p.w[pit]
+        if seeds == 0:
+            continue
+        c = &out[count]
+        count += 1
+        c.move = pit
+        c.path = 0
+        c.reset = 0
+        q = p[0]
+        q.w[pit] = 0
+        laps = seeds // cycle
+        rest = seeds - laps * cycle
+        if laps:
+            for f in range(cycle):
+                q.w[f] += laps
+        f = pit
+        for i in range(rest):
+            f += 1
+            if f == cycle:
+                f = 0
+            q.w[f] += 1
+        last = f
+        own_left = 0
+        their_left = 0
+        if last == n:                   # the last seed in the own store: an extra turn
+            for i in range(n):
+                own_left += q.w[i]
+            if own_left:
+                c.kind = KIND_SAME
+                c.pos = q
+                c.order = 0
+            else:                       # the mover's side emptied: the opponent keeps their own seeds
+                c.kind = KIND_FINAL
+                c.final = final_value(k.margins, 2 * q.w[n] - total)
+                c.order = 0
+            continue
+        taken = -1
+        if last < n and q.w[last] == 1:  # the last seed in an own pit that was empty: a capture
+            opposite = 2 * n - last
+            taken = q.w[opposite]
+            if taken or k.empty_capture:
+                q.w[n] += taken + 1
+                q.w[last] = 0
+                q.w[opposite] = 0
+        for i in range(n):
+            own_left += q.w[i]
+            their_left += q.w[n + 1 + i]
+        if own_left == 0 or their_left == 0:  # each side takes the seeds left on its own side
+            own = q.w[n] + own_left
+            c.kind = KIND_FINAL
+            c.final = final_value(k.margins, 2 * own - total)
+            c.order = 0
+            continue
+        c.kind = KIND_OTHER
+        # what the move adds to the mover's store, then seeds kept on the mover's side: a cheap order
+        c.order = 64 * (q.w[n] - p.w[n]) + own_left
+        for i in range(n + 1):          # turn the board round: the opponent's fields first
+            c.pos.w[i] = q.w[n + 1 + i]
+            c.pos.w[n + 1 + i] = q.w[i]
+        for i in range(2 * n + 2, POS_WORDS * 4):
+            c.pos.w[i] = 0
+    return count
+
+
+cdef double kalah_evaluate(const void* ctx, const Pos* p) noexcept nogil:
+    # ai.evaluators.sowing.SowingEvaluator, term for term and in the same order of operations.
+    cdef const KalahCtx* k = <const KalahCtx*>ctx
+    cdef int n = k.n, i, own = 0, other = 0, own_busy = 0, other_busy = 0
+    if k.zero:
+        return 0.0
+    for i in range(n):
+        own += p.w[i]
+        other += p.w[n + 1 + i]
+        own_busy += p.w[i] != 0
+        other_busy += p.w[n + 1 + i] != 0
+    return (<double>(p.w[n] - p.w[2 * n + 1]) + k.side_weight * (own - other)
+            + k.mobility_weight * (own_busy - other_busy))
+
+
+cdef uint64_t kalah_key(const void* ctx, const Pos* p) noexcept nogil:
+    return hash_words(p.q, (<const KalahCtx*>ctx).words)
+
+
+cdef class KalahCore(CoreKernel):
+    """The compiled Kalah kernel of one variant and a sowing (or zero) evaluator's weights."""
+    cdef KalahCtx ctx
+
+    def __cinit__(self, int pits, bint empty_capture, bint margins=False, side=0.0, mobility=0.0,
+                  bint zero=False):
+        if not 1 <= pits <= 12:
+            raise ValueError(f"Kalah has 1..12 pits a side, not {pits}")
+        self.ctx.n = pits
+        self.ctx.empty_capture = empty_capture
+        self.ctx.margins = margins
+        self.ctx.zero = zero
+        self.ctx.side_weight = side
+        self.ctx.mobility_weight = mobility
+        self.ctx.words = ((2 * pits + 2) * 2 + 7) // 8
+        self.position_bytes = (2 * pits + 2) * 2
+        self.vt.ctx = &self.ctx
+        self.vt.expand = kalah_expand
+        self.vt.evaluate = kalah_evaluate
+        self.vt.key = kalah_key
+        self.vt.uses_line = 0
+
+    def pack(self, fields):
+        """The position of a ring seen from the side to move (own pits, own store, theirs, their store)."""
+        cdef Pos p
+        cdef int i
+        fields = tuple(fields)
+        if len(fields) != 2 * self.ctx.n + 2:
+            raise ValueError(f"a Kalah ring has {2 * self.ctx.n + 2} fields, not {len(fields)}")
+        memset(&p, 0, sizeof(Pos))
+        for i, value in enumerate(fields):
+            if not 0 <= value <= 65535:
+                raise ValueError(f"a pit holds 0..65535 seeds here, not {value}")
+            p.w[i] = value
+        return (<char*>&p)[:self.position_bytes]
+
+    def unpack(self, bytes position):
+        cdef Pos p = self._pos(position)
+        return tuple(p.w[i] for i in range(2 * self.ctx.n + 2))

@@ -1,0 +1,557 @@
+# The one compiled search: iterative deepening's iterations (`Run.root`), principal-variation search with a
+# transposition table, move ordering (the table's move, winning ends, extra turns, two killers per ply, the
+# history heuristic, then the kernel's own order), the partial-iteration rule, and the clock, node limit and
+# cancel flag polled in C.  It is the C twin of `ai.search._Run` and returns the same values: a table value
+# is reused only at exactly the depth asked or when *resolved* (every line below it reached the game's end).
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+from libc.math cimport INFINITY as C_INFINITY
+
+cdef extern from *:
+    """
+    #include <time.h>
+    static inline double sc_monotonic(void) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);   /* the clock behind Python's time.perf_counter() on Linux */
+        return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    }
+    /* A flag another thread sets: read through a volatile pointer so the compiler re-reads it each poll. */
+    static inline int sc_read_flag(const unsigned char* flag) {
+        return *(const volatile unsigned char*)flag;
+    }
+    """
+    double sc_monotonic() noexcept nogil
+    int sc_read_flag(const unsigned char* flag) noexcept nogil
+
+cdef enum:
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+    F_RESOLVED = 4        # every line below ended in a finished game: the value holds at any greater depth
+    F_VALUE = 8           # the entry holds a value (an entry without one only gives its move, for ordering)
+    F_USED = 16
+    POLL_NODES = 256      # poll the clock and the cancel flag at least this often (about 25-100 microseconds)
+
+cdef double EPSILON = 1e-7   # the null window's width, as in ai.search
+
+
+cdef struct Entry:
+    uint64_t key
+    double value
+    int32_t move
+    int16_t depth
+    uint8_t flags
+    uint8_t generation
+
+
+cdef struct TableData:
+    Entry* slots
+    uint64_t bucket_mask
+    int64_t capacity
+    int64_t used
+    uint8_t generation
+
+
+cdef inline Entry* probe_slots(TableData* t, uint64_t key) noexcept nogil:
+    cdef Entry* bucket = t.slots + 2 * (key & t.bucket_mask)
+    if bucket[0].key == key and bucket[0].flags & F_USED:
+        return bucket
+    if bucket[1].key == key and bucket[1].flags & F_USED:
+        return bucket + 1
+    return NULL
+
+
+cdef inline void store_slots(TableData* t, uint64_t key, int depth, int flags, double value,
+                             int move) noexcept nogil:
+    # The same key is updated in place; a new key takes the first slot when its entry is from an earlier
+    # search or not deeper (that entry moves to the second slot), else the second slot.
+    cdef Entry* bucket = t.slots + 2 * (key & t.bucket_mask)
+    cdef Entry* slot
+    if bucket[0].key == key and bucket[0].flags & F_USED:
+        slot = bucket
+    elif bucket[1].key == key and bucket[1].flags & F_USED:
+        slot = bucket + 1
+    elif not bucket[0].flags & F_USED or bucket[0].generation != t.generation or bucket[0].depth <= depth:
+        if bucket[0].flags & F_USED:
+            if not bucket[1].flags & F_USED:
+                t.used += 1
+            bucket[1] = bucket[0]
+        else:
+            t.used += 1
+        slot = bucket
+    else:
+        if not bucket[1].flags & F_USED:
+            t.used += 1
+        slot = bucket + 1
+    slot.key = key
+    slot.value = value
+    slot.move = move
+    slot.depth = <int16_t>depth
+    slot.flags = <uint8_t>(flags | F_USED)
+    slot.generation = t.generation
+
+
+cdef class Table:
+    """A transposition table in C memory: buckets of two entries (one kept by depth, one always replaced).
+
+    ``megabytes`` is the memory it takes, allocated at once, so a size the machine cannot hold fails here,
+    with a message, and never in the middle of a game.
+    """
+    cdef TableData data
+
+    def __cinit__(self, double megabytes):
+        if not megabytes > 0 or megabytes != megabytes:
+            raise ValueError(f"a transposition table needs a size above 0 MB, not {megabytes}")
+        cdef int64_t wanted = <int64_t>(megabytes * 1_000_000 / sizeof(Entry))
+        cdef int64_t buckets = 1
+        while buckets * 4 <= wanted:
+            buckets *= 2
+        self.data.slots = <Entry*>calloc(buckets * 2, sizeof(Entry))
+        if self.data.slots == NULL:
+            raise MemoryError(f"cannot allocate a {megabytes:g} MB transposition table")
+        self.data.bucket_mask = buckets - 1
+        self.data.capacity = buckets * 2
+        self.data.used = 0
+        self.data.generation = 1
+
+    def __dealloc__(self):
+        free(self.data.slots)
+
+    def __len__(self):
+        return self.data.used
+
+    @property
+    def capacity(self):
+        return self.data.capacity
+
+    @property
+    def megabytes(self):
+        return self.data.capacity * sizeof(Entry) / 1_000_000
+
+    def clear(self):
+        memset(self.data.slots, 0, self.data.capacity * sizeof(Entry))
+        self.data.used = 0
+        self.data.generation = 1
+
+    def new_search(self):
+        """Entries of earlier searches stay, but give way first to this search's."""
+        self.data.generation = <uint8_t>(self.data.generation % 255 + 1)
+
+
+cdef class CoreKernel:
+    """A game's compiled kernel: its C functions (`vt`) and the context they read.  Subclassed per game."""
+    cdef KernelVT vt
+    cdef readonly int position_bytes
+
+    def children(self, bytes position, line=None):
+        """``(move, child or None, same_mover, final or None)`` for each legal move, in the kernel's order
+        (the ``ai.fast`` kernel protocol; positions are ``bytes``).  ``line``: keys of the earlier positions
+        the rules look back on (Oware), oldest first."""
+        cdef Pos p = self._pos(position)
+        cdef Line* line_buf = <Line*>calloc(1, sizeof(Line))
+        cdef Child* out = <Child*>malloc(MAX_MOVES * sizeof(Child))
+        cdef int count, i
+        try:
+            self._fill_line(line_buf, line, &p)
+            count = self.vt.expand(self.vt.ctx, &p, line_buf, out)
+            result = []
+            for i in range(count):
+                if out[i].kind == KIND_FINAL:
+                    result.append((out[i].move, None, False, out[i].final))
+                else:
+                    result.append((out[i].move, (<char*>&out[i].pos)[:self.position_bytes],
+                                   out[i].kind == KIND_SAME, None))
+            return result
+        finally:
+            free(line_buf)
+            free(out)
+
+    def evaluate(self, bytes position):
+        cdef Pos p = self._pos(position)
+        return self.vt.evaluate(self.vt.ctx, &p)
+
+    def key(self, bytes position):
+        cdef Pos p = self._pos(position)
+        return self.vt.key(self.vt.ctx, &p)
+
+    cdef Pos _pos(self, bytes position) except *:
+        cdef Pos p
+        if len(position) != self.position_bytes:
+            raise ValueError(f"a position of this kernel is {self.position_bytes} bytes, not {len(position)}")
+        memset(&p, 0, sizeof(Pos))
+        memcpy(&p, <const char*>position, self.position_bytes)
+        return p
+
+    cdef int _fill_line(self, Line* line, object keys, const Pos* current) except -1:
+        cdef int n = 0
+        if keys is not None:
+            keys = list(keys)
+            if len(keys) > MAX_LINE // 2:
+                keys = keys[-(MAX_LINE // 2):]
+            for k in keys:
+                line.keys[n] = <uint64_t>k
+                n += 1
+        line.keys[n] = self.vt.key(self.vt.ctx, current)
+        line.length = n + 1
+        line.start = 0
+        return 0
+
+
+cdef struct Search:
+    KernelVT vt
+    TableData* table
+    int64_t nodes
+    int64_t horizon        # heuristic leaves so far: unchanged across a subtree means it is resolved
+    int64_t path_events    # path-dependent ends met so far: a subtree that met one stores no value
+    int64_t next_poll
+    int64_t max_nodes      # -1: none
+    double deadline        # a monotonic instant, or -1: none
+    const unsigned char* cancel
+    int aborted
+    int32_t killers[MAX_PLY + 2][2]
+    int64_t history[MAX_MOVES]
+    int32_t previous_best
+    int32_t partial_move
+    double partial_score
+    int partial_depth
+    Child* children        # MAX_PLY blocks of MAX_MOVES children, one block per ply
+    Line line
+
+
+cdef inline void poll(Search* s) noexcept nogil:
+    if s.cancel != NULL and sc_read_flag(s.cancel):
+        s.aborted = 1
+    elif s.max_nodes >= 0 and s.nodes >= s.max_nodes:
+        s.aborted = 1
+    elif s.deadline >= 0 and sc_monotonic() >= s.deadline:
+        s.aborted = 1
+    s.next_poll = s.nodes + POLL_NODES
+    if s.max_nodes >= 0 and s.next_poll > s.max_nodes:
+        s.next_poll = s.max_nodes
+
+
+cdef inline void order_children(Search* s, Child* children, int count, int32_t table_move, int ply,
+                                uint8_t* order) noexcept nogil:
+    # `order` receives the children's indices, best first: the table's move, winning ends, extra turns,
+    # the killers, the history score, then the kernel's own hint; ties keep the kernel's order.
+    cdef int64_t priority[MAX_MOVES]
+    cdef int64_t hint[MAX_MOVES]
+    cdef int i, j
+    cdef int64_t p, h
+    cdef uint8_t index
+    cdef int32_t first_killer = s.killers[ply][0]
+    cdef int32_t second_killer = s.killers[ply][1]
+    cdef Child* c
+    for i in range(count):
+        c = &children[i]
+        p = 0
+        if c.move == table_move:
+            p += <int64_t>1 << 40
+        if c.kind == KIND_FINAL and c.final > 0:
+            p += <int64_t>1 << 39
+        if c.kind == KIND_SAME:
+            p += <int64_t>1 << 38
+        if c.move == first_killer:
+            p += <int64_t>1 << 37
+        elif c.move == second_killer:
+            p += <int64_t>1 << 36
+        p += s.history[c.move]
+        # insertion sort, stable: a child goes after every earlier one it does not beat
+        j = i
+        while j > 0 and (priority[j - 1] < p or (priority[j - 1] == p and hint[j - 1] < c.order)):
+            priority[j] = priority[j - 1]
+            hint[j] = hint[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        priority[j] = p
+        hint[j] = c.order
+        order[j] = <uint8_t>i
+
+
+cdef inline void push_line(Search* s, const Child* c) noexcept nogil:
+    s.line.keys[s.line.length] = s.vt.key(s.vt.ctx, &c.pos)
+    if c.reset:
+        s.line.start = s.line.length
+    s.line.length += 1
+
+
+cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, int ply) noexcept nogil:
+    cdef Entry* entry
+    cdef uint64_t key
+    cdef int32_t table_move = -1
+    cdef int count, i, first, flag, saved_start
+    cdef int64_t horizon_before, path_before, leaves
+    cdef double best, value, a
+    cdef int32_t best_move = -1
+    cdef Child* children
+    cdef Child* c
+    cdef uint8_t order[MAX_MOVES]
+
+    s.nodes += 1
+    if s.nodes >= s.next_poll:
+        poll(s)
+        if s.aborted:
+            return 0
+    if depth <= 0:
+        s.horizon += 1
+        return s.vt.evaluate(s.vt.ctx, p)
+    key = s.vt.key(s.vt.ctx, p)
+    entry = probe_slots(s.table, key)
+    if entry != NULL:
+        table_move = entry.move
+        if entry.flags & F_VALUE and (entry.depth == depth or (entry.flags & F_RESOLVED and depth >= entry.depth)):
+            flag = entry.flags & 3
+            if flag == EXACT or (entry.value >= beta if flag == LOWER else entry.value <= alpha):
+                if not entry.flags & F_RESOLVED:
+                    s.horizon += 1
+                return entry.value
+    horizon_before = s.horizon
+    path_before = s.path_events
+    children = s.children + ply * MAX_MOVES
+    count = s.vt.expand(s.vt.ctx, p, &s.line, children)
+    best = -C_INFINITY
+    if depth == 1:
+        # The leaves: each child scored in the kernel's order, stopping at the first that reaches beta.
+        leaves = 0
+        for i in range(count):
+            c = &children[i]
+            if c.kind == KIND_FINAL:
+                value = c.final
+                if c.path:
+                    s.path_events += 1
+            else:
+                leaves += 1
+                value = s.vt.evaluate(s.vt.ctx, &c.pos)
+                if c.kind == KIND_OTHER:
+                    value = -value
+            if value > best:
+                best = value
+                best_move = c.move
+                if value >= beta:
+                    break
+        s.nodes += leaves
+        s.horizon += leaves
+    else:
+        order_children(s, children, count, table_move, ply, order)
+        a = alpha
+        first = 1
+        for i in range(count):
+            c = &children[order[i]]
+            if c.kind == KIND_FINAL:
+                value = c.final
+                if c.path:
+                    s.path_events += 1
+            else:
+                saved_start = s.line.start
+                if s.vt.uses_line:
+                    push_line(s, c)
+                if c.kind == KIND_SAME:
+                    if first:
+                        value = pvs(s, &c.pos, depth - 1, a, beta, ply + 1)
+                    else:
+                        value = pvs(s, &c.pos, depth - 1, a, a + EPSILON, ply + 1)
+                        if a < value < beta and not s.aborted:
+                            value = pvs(s, &c.pos, depth - 1, a, beta, ply + 1)
+                elif first:
+                    value = -pvs(s, &c.pos, depth - 1, -beta, -a, ply + 1)
+                else:
+                    value = -pvs(s, &c.pos, depth - 1, -a - EPSILON, -a, ply + 1)
+                    if a < value < beta and not s.aborted:
+                        value = -pvs(s, &c.pos, depth - 1, -beta, -a, ply + 1)
+                if s.vt.uses_line:
+                    s.line.length -= 1
+                    s.line.start = saved_start
+                if s.aborted:
+                    return 0
+            first = 0
+            if value > best:
+                best = value
+                best_move = c.move
+                if value > a:
+                    a = value
+                    if a >= beta:
+                        if c.kind != KIND_FINAL and c.move != s.killers[ply][0]:
+                            s.killers[ply][1] = s.killers[ply][0]
+                            s.killers[ply][0] = c.move
+                        s.history[c.move] += depth * depth
+                        break
+    if s.path_events != path_before:  # a score that depends on the path: keep only the move, for ordering
+        store_slots(s.table, key, -1, 0, 0.0, best_move)
+    else:
+        flag = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
+        if s.horizon == horizon_before:
+            flag |= F_RESOLVED
+        store_slots(s.table, key, depth, flag | F_VALUE, best, best_move)
+    return best
+
+
+cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, int32_t* move_out,
+                     int* resolved_out) noexcept nogil:
+    # One iteration at the root, the previous iteration's best move first; -1 when it was cut short.
+    cdef Child* children = s.children
+    cdef int count = s.vt.expand(s.vt.ctx, root, &s.line, children)
+    cdef uint8_t order[MAX_MOVES]
+    cdef int64_t priority[MAX_MOVES]
+    cdef int64_t horizon_before = s.horizon
+    cdef int64_t path_before = s.path_events
+    cdef double alpha = -C_INFINITY, beta = C_INFINITY, best = -C_INFINITY, value
+    cdef int32_t best_move
+    cdef int i, j, first = 1, saved_start
+    cdef int64_t p
+    cdef Child* c
+    # the order of ai.search._Run.root: the previous best, then ends of the game, then extra turns
+    for i in range(count):
+        c = &children[i]
+        p = (4 if c.move == s.previous_best else 0) + (2 if c.kind == KIND_FINAL else 0) + (1 if c.kind == KIND_SAME else 0)
+        j = i
+        while j > 0 and priority[j - 1] < p:
+            priority[j] = priority[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        priority[j] = p
+        order[j] = <uint8_t>i
+    best_move = children[order[0]].move
+    for i in range(count):
+        c = &children[order[i]]
+        if c.kind == KIND_FINAL:
+            value = c.final
+            if c.path:
+                s.path_events += 1
+        else:
+            saved_start = s.line.start
+            if s.vt.uses_line:
+                push_line(s, c)
+            if c.kind == KIND_SAME:
+                if first:
+                    value = pvs(s, &c.pos, depth - 1, alpha, beta, 1)
+                else:
+                    value = pvs(s, &c.pos, depth - 1, alpha, alpha + EPSILON, 1)
+                    if alpha < value < beta and not s.aborted:
+                        note_partial(s, c.move, value, depth)  # proven better already, should the re-search abort
+                        value = pvs(s, &c.pos, depth - 1, alpha, beta, 1)
+            elif first:
+                value = -pvs(s, &c.pos, depth - 1, -beta, -alpha, 1)
+            else:
+                value = -pvs(s, &c.pos, depth - 1, -alpha - EPSILON, -alpha, 1)
+                if alpha < value < beta and not s.aborted:
+                    note_partial(s, c.move, value, depth)
+                    value = -pvs(s, &c.pos, depth - 1, -beta, -alpha, 1)
+            if s.vt.uses_line:
+                s.line.length -= 1
+                s.line.start = saved_start
+            if s.aborted:
+                return -1
+        first = 0
+        if value > best:
+            best = value
+            best_move = c.move
+            if value > alpha:
+                alpha = value
+            note_partial(s, c.move, value, depth)
+    resolved_out[0] = 1 if s.horizon == horizon_before else 0
+    s.previous_best = best_move
+    if s.path_events == path_before:
+        store_slots(s.table, s.vt.key(s.vt.ctx, root), depth,
+                    EXACT | F_VALUE | (F_RESOLVED if resolved_out[0] else 0), best, best_move)
+    else:
+        store_slots(s.table, s.vt.key(s.vt.ctx, root), -1, 0, 0.0, best_move)
+    score_out[0] = best
+    move_out[0] = best_move
+    return 0
+
+
+cdef inline void note_partial(Search* s, int32_t move, double value, int depth) noexcept nogil:
+    # The best root move proven so far in this iteration (played if the iteration is cut short).
+    s.partial_move = move
+    s.partial_score = value
+    s.partial_depth = depth
+
+
+cdef class Run:
+    """One search on a compiled kernel: ``root(position, depth)`` runs one iteration without the GIL.
+
+    The interface of ``ai.search._Run``: ``root`` returns (score, best move, resolved) or raises
+    ``SearchAborted`` when the deadline, the node limit or the cancel flag stopped it; ``nodes`` and
+    ``partial_move`` / ``partial_score`` / ``partial_depth`` say how far it got.
+    """
+    cdef Search* s
+    cdef readonly CoreKernel kernel
+    cdef readonly Table table
+    cdef object _flag_owner
+    cdef const unsigned char[::1] _flag_view
+
+    def __cinit__(self, CoreKernel kernel, Table table, deadline=None, max_nodes=None, cancel_flag=None,
+                  history=None):
+        self.s = <Search*>calloc(1, sizeof(Search))
+        if self.s == NULL:
+            raise MemoryError("no memory for a search")
+        self.s.children = <Child*>malloc((MAX_PLY + 2) * MAX_MOVES * sizeof(Child))
+        if self.s.children == NULL:
+            raise MemoryError("no memory for a search's move lists")
+        self.kernel = kernel
+        self.table = table
+        self.s.vt = kernel.vt
+        self.s.table = &table.data
+        self.s.deadline = -1.0 if deadline is None else float(deadline)
+        self.s.max_nodes = -1 if max_nodes is None else int(max_nodes)
+        self.s.next_poll = POLL_NODES if self.s.max_nodes < 0 else min(POLL_NODES, self.s.max_nodes)
+        self.s.previous_best = -1
+        self.s.partial_move = -1
+        for i in range(MAX_PLY + 2):
+            self.s.killers[i][0] = -1
+            self.s.killers[i][1] = -1
+        if cancel_flag is not None:
+            self._flag_owner = cancel_flag
+            self._flag_view = cancel_flag
+            if len(cancel_flag) < 1:
+                raise ValueError("a cancel flag is a buffer of at least one byte")
+            self.s.cancel = &self._flag_view[0]
+        self._history = [] if history is None else [int(k) for k in history][-(MAX_LINE // 2):]
+
+    cdef list _history
+
+    def __dealloc__(self):
+        if self.s != NULL:
+            free(self.s.children)
+            free(self.s)
+
+    def root(self, bytes position, int depth):
+        """Search ``position`` to ``depth``: (score, best move, resolved), or SearchAborted."""
+        cdef Pos p = self.kernel._pos(position)
+        cdef double score = 0
+        cdef int32_t move = -1
+        cdef int resolved = 0, rc
+        if not 1 <= depth <= MAX_PLY - 2:
+            raise ValueError(f"a search depth is 1..{MAX_PLY - 2}, not {depth}")
+        self.kernel._fill_line(&self.s.line, self._history, &p)
+        self.s.line.start = 0
+        with nogil:
+            rc = root_search(self.s, &p, depth, &score, &move, &resolved)
+        if rc < 0:
+            from ai.base import SearchAborted
+            raise SearchAborted
+        return score, move, bool(resolved)
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    @property
+    def partial_move(self):
+        return None if self.s.partial_move < 0 else self.s.partial_move
+
+    @property
+    def partial_score(self):
+        return self.s.partial_score
+
+    @property
+    def partial_depth(self):
+        return self.s.partial_depth
+
+    def table_move(self, bytes position):
+        """The move the table holds for ``position``, or None."""
+        cdef Pos p = self.kernel._pos(position)
+        cdef Entry* entry = probe_slots(self.s.table, self.kernel.vt.key(self.kernel.vt.ctx, &p))
+        if entry == NULL or entry.move < 0:
+            return None
+        return entry.move
