@@ -111,3 +111,154 @@ class CompiledKalahKernel(CompiledKernel):
         n1 = self.game.pits + 1
         ring = fields if to_move == 0 else fields[n1:] + fields[:n1]
         return KalahState(ring, to_move)
+
+
+class CompiledCaveKernel(CompiledKernel):
+    """Magnetic Cave with the threat, simple (``windows``) or zero evaluator.
+
+    ``forced`` (by default for the threat evaluator, as ``ai.fast.kernel_for`` picks ``CaveKernel`` for it)
+    gives ``ai.fast.magnetic_cave.CaveKernel``'s children, forced moves played at once, and its endgame
+    solver in front of the search; otherwise the rules' children (``ai.fast.GameKernel``).  Positions are the
+    16 bytes of CaveKernel's int position ``mine | theirs << 64`` (``int.from_bytes(position, "little")``).
+    """
+
+    @staticmethod
+    def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
+        from ai.evaluators.magnetic_cave import ThreatEvaluator, WindowEvaluator
+
+        return game.name == "magnetic-cave" and isinstance(evaluator, (ThreatEvaluator, WindowEvaluator, ZeroEvaluator))
+
+    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False, forced: bool | None = None) -> None:
+        from ai.evaluators import WIN
+        from ai.evaluators import magnetic_cave as cave
+        from ai.fast import magnetic_cave as fast_cave
+
+        super().__init__(game, evaluator, margins)
+        threat = isinstance(evaluator, cave.ThreatEvaluator)
+        self.threat = threat
+        self.forced = threat if forced is None else forced
+        self.win = 1.0 if margins else WIN + 1.0
+        """The score of a won game (``CaveKernel.win``, ``final_score`` or ``final_margin`` of a five)."""
+        self.loss = -self.win
+        kind = 0 if threat else 1 if isinstance(evaluator, cave.WindowEvaluator) else 2
+        self.core = core.module().CaveCore(
+            self.forced, kind, self.win, fast_cave.ATTACK, fast_cave.DEFEND, cave.SIMPLE_VALUE,
+            cave.THREAT_NEXT, cave.THREAT_LATER, cave.THREAT_BLOCK, cave.WIN_NEXT, cave.LOSS_NEXT,
+        )
+        self.root: tuple[int, int] | None = None
+        self.root_position: bytes | None = None
+        self._root_moves: frozenset[int] | None = None
+        self.encode(game.initial_state())
+
+    # -- positions --------------------------------------------------------------------------------------------
+    def encode(self, state: State) -> bytes:
+        """The position of ``state``, which also becomes the root: the evaluation skips the windows dead there
+        and plays for its side to move (``ai.evaluators.evaluator_for``), as ``CaveKernel.encode``."""
+        if (state.black, state.white) != self.root:
+            from ai.evaluators import evaluator_for
+            from ai.evaluators import magnetic_cave as cave
+
+            self.root = (state.black, state.white)
+            playing = evaluator_for(self.evaluator, self.game, state)
+            tables = getattr(playing, "tables", None)
+            self.core.set_root(
+                state.black, state.white,
+                None if tables is None else tables(0), None if tables is None else tables(1), cave.ZUGZWANG,
+            )
+        mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+        self.root_position = self.core.pack(mine, theirs)
+        self.root_moves = None
+        return self.root_position
+
+    def decode(self, position: bytes, to_move: int = 0) -> State:
+        """The rules state of a position, given who is to move (for tests and tools)."""
+        from rules.magnetic_cave import CaveState
+
+        mine, theirs = self.core.unpack(position)
+        return CaveState(mine, theirs, 0) if to_move == 0 else CaveState(theirs, mine, 1)
+
+    def accepts(self, state: State) -> bool:
+        return True
+
+    @property
+    def root_moves(self) -> frozenset[int] | None:
+        """The root's moves the search may choose from (None: all), as ``CaveKernel.root_moves``."""
+        return self._root_moves
+
+    @root_moves.setter
+    def root_moves(self, moves: frozenset[int] | None) -> None:
+        self._root_moves = moves
+        if self.root_position is not None:
+            self.core.set_root_moves(self.root_position, moves)
+
+    def perft(self, position: bytes, depth: int) -> int:
+        """Positions ``depth`` plies ahead by the rules' plain moves (no forced-move pruning)."""
+        return self.core.perft(position, depth)
+
+    # -- search -----------------------------------------------------------------------------------------------
+    def make_run(self, table: Any, budget: Any, poll: int, state: State | None = None) -> Any:
+        """The compiled search; with forced children and the threat evaluator, behind the exact endgame solver
+        (``ai.cave_endgame.EndgameRun``) as ``CaveKernel.make_run``."""
+        core.runs_started += 1
+        run = core.module().CaveRun(
+            self.core, table,
+            deadline=deadline_of(budget),
+            max_nodes=None if budget is None else budget.max_nodes,
+            cancel_flag=cancel_flag(budget),
+        )
+        if not (self.forced and self.threat):
+            return run
+        return CompiledEndgameRun(self, run, budget)
+
+
+class _IntPositions:
+    """A compiled cave kernel seen with ``CaveKernel``'s int positions (what ``EndgameRun`` reads)."""
+
+    def __init__(self, kernel: CompiledCaveKernel) -> None:
+        self.kernel = kernel
+        self.win = kernel.win
+
+    def children(self, position: int) -> list[tuple]:
+        return [
+            (move, None if child is None else int.from_bytes(child, "little"), same, final)
+            for move, child, same, final in self.kernel.children(position.to_bytes(16, "little"))
+        ]
+
+    @property
+    def root_moves(self) -> frozenset[int] | None:
+        return self.kernel.root_moves
+
+    @root_moves.setter
+    def root_moves(self, moves: frozenset[int] | None) -> None:
+        self.kernel.root_moves = moves
+
+
+def _endgame_run_class() -> type:
+    from ai.cave_endgame import EndgameRun
+
+    class CompiledEndgameRun(EndgameRun):
+        """``EndgameRun`` in front of the compiled search: the solver reads the root as an int."""
+
+        def __init__(self, kernel: CompiledCaveKernel, inner: Any, budget: Any) -> None:
+            super().__init__(_IntPositions(kernel), inner, budget)
+
+        def root(self, root: bytes, depth: int):
+            if depth == 1:
+                self.kernel.root_moves = None
+                proven = self._solve(int.from_bytes(root, "little"))
+                if proven is not None:
+                    return proven
+            return self.inner.root(root, depth)
+
+    return CompiledEndgameRun
+
+
+def CompiledEndgameRun(kernel: CompiledCaveKernel, inner: Any, budget: Any) -> Any:
+    """The compiled cave search behind the endgame solver (``ai.cave_endgame`` is imported on first use)."""
+    global _COMPILED_ENDGAME_RUN
+    if _COMPILED_ENDGAME_RUN is None:
+        _COMPILED_ENDGAME_RUN = _endgame_run_class()
+    return _COMPILED_ENDGAME_RUN(kernel, inner, budget)
+
+
+_COMPILED_ENDGAME_RUN: type | None = None
