@@ -14,7 +14,18 @@
 
 cdef extern from *:
     """
+    #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
     static inline int cave_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    #else
+    /* x86 built without -mpopcnt: __builtin_popcountll would be a library call, so count in the register
+       (SWAR): pairs, then nibbles, then bytes, summed by the multiply into the top byte */
+    static inline int cave_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     /* index of the lowest set bit (x != 0) */
     static inline int cave_low(unsigned long long x) { return __builtin_ctzll(x); }
     /* index of the highest set bit (x != 0) */
