@@ -470,9 +470,11 @@ cdef inline void cave_play(const CaveCtx* k, uint64_t mine, uint64_t theirs, uin
     if cave_popcount(mine & CAVE_REACH4[cell]) >= 4:   # new threat cells lie only on windows through the brick
         for i in range(CAVE_CELL_WINDOW_COUNT[cell]):
             w = CAVE_WINDOWS[CAVE_CELL_WINDOWS[cell][i]]
-            a = w & mine
-            if cave_popcount(a) == 4 and not w & theirs:
-                threats |= w ^ a
+            if w & theirs:
+                continue
+            a = w & ~mine           # the window's empty cells: a four leaves exactly one
+            if a and not a & (a - 1):   # x & (x - 1) clears the lowest bit: zero means a single cell
+                threats |= a
     threats &= now
     if not threats:
         r.what = PLAY_QUIET
