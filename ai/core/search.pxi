@@ -129,6 +129,8 @@ cdef class Table:
         return self.data.capacity * sizeof(Entry) / 1_000_000
 
     def clear(self):
+        if self.data.used == 0:
+            return  # untouched: its pages need not be written (a big table costs nothing until used)
         memset(self.data.slots, 0, self.data.capacity * sizeof(Entry))
         self.data.used = 0
         self.data.generation = 1
@@ -155,7 +157,12 @@ cdef class CoreKernel:
             self._fill_line(line_buf, line, &p)
             count = self.vt.expand(self.vt.ctx, &p, line_buf, out)
             result = []
-            for i in range(count):
+            # the search's own order before any table, killer or history knowledge: winning ends, extra
+            # turns, then the kernel's hint (ties in the kernel's order), losing ends last
+            ranked = sorted(range(count), key=lambda i: (
+                -(out[i].kind == KIND_FINAL and out[i].final > 0), -(out[i].kind == KIND_SAME),
+                out[i].kind == KIND_FINAL, -out[i].order))
+            for i in ranked:
                 if out[i].kind == KIND_FINAL:
                     result.append((out[i].move, None, False, out[i].final))
                 else:
@@ -165,6 +172,24 @@ cdef class CoreKernel:
         finally:
             free(line_buf)
             free(out)
+
+    def perft(self, bytes position, int depth, line=None):
+        """The number of move sequences of ``depth`` moves from ``position`` (a move that ends the game ends its
+        sequence): the move generator's fingerprint, compared with the rules' in the tests."""
+        cdef Pos p = self._pos(position)
+        cdef Line* line_buf = <Line*>calloc(1, sizeof(Line))
+        cdef Child* buffer = <Child*>malloc((depth + 1) * MAX_MOVES * sizeof(Child))
+        cdef int64_t total
+        if not 0 <= depth <= 64:
+            raise ValueError(f"perft depth is 0..64, not {depth}")
+        try:
+            self._fill_line(line_buf, line, &p)
+            with nogil:
+                total = perft_count(&self.vt, &p, depth, line_buf, buffer)
+            return total
+        finally:
+            free(line_buf)
+            free(buffer)
 
     def evaluate(self, bytes position):
         cdef Pos p = self._pos(position)
@@ -195,6 +220,30 @@ cdef class CoreKernel:
         line.length = n + 1
         line.start = 0
         return 0
+
+
+cdef int64_t perft_count(const KernelVT* vt, const Pos* p, int depth, Line* line, Child* buffer) noexcept nogil:
+    cdef int count, i, saved_start
+    cdef int64_t total = 0
+    if depth == 0:
+        return 1
+    count = vt.expand(vt.ctx, p, line, buffer)
+    if depth == 1:
+        return count
+    for i in range(count):
+        if buffer[i].kind == KIND_FINAL:
+            continue
+        saved_start = line.start
+        if vt.uses_line:
+            line.keys[line.length] = vt.key(vt.ctx, &buffer[i].pos)
+            if buffer[i].reset:
+                line.start = line.length
+            line.length += 1
+        total += perft_count(vt, &buffer[i].pos, depth - 1, line, buffer + MAX_MOVES)
+        if vt.uses_line:
+            line.length -= 1
+            line.start = saved_start
+    return total
 
 
 cdef struct Search:
@@ -391,6 +440,8 @@ cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, i
     cdef Child* children = s.children
     cdef int count = s.vt.expand(s.vt.ctx, root, &s.line, children)
     cdef uint8_t order[MAX_MOVES]
+    if count <= 0:
+        return -2
     cdef int64_t priority[MAX_MOVES]
     cdef int64_t horizon_before = s.horizon
     cdef int64_t path_before = s.path_events
@@ -527,6 +578,8 @@ cdef class Run:
         self.s.line.start = 0
         with nogil:
             rc = root_search(self.s, &p, depth, &score, &move, &resolved)
+        if rc == -2:
+            raise ValueError("the root has no moves: a finished game is not searched")
         if rc < 0:
             from ai.base import SearchAborted
             raise SearchAborted

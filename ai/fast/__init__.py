@@ -14,6 +14,7 @@ would (the same children in the same order, the same scores).
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any, Hashable, Protocol
 
 from ai.evaluators import Evaluator, evaluator_for, final_margin, final_score
@@ -104,29 +105,52 @@ class GameKernel:
         return self.game.key(position)
 
 
-def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bool = True) -> Any:
-    """The fastest exact kernel for ``game`` and ``evaluator`` (``GameKernel`` when no fast one applies)."""
-    if fast and game.name == "kalah":
-        from ai.fast.kalah import KalahKernel
+KERNELS: dict[str, list[str]] = {
+    "kalah": ["ai.core.kernels:CompiledKalahKernel", "ai.fast.kalah:KalahKernel"],
+    "oware": ["ai.fast.oware:OwareKernel"],
+    "hus": ["ai.fast.hus:HusKernel"],
+    # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
+    "magnetic-cave": ["ai.fast.magnetic_cave:CaveKernel"],
+}
+"""Each game's exact kernels, fastest first, as ``module:class``.  A class has ``supports(game, evaluator,
+margins)`` and is built as ``cls(game, evaluator, margins)``; a class with ``compiled = True`` runs on the
+compiled core (``ai.core``) and is passed over when that core is not loaded."""
 
-        if KalahKernel.supports(game, evaluator):
-            return KalahKernel(game, evaluator, margins)
-    if fast and game.name == "oware":
-        from ai.fast.oware import OwareKernel
 
-        if OwareKernel.supports(game, evaluator, margins):
-            return OwareKernel(game, evaluator, margins)
-    if fast and game.name == "hus":
-        from ai.fast.hus import HusKernel
+def register_kernel(game_name: str, path: str, first: bool = True) -> None:
+    """Add a kernel class (``module:class``) for ``game_name``, tried before the others when ``first``."""
+    kernels = KERNELS.setdefault(game_name, [])
+    if path in kernels:
+        kernels.remove(path)
+    kernels.insert(0 if first else len(kernels), path)
 
-        if HusKernel.supports(game, evaluator):
-            return HusKernel(game, evaluator, margins)
-    if fast and game.name == "magnetic-cave":
-        # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
-        from ai.fast.magnetic_cave import CaveKernel
 
-        if CaveKernel.supports(game, evaluator):
-            return CaveKernel(game, evaluator, margins)
+def _kernel_class(path: str) -> Any:
+    module_name, _, name = path.partition(":")
+    return getattr(importlib.import_module(module_name), name)
+
+
+def kernel_for(
+    game: Game, evaluator: Evaluator, margins: bool = False, fast: bool = True, compiled: bool | None = None
+) -> Any:
+    """The fastest exact kernel for ``game`` and ``evaluator`` (``GameKernel`` when no fast one applies).
+
+    ``compiled``: None takes a compiled kernel when the compiled core is loaded (``ai.core.status()``);
+    False keeps to the pure-Python kernels; True to the compiled ones (the general kernel when none fits).
+    """
+    if fast:
+        for path in KERNELS.get(game.name, ()):
+            is_compiled = path.startswith("ai.core.")
+            if compiled is not None and compiled != is_compiled:
+                continue
+            if is_compiled:
+                import ai.core
+
+                if ai.core.module() is None:
+                    continue
+            cls = _kernel_class(path)
+            if cls.supports(game, evaluator, margins):
+                return cls(game, evaluator, margins)
     return GameKernel(game, evaluator, margins)
 
 

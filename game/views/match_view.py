@@ -268,8 +268,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         state = self.worker_state if self.worker_state is not None else self.match.state
         best = "-" if result.move is None else self.match.game.format_move(state, result.move)
         verb = "chose" if final else "best so far"
+        core = result.info.get("core")  # which search core ran: compiled, or the pure-Python fallback
+        where = "" if core is None else f" ({'compiled' if core == 'compiled' else 'Python'} core)"
         return (f"depth {result.depth}, {verb} {best}, score {result.score:+g}\n"
-                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s")
+                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s{where}")
 
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move) -> None:  # type: ignore[no-untyped-def]
