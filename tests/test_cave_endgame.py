@@ -299,8 +299,7 @@ def chance_shares(state: CaveState, value: int) -> dict[int, float]:
 
 @pytest.mark.parametrize("value", [TIE, LOSS])
 def test_a_held_tie_or_a_loss_is_played_for_the_most_chances(value):
-    from ai.search import Budget
-    from ai.transposition import TranspositionTable
+    from ai.search import Budget, new_table
 
     kernel = registry.make_engine(GAME, "pvs:time=1").kernel
     checked = 0
@@ -309,7 +308,7 @@ def test_a_held_tie_or_a_loss_is_played_for_the_most_chances(value):
             continue
         shares = chance_shares(state, value)
         best = max(shares.values(), default=0.0)
-        run = kernel.make_run(TranspositionTable(10_000), Budget(Limits(time=30), None), 256)
+        run = kernel.make_run(new_table(kernel, 1), Budget(Limits(time=30), None), 256)
         assert run._solve(kernel.encode(state)) is None  # no win to play
         if best > 0:
             assert kernel.root_moves == {move for move, share in shares.items() if share == best}, GAME.to_text(state)

@@ -246,15 +246,29 @@ class CompiledCaveKernel(CompiledKernel):
         """The compiled search; with forced children and the threat evaluator, behind the exact endgame solver
         (``ai.cave_endgame.EndgameRun``) as ``CaveKernel.make_run``."""
         core.runs_started += 1
-        run = core.module().CaveRun(
+        run = CaveCompiledRun(self, core.module().CaveRun(
             self.core, table,
             deadline=deadline_of(budget),
             max_nodes=None if budget is None else budget.max_nodes,
             cancel_flag=cancel_flag(budget),
-        )
+        ))
         if not (self.forced and self.threat):
             return run
         return CompiledEndgameRun(self, run, budget)
+
+
+class CaveCompiledRun(CompiledRun):
+    """The compiled cave search, whose node count the endgame solver in front adds its own nodes to."""
+
+    __slots__ = ()
+
+    @property
+    def nodes(self) -> int:
+        return self.run.nodes
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self.run.nodes = value
 
 
 class _IntPositions:
@@ -283,18 +297,13 @@ def _endgame_run_class() -> type:
     from ai.cave_endgame import EndgameRun
 
     class CompiledEndgameRun(EndgameRun):
-        """``EndgameRun`` in front of the compiled search: the solver reads the root as an int."""
+        """``EndgameRun`` in front of the compiled search: the solver reads the root as CaveKernel's int."""
 
         def __init__(self, kernel: CompiledCaveKernel, inner: Any, budget: Any) -> None:
             super().__init__(_IntPositions(kernel), inner, budget)
 
-        def root(self, root: bytes, depth: int):
-            if depth == 1:
-                self.kernel.root_moves = None
-                proven = self._solve(int.from_bytes(root, "little"))
-                if proven is not None:
-                    return proven
-            return self.inner.root(root, depth)
+        def _solve(self, root: bytes | int):
+            return super()._solve(int.from_bytes(root, "little") if isinstance(root, bytes) else root)
 
     return CompiledEndgameRun
 

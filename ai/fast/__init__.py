@@ -110,7 +110,7 @@ KERNELS: dict[str, list[str]] = {
     "oware": ["ai.fast.oware:OwareKernel"],
     "hus": ["ai.fast.hus:HusKernel"],
     # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
-    "magnetic-cave": ["ai.fast.magnetic_cave:CaveKernel"],
+    "magnetic-cave": ["ai.core.kernels:CompiledCaveKernel", "ai.fast.magnetic_cave:CaveKernel"],
 }
 """Each game's exact kernels, fastest first, as ``module:class``.  A class has ``supports(game, evaluator,
 margins)`` and is built as ``cls(game, evaluator, margins)``; a class with ``compiled = True`` runs on the
