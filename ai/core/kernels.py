@@ -293,23 +293,67 @@ class _IntPositions:
         self.kernel.root_moves = moves
 
 
+class CompiledEndgameSolver:
+    """``ai.cave_endgame.EndgameSolver``'s interface over the compiled solver (``ai/core/cave_endgame.pxi``):
+    the same values, found without the GIL; the clock and the cancel flag are read in C (``deadline``,
+    ``cancel_flag``), and ``poll`` (a Python callback) is called once at the start of each ``solve``."""
+
+    def __init__(self, poll: Any = None, max_nodes: int | None = None, table: Any = None) -> None:
+        self.core = core.module().EndgameCore(table)
+        self.poll = poll
+        self.max_nodes = max_nodes
+        self.deadline: float | None = None
+        """A ``time.perf_counter`` instant at which a solve stops (SearchAborted), or None."""
+        self.cancel_flag: bytearray | None = None
+
+    @property
+    def nodes(self) -> int:
+        return self.core.nodes
+
+    def solve(self, mine: int, theirs: int, alpha: int = -1, beta: int = 1,
+              max_nodes: int | None = None) -> tuple[int, int | None]:
+        limit = max_nodes if max_nodes is not None else self.max_nodes
+        if self.poll is not None:  # every call polls, as the Python solver's
+            self.poll()
+        return self.core.solve(mine, theirs, alpha, beta, limit, self.deadline, self.cancel_flag)
+
+    def value(self, mine: int, theirs: int, max_nodes: int | None = None) -> int:
+        return self.solve(mine, theirs, max_nodes=max_nodes)[0]
+
+    def winning_move(self, mine: int, theirs: int, max_nodes: int | None = None) -> int | None:
+        value, move = self.solve(mine, theirs, 0, 1, max_nodes=max_nodes)
+        return move if value >= 1 else None
+
+
 def _endgame_run_class() -> type:
-    from ai.cave_endgame import EndgameRun
+    import time
+
+    from ai.cave_endgame import SOLVE_SHARE, EndgameRun
 
     class CompiledEndgameRun(EndgameRun):
-        """``EndgameRun`` in front of the compiled search: the solver reads the root as CaveKernel's int."""
+        """``EndgameRun`` with the compiled solver in front of the compiled search (the solver reads the root as
+        CaveKernel's int); the solver's share of the clock and the cancel flag are handed to C."""
 
         def __init__(self, kernel: CompiledCaveKernel, inner: Any, budget: Any) -> None:
             super().__init__(_IntPositions(kernel), inner, budget)
+            self.solver = CompiledEndgameSolver()
 
         def _solve(self, root: bytes | int):
+            budget = self.budget
+            seconds = budget.seconds
+            # EndgameRun._solve's own stop, read again here for C: at most SOLVE_SHARE of the time left
+            stop = None if seconds is None else time.perf_counter() + SOLVE_SHARE * max(0.0, seconds - budget.elapsed())
+            token_deadline = getattr(budget.cancel, "deadline", None)
+            deadlines = [d for d in (stop, token_deadline) if d is not None]
+            self.solver.deadline = min(deadlines) if deadlines else None
+            self.solver.cancel_flag = cancel_flag(budget)
             return super()._solve(int.from_bytes(root, "little") if isinstance(root, bytes) else root)
 
     return CompiledEndgameRun
 
 
 def CompiledEndgameRun(kernel: CompiledCaveKernel, inner: Any, budget: Any) -> Any:
-    """The compiled cave search behind the endgame solver (``ai.cave_endgame`` is imported on first use)."""
+    """The compiled cave search behind the compiled endgame solver (``ai.cave_endgame`` imported on first use)."""
     global _COMPILED_ENDGAME_RUN
     if _COMPILED_ENDGAME_RUN is None:
         _COMPILED_ENDGAME_RUN = _endgame_run_class()

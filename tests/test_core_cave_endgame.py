@@ -1,0 +1,131 @@
+"""The compiled Magnetic Cave endgame solver (``ai/core/cave_endgame.pxi``) against the Python one
+(``ai.cave_endgame.EndgameSolver``) on every position of ``tests/test_cave_endgame.py``, and the engine with
+it in front of the compiled search: the same values, limits and a cancel that stop it, no GIL held."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+import ai.core as core
+from ai import registry
+from ai.base import CancelToken, Limits, SearchAborted
+from ai.cave_endgame import LOSS, TIE, WIN, EndgameSolver
+from rules.magnetic_cave import FULL, MagneticCave
+from test_cave_endgame import late_positions, minimax, sides
+
+if core.module() is None:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"the compiled core is missing under CI: {core.status().why}")
+    pytest.skip(f"the compiled core is not built: {core.status().why}", allow_module_level=True)
+
+from ai.core.kernels import CompiledCaveKernel, CompiledEndgameSolver  # noqa: E402
+
+GAME = MagneticCave()
+
+# (count, empty cells, seed) of every late_positions call in tests/test_cave_endgame.py; the solver-only
+# ones first (the 24-cell one is the node-limit test's, too long for the Python solver here)
+ENDGAME_POSITIONS = [(50, 9, 31), (160, 11, 34), (300, 6, 37), (40, 14, 35), (40, 8, 36), (30, 10, 32),
+                     (1, 24, 33), (16, 10, 34), (48, 10, 35), (3, 20, 36)]
+
+
+def fresh_solver() -> CompiledEndgameSolver:
+    return CompiledEndgameSolver(table=core.module().EndgameTable(4))
+
+
+@pytest.mark.parametrize("count, empty, seed", ENDGAME_POSITIONS[:6], ids=lambda x: str(x))
+def test_values_and_moves_equal_the_python_solver(count, empty, seed):
+    # every window the engine asks (the full one and both null windows), from fresh tables on both sides
+    for state in late_positions(count, empty, seed):
+        mine, theirs = sides(state)
+        python, compiled = EndgameSolver(max_nodes=3_000_000), fresh_solver()
+        for alpha, beta in ((LOSS, WIN), (TIE, WIN), (LOSS, TIE)):
+            assert compiled.solve(mine, theirs, alpha, beta) == python.solve(mine, theirs, alpha, beta), (
+                GAME.to_text(state), alpha, beta)
+
+
+def test_the_full_value_is_minimax_and_the_move_keeps_it():
+    solver = fresh_solver()
+    values = {WIN: 0, TIE: 0, LOSS: 0}
+    for state in late_positions(50, empty=9, seed=31):
+        value, move = solver.solve(*sides(state))
+        assert value == minimax(state.black, state.white, state.to_move)
+        values[value] += 1
+        after = GAME.apply(state, move)
+        if after.winner is not None:
+            assert value == WIN
+        elif after.black | after.white != FULL:
+            assert -minimax(after.black, after.white, after.to_move) == value
+    assert min(values.values()) >= 3, values
+
+
+def test_the_node_limit_the_deadline_and_a_cancel_stop_the_solver():
+    state = late_positions(1, empty=24, seed=33)[0]
+    mine, theirs = sides(state)
+    solver = CompiledEndgameSolver(max_nodes=50, table=core.module().EndgameTable(4))
+    with pytest.raises(SearchAborted):
+        solver.solve(mine, theirs)
+    assert solver.nodes == 50  # exactly the limit, as the Python solver's
+
+    def stop() -> None:
+        raise SearchAborted
+
+    with pytest.raises(SearchAborted):
+        CompiledEndgameSolver(poll=stop).solve(mine, theirs)
+    mine, theirs = sides(late_positions(1, empty=36, seed=33)[0])  # far from solved in seconds
+    timed = fresh_solver()
+    timed.deadline = time.perf_counter() + 0.05
+    started = time.perf_counter()
+    with pytest.raises(SearchAborted):
+        timed.solve(mine, theirs)
+    assert time.perf_counter() - started < 0.25  # 50 ms and a poll (tens of microseconds) on a quiet machine
+
+    flag = bytearray(1)
+    cancelled = fresh_solver()
+    cancelled.cancel_flag = flag
+    outcome = {}
+
+    def solve() -> None:
+        try:
+            cancelled.solve(mine, theirs)
+            outcome["result"] = "solved"
+        except SearchAborted:
+            outcome["result"] = "aborted"
+        outcome["at"] = time.perf_counter()
+
+    worker = threading.Thread(target=solve)
+    worker.start()
+    time.sleep(0.1)
+    assert worker.is_alive() and cancelled.nodes > 10_000  # solving, without the GIL
+    flag[0] = 1
+    at = time.perf_counter()
+    worker.join(2)
+    assert outcome["result"] == "aborted" and outcome["at"] - at < 0.05  # well under a millisecond, unloaded
+
+
+def test_the_engine_plays_proven_wins_and_keeps_proven_ties_with_the_compiled_solver():
+    engine_spec = registry.presets(GAME)["Strongest"]
+    checked = {"win": 0, "tie": 0}
+    for state in late_positions(16, empty=10, seed=34):
+        exact = minimax(state.black, state.white, state.to_move)
+        if exact == LOSS:
+            continue
+        engine = registry.make_engine(GAME, engine_spec)
+        assert isinstance(engine.kernel, CompiledCaveKernel)
+        result = engine.search(state, Limits(time=1.0))
+        after = GAME.apply(state, result.move)
+        kept = WIN if after.winner is not None else TIE if after.black | after.white == FULL else -minimax(
+            after.black, after.white, after.to_move)
+        assert kept == exact
+        checked["win" if exact == WIN else "tie"] += 1
+    assert min(checked.values()) >= 3, checked
+
+
+def test_a_cancelled_engine_in_the_solver_range_still_returns_a_legal_move():
+    for state in late_positions(3, empty=20, seed=36):
+        token = CancelToken()
+        token.cancel()
+        result = registry.make_engine(GAME, "pvs:time=1").search(state, Limits(time=1.0), token)
+        assert result.move in GAME.legal_moves(state)
