@@ -2,7 +2,7 @@
 
     python bench/bench_core_cave.py rate [--positions 12] [--depth 5]
     python bench/bench_core_cave.py depth [--positions 10] [--seconds 3]
-    python bench/bench_core_cave.py solver [--positions 10] [--empties 22]
+    python bench/bench_core_cave.py solver [--positions 20] [--empties 22] [--python-empties 18]
 
 *rate*: nodes per CPU second of the same PVS (iterative deepening to ``--depth``, fresh table) on the same
 mid-game positions, the Python search (``ai.search._Run``) on CaveKernel against the compiled search on the
@@ -11,6 +11,11 @@ compiled kernel; the two must return the same values (checked).
 *depth*: the depth each completes in ``--seconds`` from the same positions, driven like ``PVSEngine``: the
 kernel's ``make_run`` (the endgame solver in front) and a ``Budget`` with that time, one iteration after
 another until the clock stops one.
+
+*solver*: the exact endgame solver's proof of a position (is it a win? if not, can the tie be held?, the two
+null-window questions ``EndgameRun`` asks first), the compiled solver on ``--empties`` empty cells (fresh
+table each), and both solvers on ``--python-empties`` (the Python one is too slow at 22), with the values
+checked to agree.  Positions: games of the careful random player stopped at that many empty cells.
 
 Positions: 10-30 plies into games of a careful random player (it wins when it can, blocks a single threat
 and avoids opening one for the opponent), seeded, so the same on every machine.
@@ -129,9 +134,69 @@ def depth(positions: list[CaveState], seconds: float) -> dict:
             "compiled_median": statistics.median(r["compiled"] for r in rows)}
 
 
+def late_positions(count: int, empty: int, seed: int) -> list[CaveState]:
+    """Undecided positions with ``empty`` empty cells from games of the careful random player."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = GAME.initial_state()
+        while not GAME.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empty:
+            afters = [GAME.apply(state, move) for move in GAME.legal_moves(state)]
+            wins = [after for after in afters if after.winner is not None]
+            safe = [after for after in afters if not GAME.is_terminal(after) and not wins_now(after)]
+            state = wins[0] if wins else rng.choice(safe or afters)
+        if not GAME.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def prove(solver, mine: int, theirs: int) -> int:
+    """The two questions EndgameRun asks first: a win?  If not, a tie held?  (+1, 0 or -1)"""
+    if solver.solve(mine, theirs, 0, 1)[0] >= 1:
+        return 1
+    return 0 if solver.solve(mine, theirs, -1, 0)[0] >= 0 else -1
+
+
+def solver(count: int, empties: int, python_empties: int, seed: int) -> dict:
+    from ai.cave_endgame import EndgameSolver
+    from ai.core.kernels import CompiledEndgameSolver
+
+    def sides(state: CaveState) -> tuple[int, int]:
+        return (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+
+    compiled_times, values = [], []
+    for state in late_positions(count, empties, seed):
+        compiled = CompiledEndgameSolver(table=core.module().EndgameTable(48))
+        started = time.perf_counter()
+        values.append(prove(compiled, *sides(state)))
+        compiled_times.append(time.perf_counter() - started)
+        print(f"  {empties} empty: {compiled_times[-1]:.3f} s, {compiled.nodes} nodes, value {values[-1]}", flush=True)
+    both = {"python": [0.0, 0], "compiled": [0.0, 0]}
+    for state in late_positions(count, python_empties, seed + 1):
+        found = []
+        for name, made in (("python", EndgameSolver()),
+                           ("compiled", CompiledEndgameSolver(table=core.module().EndgameTable(48)))):
+            started = time.perf_counter()
+            found.append(prove(made, *sides(state)))
+            both[name][0] += time.perf_counter() - started
+            both[name][1] += made.nodes
+        if found[0] != found[1]:
+            raise SystemExit(f"the solvers disagree on {GAME.to_text(state)}: {found}")
+    return {
+        "empties": empties, "positions": count, "values": {v: values.count(v) for v in (1, 0, -1)},
+        "compiled_median_seconds": round(statistics.median(compiled_times), 3),
+        "compiled_max_seconds": round(max(compiled_times), 3),
+        "within_1_5_s": sum(t <= 1.5 for t in compiled_times),
+        f"at_{python_empties}": {name: {"seconds": round(t, 3), "nodes": n} for name, (t, n) in both.items()},
+        f"ratio_at_{python_empties}": round(both["python"][0] / both["compiled"][0], 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["rate", "depth"])
+    parser.add_argument("mode", choices=["rate", "depth", "solver"])
+    parser.add_argument("--empties", type=int, default=22)
+    parser.add_argument("--python-empties", type=int, default=18)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -139,11 +204,12 @@ def main() -> None:
     args = parser.parse_args()
     if core.module() is None:
         raise SystemExit(f"no compiled core: {core.status().why}")
-    positions = careful_positions(args.positions, args.seed)
-    if args.mode == "rate":
-        result = rate(positions, args.depth)
+    if args.mode == "solver":
+        result = solver(args.positions, args.empties, args.python_empties, args.seed)
+    elif args.mode == "rate":
+        result = rate(careful_positions(args.positions, args.seed), args.depth)
     else:
-        result = depth(positions, args.seconds)
+        result = depth(careful_positions(args.positions, args.seed), args.seconds)
     result["machine"] = f"{platform.machine()} {platform.python_version()}"
     print(json.dumps(result, indent=1))
 
