@@ -4,6 +4,13 @@
 # search as a 96-bit mask (two words, windows 0..63 and 64..95).  A table of proven bounds, shared by every
 # solver of the process like ai.cave_endgame.SHARED_TABLE, makes the null-window questions cheap to ask again.
 
+cdef extern from *:
+    """
+    /* start loading the table slot while the node's other work goes on (a table probe is a cache miss) */
+    #define eg_prefetch(address) __builtin_prefetch((const void*)(address))
+    """
+    void eg_prefetch(const void* address) noexcept nogil
+
 cdef enum:
     EG_WIN = 1
     EG_TIE = 0
@@ -169,6 +176,8 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
     s.nodes += 1
     if s.nodes >= s.next_poll and eg_poll(s):
         return 0
+    slot = &s.table.slots[eg_slot(mine, theirs) & s.table.mask]
+    eg_prefetch(slot)
     now = cave_legal(occupied)
     if threats & now:
         return EG_WIN
@@ -181,7 +190,6 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
             and eg_settled(occupied, open_any)):
         # below the root only (the root must name its best move): the fill game is exact here
         return cave_outlook(&s.table.fill, occupied, threats & ~occupied, dangers & ~occupied)
-    slot = &s.table.slots[eg_slot(mine, theirs) & s.table.mask]
     seen = slot[0]
     found = (seen.mine_check ^ seen.data) == mine and (seen.theirs_check ^ seen.data) == theirs and seen.data != 0
     if found:
