@@ -232,7 +232,7 @@ cdef int cave_fill(CaveCtx* k, uint64_t empty, uint64_t mine, uint64_t theirs, i
     if not blocks and not ends and not free:
         return 0                # the cave is full
     check = cave_fill_check(empty, mine, theirs, free)
-    slot = &k.fill[check & (CAVE_FILL_SLOTS - 1)]
+    slot = &k.fill[check & (CAVE_FILL_SLOTS - 1)]   # the slot count is a power of two: a mask is the modulo
     seen = slot[0]
     if (seen.empty == empty and seen.mine == mine and seen.theirs == theirs
             and (seen.meta >> 2 & 1) == <uint64_t>free and seen.meta >> 8 == check >> 8):
@@ -326,7 +326,7 @@ cdef int32_t cave_threat_score(const CaveCtx* k, uint64_t mine, uint64_t theirs)
     dangers = their_threats
     urgent = their_threats & now
     if urgent:
-        if urgent & (urgent - 1):
+        if urgent & (urgent - 1):     # two or more (x & (x - 1) clears the lowest bit)
             return -k.loss_next
         # the forced block fills `urgent`: the cells beside it it makes playable
         opened = ~(occupied | urgent) & (((urgent << 1) & CAVE_NOT_A) | ((urgent >> 1) & CAVE_NOT_H)) & ~now
@@ -524,7 +524,7 @@ cdef int cave_expand(const void* ctx, const Pos* p, const Line* line, Child* out
     dangers = cave_five_cells(theirs) & ~occupied
     blocks = dangers & now
     if blocks:
-        if blocks & (blocks - 1):
+        if blocks & (blocks - 1):     # two playable threat cells of the opponent: lost
             cave_final(&out[0], cave_low(blocks), -k.win)
             return 1
         cells = blocks & (~blocks + 1)   # the lowest (the only) one

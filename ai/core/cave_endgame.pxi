@@ -101,12 +101,12 @@ cdef int eg_settled(uint64_t occupied, Windows96 open_any) noexcept nogil:
     cdef uint64_t empty = ~occupied, cells
     while open_any.low:
         cells = CAVE_WINDOWS[cave_low(open_any.low)] & empty
-        if cells & (cells - 1):
+        if cells & (cells - 1):       # two or more empty cells (x & (x - 1) clears the lowest bit)
             return 0
-        open_any.low &= open_any.low - 1
+        open_any.low &= open_any.low - 1  # the next window
     while open_any.high:
         cells = CAVE_WINDOWS[64 + cave_low(open_any.high)] & empty
-        if cells & (cells - 1):
+        if cells & (cells - 1):       # two or more
             return 0
         open_any.high &= open_any.high - 1
     return 1
@@ -182,7 +182,7 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
     if threats & now:
         return EG_WIN
     blocks = dangers & now
-    if blocks & (blocks - 1):
+    if blocks & (blocks - 1):         # two playable threat cells of the opponent (two or more bits)
         return EG_LOSS
     open_any.low = ours.low | others.low
     open_any.high = ours.high | others.high
@@ -221,12 +221,12 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
         while rest:
             cells[count] = cave_low(rest)
             count += 1
-            rest &= rest - 1
+            rest &= rest - 1          # clear the lowest bit
         rest = now & near
         while rest:
             cells[count] = cave_low(rest)
             count += 1
-            rest &= rest - 1
+            rest &= rest - 1          # clear the lowest bit
         if table_move >= 0:
             for i in range(count):
                 if cells[i] == table_move:
@@ -252,7 +252,7 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
             else:
                 mine_threats = eg_grown(threats, after, cell)
                 playable = mine_threats & opened
-                if playable & (playable - 1):
+                if playable & (playable - 1):     # two threat cells opened: one block is too few
                     value = EG_WIN
                 elif playable:
                     # a four: the opponent's only move is the block, then the mover moves again
