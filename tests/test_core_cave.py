@@ -343,3 +343,20 @@ def test_cancel_from_another_thread_stops_the_search_at_once():
     worker.join(2.0)
     assert outcome["result"] == "SearchAborted"
     assert outcome["stopped"] - cancelled < 0.01
+
+
+def test_the_engine_runs_the_compiled_kernel_and_returns_the_python_kernels_values():
+    from ai.fast import kernel_for
+    from ai.search import PVSEngine
+
+    compiled_engine = PVSEngine(GAME, time=None, depth=4)
+    assert isinstance(compiled_engine.kernel, CompiledCaveKernel)
+    assert isinstance(kernel_for(GAME, ThreatEvaluator(), compiled=False), CaveKernel)
+    for state in middle_states(25, seed=44):
+        python_engine = PVSEngine(GAME, time=None, depth=4)
+        python_engine.kernel = kernel_for(GAME, ThreatEvaluator(), compiled=False)
+        python_engine.table = TranspositionTable(1_000_000)
+        ours, theirs = compiled_engine.search(state), python_engine.search(state)
+        assert ours.info["core"] == "compiled" and theirs.info["core"] != "compiled"
+        assert (ours.score, ours.depth) == (theirs.score, theirs.depth), GAME.to_text(state)
+        assert ours.move in GAME.legal_moves(state) and ours.pv[0] == ours.move
