@@ -360,3 +360,17 @@ def test_the_engine_runs_the_compiled_kernel_and_returns_the_python_kernels_valu
         assert ours.info["core"] == "compiled" and theirs.info["core"] != "compiled"
         assert (ours.score, ours.depth) == (theirs.score, theirs.depth), GAME.to_text(state)
         assert ours.move in GAME.legal_moves(state) and ours.pv[0] == ours.move
+
+
+def test_the_zugzwang_weight_is_read_at_each_search(monkeypatch):
+    kernel = CompiledCaveKernel(GAME, ThreatEvaluator())
+    python = CaveKernel(GAME, ThreatEvaluator())
+    changed = 0
+    for state in random_states(600, seed=45)[::2]:
+        scores = []
+        for weight in (0, 900):  # the same root searched again with another weight
+            monkeypatch.setattr(cave_evaluation, "ZUGZWANG", weight)
+            scores.append(kernel.evaluate(kernel.encode(state)))
+            assert scores[-1] == python.evaluate(python.encode(state)), GAME.to_text(state)
+        changed += scores[0] != scores[1]
+    assert changed >= 5

@@ -649,6 +649,10 @@ cdef class CaveCore(CoreKernel):
         if zugzwang is not None:
             self.ctx.zugzwang = zugzwang
 
+    def set_zugzwang(self, int weight):
+        """The zugzwang outlook's weight (``ai.evaluators.magnetic_cave.ZUGZWANG``, which a bench may vary)."""
+        self.ctx.zugzwang = weight
+
     def set_root_moves(self, bytes position, moves):
         """Narrow the moves of ``position`` (the root) to the cells ``moves`` (None: all), as
         ``CaveKernel.root_moves``; moves outside the forced ones are ignored, and none left means all."""
