@@ -186,7 +186,7 @@ class PVSEngine(Engine):
         time: float | None = 1.0,
         depth: int | None = None,
         nodes: int | None = None,
-        memory: float = 64,
+        memory: float = 16,
         poll: int = 256,
         eval: str = "default",
         fast: bool = True,
