@@ -140,6 +140,9 @@ class PairElo:
     confidence: float = 0.95
 
     def format(self) -> str:
+        """``+12 [-3, +27]``, or ``n/a`` before the first pair."""
+        if math.isnan(self.difference):
+            return "n/a"
         return f"{format_elo(self.difference)} [{format_elo(self.low)}, {format_elo(self.high)}]"
 
 
