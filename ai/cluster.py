@@ -17,8 +17,10 @@ Dask is an optional extra (``pip install -e ".[cluster]"``), imported only when 
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import queue
+import time
 import uuid
 from collections import deque
 from typing import Any, Callable, Protocol
@@ -150,11 +152,16 @@ class DaskRunner:
         self._completed = distributed.as_completed()
         self._tasks: dict[Any, tuple[Any, int]] = {}
         self.replays = 0
+        self._threads, self._threads_asked = 0, -math.inf
         """Games submitted again after Dask gave up on them (each worker death Dask handles itself)."""
 
     def capacity(self) -> int:
-        threads = sum(self._client.nthreads().values())  # workers may join or leave during a run
-        return 2 * max(1, threads)
+        # Workers may join or leave during a run; ask the scheduler at most once a second, not once a game.
+        now = time.monotonic()
+        if now - self._threads_asked > 1.0:
+            self._threads = sum(self._client.nthreads().values())
+            self._threads_asked = now
+        return 2 * max(1, self._threads)
 
     def submit(self, task: Any, attempt: int = 0) -> None:
         key = f"stonecave-game-{self._run_id}-{task.index}-{attempt}"

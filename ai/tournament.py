@@ -1,16 +1,25 @@
 """Tournaments between two computer players: ``compare()`` and the ``stonecave compare`` command.
 
     stonecave compare --game oware --engine alphabeta:depth=8 --engine mcts:time=1 --games 100 --jobs 2
+    stonecave compare --game kalah --engine pvs:depth=9 --engine pvs:depth=8 --openings 50 \\
+        --sprt elo0=0,elo1=10 --jobs 2 --checkpoint run.jsonl
 
 Both engines play both colours: games come in pairs from the same opening with the colours swapped.  The
 openings are the start position and, with ``--openings N``, N balanced openings as well (random short move
-prefixes whose evaluation by a judge engine is nearest to 0; see ``balanced_openings``).  Games run in
-parallel processes (the ``spawn`` start method: safe beside threads and on every platform), each with freshly
-built engines, so a result does not depend on which process played it.
+prefixes whose evaluation by a judge engine is nearest to 0; see ``balanced_openings``).  Games run in this
+process, in parallel processes (the ``spawn`` start method: safe beside threads and on every platform), or
+on a Dask cluster (``--cluster``; ``ai.cluster``), each with freshly built engines and seeds that depend only
+on the tournament seed and the game's index, so a result does not depend on where it was played.
 
-The result reports wins, draws, losses, score %, the Elo difference with its 95% interval (``ai.elo``), mean
-and maximum time per move and the number of moves that overran the time limit; ``TournamentResult`` writes
-it as a table, CSV or JSON.  Benchmarks and evaluator tuning call ``compare`` directly.
+The result reports wins, draws, losses, score %, the Elo difference with its 95% interval (``ai.elo``), the
+pentanomial counts of the pairs with their own Elo interval (``ai.sprt``), mean and maximum time per move and
+the number of moves that overran the time limit; ``TournamentResult`` writes it as a table, CSV or JSON.
+Benchmarks and evaluator tuning call ``compare`` directly.
+
+``--sprt elo0=,elo1=`` turns the run into a sequential test (fishtest's pentanomial GLLR, logistic Elo):
+``--games`` becomes a cap, and the run stops at the first pair whose LLR reaches a bound.  ``--checkpoint
+FILE`` appends every record to a JSON-lines file as it arrives, and ``--resume FILE`` continues that run
+(``ai.checkpoint``).
 
 Fairness details: an engine with a ``seed`` parameter that the spec leaves unset gets a fresh seed per game,
 derived from the tournament seed, so seeded-random engines do not replay one game a hundred times.  An engine
@@ -706,6 +715,7 @@ def _parser() -> _Parser:
 def _progress_line(stream) -> ProgressHook:
     interactive = stream.isatty()
     shown_pairs = [-1]
+    width = [0]  # of the last line, so a shorter one overwrites all of it
 
     def show(done: int, total: int, partial: TournamentResult) -> None:
         wins, draws, losses = partial._results(0)
@@ -717,7 +727,11 @@ def _progress_line(stream) -> ProgressHook:
                 return  # one line per counted pair when the stream is a log
             shown_pairs[0] = state.pairs
             line += f"  pairs {state.pairs}  Elo {state.elo().format()}  {state.line()}"
-        stream.write("\r" + line if interactive else line + "\n")  # main ends an interactive line
+        if interactive:  # one line rewritten in place; main ends it
+            stream.write("\r" + line.ljust(width[0]))
+            width[0] = len(line)
+        else:
+            stream.write(line + "\n")
         stream.flush()
 
     return show

@@ -42,6 +42,22 @@ def test_a_local_dask_cluster_plays_the_same_games_as_the_process_pool():
     assert len({(r.scores, r.plies) for r in pool.records}) > 1  # the games differ from one another
 
 
+def test_a_scheduler_address_runs_the_same_games():
+    # --cluster tcp://HOST:PORT: the tournament connects to a scheduler it did not start (here one on this
+    # machine, with two worker processes) and leaves it running.
+    distributed = import_distributed()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://")
+        remote = compare(SMALL, *PAIR, games=6, seed=3, cluster=address)
+        again = compare(SMALL, *PAIR, games=6, seed=3, cluster=address)  # the scheduler is still up
+        with distributed.Client(address) as client:
+            assert len(client.nthreads()) == 2
+    assert remote.settings["runner"] == f"Dask cluster at {address}"
+    assert outline(remote) == outline(again) == outline(compare(SMALL, *PAIR, games=6, seed=3))
+
+
 def test_an_sprt_stops_at_the_same_pair_on_one_process_on_a_pool_and_on_dask():
     settings = SprtSettings(0, 150)
     runs = [compare(SMALL, "alphabeta:depth=3", "random", games=400, openings=4, seed=2, sprt=settings, **where)
