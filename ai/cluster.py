@@ -114,7 +114,6 @@ class _Failure:
 def import_distributed():
     """``dask.distributed``, or an ``EngineError`` that names the extra to install."""
     try:
-        import distributed  # noqa: F401 - the package behind dask.distributed
         from dask import distributed as dask_distributed
     except ImportError as error:
         raise EngineError(

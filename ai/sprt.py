@@ -19,11 +19,14 @@ the chance of accepting H1 when H0 is true is about ``alpha``, and of accepting 
 ``beta``.  Fishtest's overshoot correction of the bounds is not applied (its effect is a slightly smaller error
 rate than nominal, see the tests).
 
-Elo model: **logistic Elo**, the model of ``ai.elo`` and of fishtest's ``elo_model = "logistic"``:
-``elo0`` and ``elo1`` become expected scores per game ``1 / (1 + 10 ** (-elo / 400))`` and the constraint is
-on the mean pair score (the pair's points divided by 2, on the same 0..1 scale).  (Fishtest's newer default,
-normalized Elo, constrains the score divided by its standard deviation instead; the bounds a user gives here
-are logistic Elo, the numbers cutechess-cli and ``stonecave compare`` print.)
+Elo models.  By default **logistic Elo**, the model of ``ai.elo`` and of fishtest's ``elo_model =
+"logistic"``: ``elo0`` and ``elo1`` become expected scores per game ``1 / (1 + 10 ** (-elo / 400))`` and the
+constraint is on the mean pair score (the pair's points divided by 2, on the same 0..1 scale); these are the
+numbers cutechess-cli and ``stonecave compare`` print.  With ``model=normalized``, fishtest's current default,
+the bounds are **normalized Elo** (nElo): the constraint is on the t-value ``(mean - 1/2) / sigma`` of the
+pair score, with ``t = nelo * sqrt(2) / (800 / ln 10)`` for pairs (sigma per game is sqrt(2) times sigma per
+pair); nElo does not depend on the draw rate, so bounds such as ``elo0=0,elo1=2`` mean the same at every
+time control.  Both LLRs are checked against values published by fishtest (``tests/test_ai_sprt.py``).
 
 A count of zero is replaced by 1e-3 before the maximum-likelihood step, as fishtest does, so that the test is
 defined from the first pair on.
@@ -33,12 +36,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Sequence
+from typing import Any, Sequence
 
 from ai.elo import elo_from_score, expected_score, format_elo
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A's score per game in a pair, by pentanomial outcome: 0, 1/2, 1, 3/2 or 2 points out of 2."""
+ELO_MODELS = ("logistic", "normalized")
 REGULARIZE = 1e-3
 """What a zero count becomes before the maximum-likelihood step (fishtest's value)."""
 
@@ -107,6 +111,44 @@ def pentanomial_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     frequencies = [c / pairs for c in regular]
     q0 = constrained_mle(frequencies, PAIR_SCORES, expected_score(elo0))
     q1 = constrained_mle(frequencies, PAIR_SCORES, expected_score(elo1))
+    return pairs * sum(p * math.log(b / a) for p, a, b in zip(frequencies, q0, q1))
+
+
+NELO_PER_T = 800.0 / math.log(10.0)
+"""Normalized Elo per unit of t-value per game (fishtest's ``nelo_divided_by_nt``, about 347.4)."""
+
+
+def constrained_t_mle(frequencies: Sequence[float], values: Sequence[float], reference: float,
+                      t_value: float) -> list[float]:
+    """The maximum-likelihood distribution on ``values`` whose t-value ``(mean - reference) / sigma`` is ``t_value``.
+
+    The stationarity condition has the same form as for a fixed mean, ``q_i = p_i / (1 + x g_i)``, with
+    ``g_i = v_i - reference - t sigma (1 + ((v_i - mean) / sigma) ** 2) / 2`` evaluated at the solution; so
+    ``g`` is recomputed from the current estimate and the secular equation solved again until ``q`` settles
+    (a fixed point, as in fishtest's ``MLE_t_value``).
+    """
+    q = list(frequencies)
+    for _ in range(100):
+        mean = sum(qi * v for qi, v in zip(q, values))
+        sigma = math.sqrt(sum(qi * (v - mean) ** 2 for qi, v in zip(q, values)))
+        weights = [v - reference - t_value * sigma * (1.0 + ((v - mean) / sigma) ** 2) / 2.0 for v in values]
+        updated = constrained_mle(frequencies, weights, 0.0)
+        settled = max(abs(a - b) for a, b in zip(updated, q)) < 1e-12
+        q = updated
+        if settled:
+            break
+    return q
+
+
+def pentanomial_llr_normalized(counts: Sequence[float], nelo0: float, nelo1: float) -> float:
+    """Fishtest's generalized log-likelihood ratio for bounds in normalized Elo (its ``LLR_normalized``)."""
+    _check_counts(counts)
+    regular = [c if c > 0 else REGULARIZE for c in counts]
+    pairs = sum(regular)
+    frequencies = [c / pairs for c in regular]
+    t0, t1 = (nelo * math.sqrt(2.0) / NELO_PER_T for nelo in (nelo0, nelo1))
+    q0 = constrained_t_mle(frequencies, PAIR_SCORES, 0.5, t0)
+    q1 = constrained_t_mle(frequencies, PAIR_SCORES, 0.5, t1)
     return pairs * sum(p * math.log(b / a) for p, a, b in zip(frequencies, q0, q1))
 
 
@@ -180,8 +222,12 @@ class SprtSettings:
     """The chance of accepting H1 when H0 holds (a false "stronger")."""
     beta: float = 0.05
     """The chance of accepting H0 when H1 holds (a missed gain)."""
+    model: str = "logistic"
+    """The Elo model of ``elo0`` and ``elo1``: ``logistic`` or ``normalized`` (see the module text)."""
 
     def __post_init__(self) -> None:
+        if self.model not in ELO_MODELS:
+            raise ValueError(f"model must be one of {', '.join(ELO_MODELS)}, not {self.model!r}")
         if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
             raise ValueError(f"elo0 and elo1 must be finite numbers, not {self.elo0} and {self.elo1}")
         if not self.elo0 < self.elo1:
@@ -205,17 +251,20 @@ class SprtSettings:
 
     @classmethod
     def parse(cls, text: str) -> "SprtSettings":
-        """``elo0=0,elo1=10[,alpha=0.05,beta=0.05]``, the form of ``--sprt`` (and of cutechess-cli's ``-sprt``)."""
-        values: dict[str, float] = {}
+        """``elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=logistic]``, the form of ``--sprt`` (as cutechess-cli's)."""
+        values: dict[str, Any] = {}
         for item in text.split(","):
             if not item.strip():
                 continue
             key, sep, value = item.partition("=")
             key = key.strip()
-            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-                raise ValueError(f"--sprt takes elo0=,elo1=[,alpha=,beta=], not {item.strip()!r}")
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta", "model"):
+                raise ValueError(f"--sprt takes elo0=,elo1=[,alpha=,beta=,model=], not {item.strip()!r}")
             if key in values:
                 raise ValueError(f"--sprt gives {key} twice")
+            if key == "model":
+                values[key] = value.strip()
+                continue
             try:
                 values[key] = float(value)
             except ValueError:
@@ -226,7 +275,14 @@ class SprtSettings:
         return cls(**values)
 
     def describe(self) -> str:
-        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}"
+        """``elo0=0 elo1=10 alpha=0.05 beta=0.05 (logistic Elo)``."""
+        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g} ({self.model} Elo)"
+
+    def llr(self, counts: Sequence[float]) -> float:
+        """The LLR of ``counts`` for these bounds, in this model."""
+        if self.model == "normalized":
+            return pentanomial_llr_normalized(counts, self.elo0, self.elo1)
+        return pentanomial_llr(counts, self.elo0, self.elo1)
 
 
 H0 = "H0"
@@ -252,10 +308,11 @@ class SprtState:
     def verdict_text(self) -> str:
         """The verdict in words (also what the JSON's ``sprt.verdict_text`` holds)."""
         s = self.settings
+        unit = " nElo" if s.model == "normalized" else ""
         if self.verdict == H1:
-            return f"H1 accepted: A is stronger than B by at least elo1={s.elo1:g} (alpha={s.alpha:g})"
+            return f"H1 accepted: A is stronger than B by at least elo1={s.elo1:g}{unit} (alpha={s.alpha:g})"
         if self.verdict == H0:
-            return f"H0 accepted: A is not stronger than B by more than elo0={s.elo0:g} (beta={s.beta:g})"
+            return f"H0 accepted: A is not stronger than B by more than elo0={s.elo0:g}{unit} (beta={s.beta:g})"
         return "no verdict: the game cap came first (LLR between its bounds)"
 
     def line(self) -> str:
@@ -268,7 +325,7 @@ class SprtState:
         finite = lambda v: v if isinstance(v, float) and math.isfinite(v) else None  # noqa: E731
         s = self.settings
         return {
-            "elo_model": "logistic",
+            "elo_model": s.model,
             "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
             "lower_bound": s.lower_bound, "upper_bound": s.upper_bound,
             "pairs": self.pairs, "pentanomial": list(self.counts), "llr": self.llr,
@@ -281,6 +338,6 @@ class SprtState:
 def sprt_state(settings: SprtSettings, counts: Sequence[int]) -> SprtState:
     """The test after ``counts`` (pentanomial), with H0 or H1 accepted once the LLR reaches a bound."""
     counts = tuple(int(c) for c in counts)
-    llr = pentanomial_llr(counts, settings.elo0, settings.elo1) if sum(counts) else 0.0
+    llr = settings.llr(counts) if sum(counts) else 0.0
     verdict = H1 if llr >= settings.upper_bound else H0 if llr <= settings.lower_bound else None
     return SprtState(settings, counts, llr, verdict)  # type: ignore[arg-type]

@@ -16,10 +16,10 @@ pentanomial counts of the pairs with their own Elo interval (``ai.sprt``), mean 
 the number of moves that overran the time limit; ``TournamentResult`` writes it as a table, CSV or JSON.
 Benchmarks and evaluator tuning call ``compare`` directly.
 
-``--sprt elo0=,elo1=`` turns the run into a sequential test (fishtest's pentanomial GLLR, logistic Elo):
-``--games`` becomes a cap, and the run stops at the first pair whose LLR reaches a bound.  ``--checkpoint
-FILE`` appends every record to a JSON-lines file as it arrives, and ``--resume FILE`` continues that run
-(``ai.checkpoint``).
+``--sprt elo0=,elo1=`` turns the run into a sequential test (fishtest's pentanomial GLLR, in logistic or
+normalized Elo): ``--games`` becomes a cap, and the run stops at the first pair whose LLR reaches a bound.
+``--checkpoint FILE`` appends every record to a JSON-lines file as it arrives, and ``--resume FILE``
+continues that run (``ai.checkpoint``).
 
 Fairness details: an engine with a ``seed`` parameter that the spec leaves unset gets a fresh seed per game,
 derived from the tournament seed, so seeded-random engines do not replay one game a hundred times.  An engine
@@ -292,7 +292,7 @@ class TournamentResult:
             lines.append(f"pairs {sum(self.pentanomial)}: pentanomial {list(self.pentanomial)} "
                          f"(A scored 0, 1/2, 1, 3/2, 2 points), Elo {pair_elo(self.pentanomial).format()}")
         if self.sprt is not None:
-            lines.append(f"SPRT {self.sprt.settings.describe()} (logistic Elo): {self.sprt.line()}")
+            lines.append(f"SPRT {self.sprt.settings.describe()}: {self.sprt.line()}")
             lines.append(self.sprt.verdict_text())
         return "\n".join(lines)
 
@@ -487,7 +487,8 @@ def compare(
         prefixes = [_parse_opening(rules_object, texts) for texts in first["openings"]]
         for item in saved:
             record = _record_from_dict(item)
-            done.setdefault(record.index, record)
+            if record.index < games:  # a smaller cap than before leaves the later games out
+                done.setdefault(record.index, record)
         stream = checkpoints.resume(path)
     else:
         prefixes = [()] + balanced_openings(rules_object, openings, plies=opening_plies, seed=seed, judge=judge)
@@ -689,7 +690,8 @@ def _parser() -> _Parser:
     parser.add_argument("--sprt", type=_sprt, metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
                         help="a sequential test: play game pairs until the pentanomial LLR accepts H0 (A is not "
                              "stronger than B by more than elo0) or H1 (A is stronger by at least elo1), in "
-                             "logistic Elo; alpha and beta default to 0.05")
+                             "logistic Elo (model=normalized: fishtest's normalized Elo); alpha and beta "
+                             "default to 0.05")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="run the games on Dask: a scheduler address such as tcp://host:8786, or 'local' "
                              'for a Dask cluster of --jobs workers on this machine (needs pip install -e ".[cluster]")')
@@ -760,7 +762,7 @@ def main(argv: list[str]) -> int:
             raise ValueError(f"--games {games}: an SPRT plays game pairs, so the cap must be even")
         progress = None if args.quiet else _progress_line(sys.stderr)
         if args.sprt is not None and not args.quiet:
-            print(f"SPRT {args.sprt.describe()} (logistic Elo), A = {args.engine[0]}, B = {args.engine[1]}, "
+            print(f"SPRT {args.sprt.describe()}, A = {args.engine[0]}, B = {args.engine[1]}, "
                   f"at most {games} games", file=sys.stderr)
         result = compare(
             game, args.engine[0], args.engine[1], games=games, jobs=args.jobs, cluster=args.cluster,

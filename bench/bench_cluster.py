@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{document['date']}, {document['machine']}, load {document['load_average_before_after']}")
     for row in rows:  # the rate once running: the start-up, timed on its own, taken off the wall time
         row["games_per_minute_running"] = 60 * row["games"] / max(1e-9, row["seconds"] - row["startup_seconds"])
-    print("| workload | runner | games | seconds | games/min | vs --jobs | start-up s | games/min running | vs --jobs |")
+    print("| workload | runner | games | seconds | games/min | vs --jobs | start-up s "
+          "| games/min running | vs --jobs |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         pool = next(r for r in rows if r["workload"] == row["workload"] and r["runner"] == f"--jobs {args.jobs}")

@@ -161,6 +161,9 @@ def test_checkpoint_misuse_is_refused_with_clear_messages(tmp_path):
     # A larger cap on resume is allowed: the first games are the same, the rest are new.
     longer = compare(SMALL, *PAIR, games=4, seed=1, checkpoint=path, resume=True)
     assert outline(longer)[:2] == outline(compare(SMALL, *PAIR, games=2, seed=1)) and len(longer.records) == 4
+    # And a smaller one keeps only the games under it.
+    shorter = compare(SMALL, *PAIR, games=2, seed=1, checkpoint=path, resume=True)
+    assert outline(shorter) == outline(longer)[:2] and shorter.settings["resumed_games"] == 2
 
 
 # -- Dask specifics ----------------------------------------------------------------------------------------------------
@@ -209,6 +212,16 @@ def test_the_command_runs_an_sprt_and_writes_its_verdict(tmp_path, capsys):
     assert "LLR +" in captured.err and "[-2.94, +2.94]" in captured.err  # the live line
     document = json.loads(out.read_text())
     assert document["sprt"]["verdict"] == "H1" and document["sprt"]["llr"] >= document["sprt"]["upper_bound"]
+
+
+def test_the_command_runs_an_sprt_in_normalized_elo(tmp_path, capsys):
+    out = tmp_path / "sprt.json"
+    code = main(["--game", SMALL, "--engine", "alphabeta:depth=3", "--engine", "random", "--openings", "4",
+                 "--seed", "2", "--sprt", "elo0=0,elo1=100,model=normalized", "--games", "400", "--quiet",
+                 "--json", str(out)])
+    assert code == 0 and "(normalized Elo)" in capsys.readouterr().out
+    document = json.loads(out.read_text())["sprt"]
+    assert document["elo_model"] == "normalized" and document["verdict"] == "H1"
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -11,8 +11,8 @@ import pytest
 
 from ai.elo import elo_from_score, expected_score
 from ai.sprt import (
-    H0, H1, PAIR_SCORES, SprtSettings, constrained_mle, normal_llr, pair_elo, pair_outcome, pentanomial_llr,
-    sprt_state,
+    H0, H1, PAIR_SCORES, SprtSettings, constrained_mle, constrained_t_mle, normal_llr, pair_elo, pair_outcome,
+    pentanomial_llr, pentanomial_llr_normalized, sprt_state,
 )
 
 
@@ -51,7 +51,7 @@ def test_constrained_mle_of_two_values_is_fixed_by_its_mean():
         constrained_mle([0.5, 0.5], [0.0, 1.0], 1.0)
 
 
-# -- the log-likelihood ratio -------------------------------------------------------------------------------------------
+# -- the log-likelihood ratio ------------------------------------------------------------------------------------
 def test_llr_matches_the_normal_approximation_for_small_elo_differences():
     for counts in ([100, 200, 400, 250, 50], [30, 500, 900, 520, 50], [5, 10, 30, 12, 3]):
         for elo0, elo1 in ((0, 5), (-2, 3), (0, 2)):
@@ -96,6 +96,59 @@ def test_zero_counts_are_regularized_as_fishtest_does():
     assert 0 < first < later < math.inf
 
 
+# Finished Stockfish tests on fishtest (tests.stockfishchess.org), with the LLR fishtest showed, to two
+# decimals.  Fishtest's bounds are normalized Elo; "live_elo" and "view" pages give the pentanomial counts.
+FISHTEST_NORMALIZED = [
+    # (pentanomial, nelo0, nelo1, LLR shown), test id
+    (([19, 4020, 10316, 4215, 24], -1.75, 0.25, 2.94)),   # 69675ab9d5a3b5895b50fb44
+    (([103, 3851, 8316, 3728, 98], 0.0, 2.0, -2.03)),     # 6984bbe6473df9d1d24a937b
+    (([291, 10353, 21899, 10175, 306], 0.0, 2.0, -3.08)),  # 6983867b473df9d1d24a9148
+    (([99, 3323, 8399, 3606, 109], 0.0, 2.0, 2.98)),      # 698432f5473df9d1d24a926d
+    (([2, 40, 72, 14, 0], 0.0, 2.0, -0.36)),              # 6984bb68473df9d1d24a9378
+    (([326, 12015, 26044, 12357, 362], 0.0, 2.0, 2.93)),  # 69839ed7473df9d1d24a91ae
+    (([328, 12094, 26412, 11964, 338], 0.0, 2.0, -2.93)),  # 69840701473df9d1d24a924f
+    (([900, 30596, 67292, 30899, 809], 0.0, 2.0, -2.96)),  # 697e32ae5f56030af97b59c9
+    (([45, 8506, 25934, 8883, 57], 0.5, 2.5, 2.94)),      # 6983946d473df9d1d24a916d
+    (([105, 19880, 51075, 20005, 108], 0.5, 2.5, -2.94)),  # 697f19db5f56030af97b5b01
+    (([41, 5118, 12924, 5334, 31], -1.75, 0.25, 2.94)),   # 69827c6beb87369ff4d0c7d5
+]
+
+
+@pytest.mark.parametrize("counts, nelo0, nelo1, shown", FISHTEST_NORMALIZED)
+def test_normalized_llr_matches_what_fishtest_published(counts, nelo0, nelo1, shown):
+    # The same GLLR machinery (regularized counts, the secular equation, pairs) with fishtest's other
+    # constraint: agreement to the two decimals fishtest prints checks the machinery against the reference.
+    assert pentanomial_llr_normalized(counts, nelo0, nelo1) == pytest.approx(shown, abs=0.006)
+    assert SprtSettings(nelo0, nelo1, model="normalized").llr(counts) == pentanomial_llr_normalized(
+        counts, nelo0, nelo1)
+
+
+def test_constrained_t_mle_meets_its_t_value():
+    frequencies = [0.05, 0.2, 0.5, 0.2, 0.05]
+    for t_value in (-0.3, 0.0, 0.1, 0.4):
+        q = constrained_t_mle(frequencies, PAIR_SCORES, 0.5, t_value)
+        mean = sum(qi * v for qi, v in zip(q, PAIR_SCORES))
+        sigma = math.sqrt(sum(qi * (v - mean) ** 2 for qi, v in zip(q, PAIR_SCORES)))
+        assert sum(q) == pytest.approx(1.0) and (mean - 0.5) / sigma == pytest.approx(t_value, abs=1e-9)
+
+
+# Pentanomial logistic-Elo estimates with their 95% intervals as published in the test suite of racetrack
+# (MortenLohne/racetrack, src/tests): (counts, (low, Elo, high)).
+PUBLISHED_PAIR_ELO = [
+    ([485, 1923, 2942, 1937, 594], (1.21, 5.11, 9.02)),
+    ([261, 739, 2683, 737, 253], (-5.00, -0.67, 3.66)),
+    ([63, 252, 385, 250, 74], (-7.38, 3.39, 14.17)),
+    ([527, 1007, 1932, 933, 511], (-9.16, -3.75, 1.66)),
+    ([175, 305, 694, 291, 157], (-14.57, -5.36, 3.85)),
+]
+
+
+@pytest.mark.parametrize("counts, expected", PUBLISHED_PAIR_ELO)
+def test_pair_elo_matches_published_values(counts, expected):
+    elo = pair_elo(counts)
+    assert (elo.low, elo.difference, elo.high) == pytest.approx(expected, abs=0.006)
+
+
 def test_pair_outcomes_and_input_checks():
     assert [pair_outcome(p) for p in (0, 0.5, 1, 1.5, 2)] == [0, 1, 2, 3, 4]
     with pytest.raises(ValueError, match="0, 0.5, 1, 1.5 or 2"):
@@ -114,7 +167,8 @@ def test_pair_elo_of_a_known_result():
     error = math.sqrt(0.075 / 100)
     assert elo.score == 0.5 and elo.difference == 0.0 and elo.los == pytest.approx(0.5)
     assert elo.low == pytest.approx(elo_from_score(0.5 - 1.959964 * error), abs=1e-3)
-    assert elo.high == pytest.approx(-elo.low) and elo.high == pytest.approx(37.44, abs=0.01)  # 400 log10(0.55368 / 0.44632)
+    # 400 log10(0.55368 / 0.44632) = +37.44
+    assert elo.high == pytest.approx(-elo.low) and elo.high == pytest.approx(37.44, abs=0.01)
     stronger = pair_elo([5, 10, 40, 30, 15])
     assert stronger.difference > 0 and stronger.los > 0.99 and stronger.low < stronger.difference < stronger.high
     assert math.isnan(pair_elo([0] * 5).difference)
@@ -126,6 +180,8 @@ def test_settings_parse_and_bounds():
     assert (settings.elo0, settings.elo1, settings.alpha, settings.beta) == (0, 10, 0.05, 0.05)
     assert settings.lower_bound == pytest.approx(-2.944439, abs=1e-6)  # log(0.05 / 0.95)
     assert settings.upper_bound == pytest.approx(2.944439, abs=1e-6)
+    assert settings.model == "logistic" and "(logistic Elo)" in settings.describe()
+    assert SprtSettings.parse("elo0=0,elo1=2,model=normalized").model == "normalized"
     unequal = SprtSettings.parse("elo0=-1, elo1=4, alpha=0.1, beta=0.02")
     assert unequal.lower_bound == pytest.approx(math.log(0.02 / 0.9))
     assert unequal.upper_bound == pytest.approx(math.log(0.98 / 0.1))
@@ -139,6 +195,7 @@ def test_settings_parse_and_bounds():
     ("elo0=0,elo1=10,gamma=1", "not 'gamma=1'"),
     ("elo0=0,elo1=10,alpha=0.7", "alpha must lie strictly between 0 and 0.5"),
     ("elo0=0,elo0=1,elo1=10", "gives elo0 twice"),
+    ("elo0=0,elo1=10,model=bayesian", "model must be one of logistic, normalized"),
 ])
 def test_settings_errors(text, message):
     with pytest.raises(ValueError, match=message):
@@ -154,6 +211,10 @@ def test_state_verdicts_and_json():
     assert weak.llr <= settings.lower_bound and weak.verdict == H0 and "H0 accepted" in weak.verdict_text()
     document = strong.to_dict()
     assert document["elo_model"] == "logistic" and document["verdict"] == "H1"
+    normalized = sprt_state(SprtSettings(0, 2, model="normalized"), [103, 3851, 8316, 3728, 98])
+    assert normalized.verdict is None and normalized.to_dict()["elo_model"] == "normalized"
+    accepted = sprt_state(SprtSettings(0, 2, model="normalized"), [99, 3323, 8399, 3606, 109])
+    assert accepted.verdict == H1 and "elo1=2 nElo" in accepted.verdict_text()
     assert document["pentanomial"] == [20, 60, 200, 120, 60] and document["pairs"] == 460
     assert "LLR +" in strong.line() and "[-2.94, +2.94]" in strong.line()
 
