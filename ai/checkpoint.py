@@ -30,9 +30,17 @@ def header(game: str, engines: tuple[str, str], run: dict[str, Any], openings: l
 
 
 def start(path: Path, first_line: dict[str, Any]) -> IO[str]:
-    """Create a new checkpoint (refusing to overwrite one that holds games) and return it open for appending."""
+    """Create a new checkpoint (refusing to overwrite one that holds games) and return it open for appending.
+
+    A checkpoint with no game yet (a run that failed to start, say an unreachable scheduler) is replaced.
+    """
     if path.exists() and path.stat().st_size > 0:
-        raise CheckpointError(f"{path} already exists; continue it with --resume {path}, or choose another file")
+        try:
+            _, records = load(path)
+        except CheckpointError:
+            raise CheckpointError(f"{path} already exists and is not a checkpoint; choose another file") from None
+        if records:
+            raise CheckpointError(f"{path} already exists; continue it with --resume {path}, or choose another file")
     stream = path.open("w", encoding="utf-8")
     stream.write(json.dumps(first_line) + "\n")
     stream.flush()

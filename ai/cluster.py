@@ -16,6 +16,7 @@ Dask is an optional extra (``pip install -e ".[cluster]"``), imported only when 
 """
 from __future__ import annotations
 
+import importlib
 import logging
 import math
 import multiprocessing
@@ -114,7 +115,7 @@ class _Failure:
 def import_distributed():
     """``dask.distributed``, or an ``EngineError`` that names the extra to install."""
     try:
-        from dask import distributed as dask_distributed
+        dask_distributed = importlib.import_module("dask.distributed")
     except ImportError as error:
         raise EngineError(
             f"--cluster needs Dask, which is not installed ({error}): "

@@ -752,7 +752,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         game = parse_game_spec(args.game)
-        for path in (args.csv, args.json):
+        for path in (args.csv, args.json, args.checkpoint):
             if path and not Path(path).resolve().parent.is_dir():
                 raise ValueError(f"cannot write {path}: the folder {Path(path).resolve().parent} does not exist")
         if args.cluster is not None and not args.cluster.strip():

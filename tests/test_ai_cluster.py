@@ -186,18 +186,21 @@ def test_a_worker_that_dies_loses_only_its_game_which_is_played_again(tmp_path, 
 
 
 def test_without_dask_the_message_names_the_extra(monkeypatch):
-    monkeypatch.setitem(sys.modules, "distributed", None)  # makes `import distributed` fail
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # makes the import fail, as if not installed
     with pytest.raises(EngineError, match=r'pip install -e "\.\[cluster\]"'):
         import_distributed()
     with pytest.raises(EngineError, match="needs Dask"):
         DaskRunner(play_game, "local", 2)
 
 
-def test_an_unreachable_scheduler_is_reported(capsys, monkeypatch):
+def test_an_unreachable_scheduler_is_reported(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("ai.cluster.CONNECT_TIMEOUT", "1s")
-    code = main(["--game", SMALL, "--engine", "random", "--engine", "random", "--games", "2",
-                 "--cluster", "tcp://127.0.0.1:9", "--quiet"])
+    argv = ["--game", SMALL, "--engine", "random", "--engine", "random", "--games", "2", "--quiet",
+            "--checkpoint", str(tmp_path / "run.jsonl")]
+    code = main([*argv, "--cluster", "tcp://127.0.0.1:9"])
     assert code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+    # The checkpoint it left holds no game, so the same command on a pool may reuse the file.
+    assert main(argv) == 0 and len(_record_lines(tmp_path / "run.jsonl")) == 2
 
 
 # -- the command ------------------------------------------------------------------------------------------------------
@@ -229,6 +232,8 @@ def test_the_command_runs_an_sprt_in_normalized_elo(tmp_path, capsys):
     (["--sprt", "elo0=5,elo1=1"], "elo0 must be below elo1"),
     (["--sprt", "elo0=0,elo1=10", "--games", "7"], "cap must be even"),
     (["--checkpoint", "a.jsonl", "--resume", "a.jsonl"], "not allowed with argument"),
+    (["--checkpoint", "/nonexistent/dir/run.jsonl"], "does not exist"),
+    (["--resume", "/nonexistent/run.jsonl"], "no checkpoint at /nonexistent/run.jsonl"),
 ])
 def test_bad_sprt_and_checkpoint_arguments(argv, message, capsys):
     assert main(["--game", SMALL, "--engine", "random", "--engine", "random", *argv]) == 2
