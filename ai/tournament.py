@@ -687,7 +687,7 @@ def _parser() -> _Parser:
                         help=f"number of games (default 100); with --sprt, the cap (default {SPRT_GAME_CAP})")
     parser.add_argument("--jobs", type=_positive_int, default=1,
                         help="parallel processes (default 1); with --cluster local, Dask workers")
-    parser.add_argument("--sprt", type=_sprt, metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+    parser.add_argument("--sprt", type=_sprt, metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]",
                         help="a sequential test: play game pairs until the pentanomial LLR accepts H0 (A is not "
                              "stronger than B by more than elo0) or H1 (A is stronger by at least elo1), in "
                              "logistic Elo (model=normalized: fishtest's normalized Elo); alpha and beta "
