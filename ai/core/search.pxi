@@ -274,6 +274,7 @@ cdef struct Search:
     double deadline        # a monotonic instant, or -1: none
     const unsigned char* cancel
     int aborted
+    double aborted_at      # the monotonic instant the poll saw the stop (for measuring cancel latency)
     int32_t killers[MAX_PLY + 2][2]
     int64_t history[MAX_MOVES]
     int32_t previous_best
@@ -291,6 +292,8 @@ cdef inline void poll(Search* s) noexcept nogil:
         s.aborted = 1
     elif s.deadline >= 0 and sc_monotonic() >= s.deadline:
         s.aborted = 1
+    if s.aborted:
+        s.aborted_at = sc_monotonic()
     s.next_poll = s.nodes + POLL_NODES
     if s.max_nodes >= 0 and s.next_poll > s.max_nodes:
         s.next_poll = s.max_nodes
@@ -618,6 +621,11 @@ cdef class Run:
     @property
     def nodes(self):
         return self.s.nodes
+
+    @property
+    def aborted_at(self):
+        """The ``time.perf_counter`` instant the search noticed its stop (cancel, clock or node limit), or None."""
+        return self.s.aborted_at if self.s.aborted else None
 
     @property
     def partial_move(self):
