@@ -151,9 +151,16 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE)
         return 0
     if command == "text":
-        from game.console import main as text_main
+        try:
+            from game.console import main as text_main
 
-        return text_main(rest)
+            return text_main(rest)
+        except KeyboardInterrupt:  # a Ctrl-C the console did not catch (while loading, or a second one)
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            print(file=sys.stderr)
+            return 130
     if command == "compare":
         problem = check_output_paths(rest)
         if problem:
