@@ -283,7 +283,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.animate_move(before, move, after)
 
     def _after_change(self) -> None:
-        """The position changed: searches for the old one are stale, the hint too."""
+        """The position changed: searches for the old one are stale, the hint too; the autosave is renewed."""
+        problem = self.context.autosave.keep(self.match.saved, self.match.is_over)
+        if problem:
+            self.say(problem, warning=True)
         self.cancel_search()
         self.hint_location = None
         self.hint_text = ""
@@ -386,6 +389,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.say(f"Could not save: {error}", warning=True)
             return
         self.save_path = path
+        self.context.autosave.clear()  # saved by the player: nothing left to restore
         self.say(f"Saved to {path}")
 
     def leave(self) -> None:
