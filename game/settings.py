@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -233,6 +234,7 @@ def config_dir() -> Path:
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(path)
     handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -243,6 +245,22 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+STALE_TEMPORARY = 60.0
+"""Seconds after which a ``NAME.*.tmp`` that a killed write left beside ``NAME`` is removed."""
+
+
+def _remove_stale(path: Path) -> None:
+    """Remove the temporary files that writes of ``path`` killed midway left behind (older than a minute, so a
+    write in progress elsewhere is never touched)."""
+    now = time.time()
+    for candidate in path.parent.glob(path.name + ".*.tmp"):
+        try:
+            if candidate.is_file() and not candidate.is_symlink() and now - candidate.stat().st_mtime > STALE_TEMPORARY:
+                candidate.unlink()
+        except OSError:
+            continue
 
 
 def set_aside(path: Path) -> Path:

@@ -151,3 +151,18 @@ def test_any_mutated_save_gives_a_game_or_a_save_error(base: str, edits: list[tu
     else:
         assert saved.state == saved.states[-1]
     assert time.perf_counter() - started < 1.0
+
+
+def test_settings_writes_and_the_saves_folder_are_cleaned_of_stale_temporaries(tmp_path: Path) -> None:
+    from game.settings import SettingsStore
+
+    store = SettingsStore(tmp_path)
+    old = time.time() - 3600
+    stale = [tmp_path / "settings.yaml.x1.tmp", tmp_path / "saves" / ".kalah-1.save.abc.tmp"]
+    stale[1].parent.mkdir()
+    for path in stale:
+        path.write_text("half")
+        os.utime(path, (old, old))
+    store.save(store.load()[0])
+    assert not stale[0].exists()
+    assert savegame.remove_stale_temporaries(tmp_path / "saves") == [stale[1]] and not stale[1].exists()
