@@ -168,7 +168,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from ai.tournament import main as compare_main
 
-        return compare_main(rest)
+        try:
+            return compare_main(rest)
+        except OSError as error:  # the output checked above became unwritable while the games were played
+            print(f"stonecave compare: error: could not write the results ({error.strerror or error}); "
+                  "the summary table above is complete", file=sys.stderr)
+            return 1
     if command == "games":
         return _list_games()
     if command == "engines":

@@ -61,3 +61,19 @@ def test_an_unreachable_display_gives_a_message_not_a_traceback() -> None:
                           timeout=60)
     assert done.returncode == 1
     assert "no display" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_disk_that_fills_during_the_tournament_gives_a_message_not_a_traceback(tmp_path: Path, capsys,
+                                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import errno
+
+    import ai.tournament
+
+    def full(argv):  # type: ignore[no-untyped-def]
+        print("the summary table")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(ai.tournament, "main", full)
+    assert main(["compare", "--json", str(tmp_path / "out.json")]) == 1
+    captured = capsys.readouterr()
+    assert "the summary table" in captured.out and "No space left on device" in captured.err
