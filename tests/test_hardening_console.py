@@ -154,3 +154,13 @@ def test_random_lines_at_the_solitaire_prompt_get_a_round_or_a_message(lines: li
     output = _solitaire([*lines, "quit"], "--seed", "3")
     answers = output.count("Invalid input") + output.count("Round ") + output.count("store01")
     assert answers >= 1 and time.perf_counter() - started < 5
+
+
+def test_loading_a_fifo_at_the_console_prompt_answers_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.save"
+    os.mkfifo(fifo)
+    out = io.StringIO()
+    started = time.perf_counter()
+    code = text_main(["kalah"], io.StringIO(f"load {fifo}\ncancel\nquit\n"), out)
+    assert code == 0 and time.perf_counter() - started < 2
+    assert "Invalid input: cannot load" in out.getvalue() and "named pipe" in out.getvalue()
