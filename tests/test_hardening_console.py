@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -142,7 +143,13 @@ def test_random_lines_at_a_two_player_prompt_get_a_move_or_a_message(game: str, 
     script = ["new", "human", "human", *lines, "quit", "quit"]
     out = io.StringIO()
     started = time.perf_counter()
-    code = text_main([game], io.StringIO("".join(line + "\n" for line in script)), out)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as folder:  # "save" then any line writes a save named by that line
+        os.chdir(folder)
+        try:
+            code = text_main([game], io.StringIO("".join(line + "\n" for line in script)), out)
+        finally:
+            os.chdir(here)
     assert code == 0 and time.perf_counter() - started < 5
     assert "Traceback" not in out.getvalue()
 
