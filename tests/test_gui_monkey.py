@@ -229,3 +229,22 @@ def test_resizing_during_a_puzzle_round_keeps_the_puzzle(gui):  # type: ignore[n
     gui.frames_until(lambda: not view.scene.is_animating)
     assert gui.window.current_view is view and view.session.rounds == 1
     assert view.scene.counts == counts(view.session.state)
+
+
+def test_f11_toggles_full_screen_on_the_game_screens_too(gui):  # type: ignore[no-untyped-def]
+    import rules
+    from game.match import Match
+    from game.savegame import Seat
+    from game.scenes.solitaire_session import Puzzle
+    from game.views.solitaire_view import SolitaireView
+
+    settings = gui.context.settings
+    for open_screen in (lambda: gui.context.show_match(Match.new(rules.get_game("oware"), (Seat(), Seat()))),
+                        lambda: gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 2)))):
+        open_screen()
+        gui.frame()
+        before = settings.get("fullscreen")
+        gui.key(arcade.key.F11)
+        assert settings.get("fullscreen") is (not before)
+        gui.key(arcade.key.F11)
+        assert settings.get("fullscreen") is before

@@ -618,6 +618,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key = arcade.key
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if symbol == key.F11:
+            self.toggle_fullscreen()
+            return True
         if self.scene.is_animating and symbol not in (key.ESCAPE,):
             self.scene.finish()
             if symbol == key.SPACE:

@@ -602,6 +602,9 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key = arcade.key
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if symbol == key.F11:
+            self.toggle_fullscreen()
+            return True
         if self.scene.is_animating and symbol != key.ESCAPE:
             self.scene.finish()
             if symbol == key.SPACE:
