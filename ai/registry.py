@@ -73,6 +73,8 @@ class EngineParam:
             raise EngineError(f"{where} must be {self._expected()}, not a number written with "
                               f"{len(value.strip())} characters")
         try:
+            if isinstance(value, str) and (not value.isascii() or "_" in value):
+                raise ValueError(value)  # the one rule for typed numbers: ASCII digits (no ٣, ３ or 1_000)
             number = float(value) if self.type == "float" else _whole(value)
         except (TypeError, ValueError, OverflowError):
             raise EngineError(f"{where} must be {self._expected()}, not {quote(value)}") from None

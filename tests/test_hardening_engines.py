@@ -30,6 +30,9 @@ KALAH = rules.get_game("kalah")
     ("nonexist", ["unknown engine", "alphabeta"]),
     ("bfs", ["does not play Kalah", "alphabeta"]),
     ("alphabeta:wings=2", ["no parameter", "depth, eval"]),
+    ("alphabeta:depth=٣", ["whole number from 1 to 30"]),
+    ("pvs:time=１.5", ["number from 0.001 to 3600"]),
+    ("mcts:iterations=1_000", ["whole number"]),
 ])
 def test_bad_specs_are_refused_naming_what_is_valid(spec: str, words: list[str]) -> None:
     started = time.perf_counter()
