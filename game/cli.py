@@ -93,6 +93,36 @@ def _run_window(argv: list[str]) -> int:
         raise
 
 
+COMPARE_COUNTS = ("--games", "--jobs", "--openings", "--opening-plies", "--seed")
+MAX_GAMES = 1_000_000
+"""Most games a ``compare`` plays (a million random-engine Kalah games take hours; more never ends)."""
+
+
+def _flag_values(argv: list[str], flag: str) -> list[str]:
+    values = []
+    for index, arg in enumerate(argv):
+        if arg == flag and index + 1 < len(argv):
+            values.append(argv[index + 1])
+        elif arg.startswith(flag + "="):
+            values.append(arg.split("=", 1)[1])
+    return values
+
+
+def check_compare_numbers(argv: list[str]) -> str | None:
+    """``compare``'s whole-number options under the one rule for numbers (ASCII digits, at most nine) and a
+    bounded number of games; a message, or None.  The tournament's own parser checks the rest."""
+    from rules.base import clip, read_whole_number
+
+    for flag in COMPARE_COUNTS:
+        for value in _flag_values(argv, flag):
+            number = read_whole_number(value)
+            if number is None:
+                return f"argument {flag}: expected a whole number written with the digits 0-9, not {clip(value)!r}"
+            if flag == "--games" and number > MAX_GAMES:
+                return f"argument --games: at most {MAX_GAMES:,} games, not {number:,}"
+    return None
+
+
 def check_output_paths(argv: list[str]) -> str | None:
     """Why ``compare``'s --csv or --json file could not be written, checked before any game is played; or None.
 
@@ -100,13 +130,7 @@ def check_output_paths(argv: list[str]) -> str | None:
     folder, a target that is a folder or a device, or a full disk is found before the tournament, not after.
     """
     for flag in ("--csv", "--json"):
-        for index, arg in enumerate(argv):
-            if arg == flag and index + 1 < len(argv):
-                value = argv[index + 1]
-            elif arg.startswith(flag + "="):
-                value = arg.split("=", 1)[1]
-            else:
-                continue
+        for value in _flag_values(argv, flag):
             problem = _unwritable(Path(value))
             if problem:
                 return f"cannot write {flag} {value}: {problem} (nothing was played)"
@@ -162,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             print(file=sys.stderr)
             return 130
     if command == "compare":
-        problem = check_output_paths(rest)
+        problem = check_compare_numbers(rest) or check_output_paths(rest)
         if problem:
             print(f"stonecave compare: error: {problem}", file=sys.stderr)
             return 2

@@ -77,3 +77,16 @@ def test_a_disk_that_fills_during_the_tournament_gives_a_message_not_a_traceback
     assert main(["compare", "--json", str(tmp_path / "out.json")]) == 1
     captured = capsys.readouterr()
     assert "the summary table" in captured.out and "No space left on device" in captured.err
+
+
+@pytest.mark.parametrize("flag, value, words", [
+    ("--games", "999999999999999999999999999", "digits 0-9"),
+    ("--games", "5000000", "at most 1,000,000 games"),
+    ("--games", "٣", "digits 0-9"),
+    ("--jobs", "+2", "digits 0-9"),
+    ("--seed", "-0", "digits 0-9"),
+])
+def test_compare_counts_follow_the_one_rule_for_numbers(capsys, flag: str, value: str, words: str) -> None:  # type: ignore[no-untyped-def]
+    argv = ["compare", "--game", "kalah", "--engine", "random", "--engine", "random", flag, value]
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
