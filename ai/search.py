@@ -72,9 +72,8 @@ class Budget:
 
     ``poll(nodes)`` raises SearchAborted when the token is cancelled (it also yields the GIL), the deadline
     has passed or the node limit is reached; otherwise it returns how many nodes to search before the next
-    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (or the
-    token's ``yield_seconds``, read at each poll, which a window sets finer while it animates; never more than ``poll`` nodes apart, never past the
-    node limit): a slow search still notices its deadline or a cancel within a millisecond or two, and a fast
+    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (never
+    more than ``poll`` nodes apart, never past the node limit): a slow search still notices its deadline or a cancel within a millisecond or two, and a fast
     one does not poll more than it needs.  Engine
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
@@ -116,8 +115,6 @@ class Budget:
         seconds = POLL_SECONDS
         if self.cancel is not None:
             self.cancel.check()
-            if self.cancel.yield_seconds is not None:
-                seconds = self.cancel.yield_seconds
         now = time.perf_counter()
         if self.deadline is not None:
             if now >= self.deadline:
@@ -186,7 +183,7 @@ class PVSEngine(Engine):
         time: float | None = 1.0,
         depth: int | None = None,
         nodes: int | None = None,
-        memory: float = 64,
+        memory: float = 16,
         poll: int = 256,
         eval: str = "default",
         fast: bool = True,

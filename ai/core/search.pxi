@@ -19,7 +19,24 @@ cdef extern from *:
     static inline int sc_read_flag(const unsigned char* flag) {
         return *(const volatile unsigned char*)flag;
     }
+    #include <sys/mman.h>
+    /* Zeroed memory for a big table, in huge pages where the system allows (far fewer page faults and TLB
+       misses on random probes); NULL on failure. */
+    static void* sc_table_alloc(size_t bytes) {
+        void* memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) return NULL;
+    #ifdef MADV_HUGEPAGE
+        madvise(memory, bytes, MADV_HUGEPAGE);
+    #endif
+        return memory;
+    }
+    static void sc_table_free(void* memory, size_t bytes) {
+        if (memory != NULL) munmap(memory, bytes);
+    }
     """
+    void* sc_table_alloc(size_t bytes) nogil
+    void sc_prefetch "__builtin_prefetch"(const void* address) nogil
+    void sc_table_free(void* memory, size_t bytes) nogil
     double sc_monotonic() noexcept nogil
     int sc_read_flag(const unsigned char* flag) noexcept nogil
 
@@ -106,7 +123,7 @@ cdef class Table:
         cdef int64_t buckets = 1
         while buckets * 4 <= wanted:
             buckets *= 2
-        self.data.slots = <Entry*>calloc(buckets * 2, sizeof(Entry))
+        self.data.slots = <Entry*>sc_table_alloc(buckets * 2 * sizeof(Entry))
         if self.data.slots == NULL:
             raise MemoryError(f"cannot allocate a {megabytes:g} MB transposition table")
         self.data.bucket_mask = buckets - 1
@@ -115,7 +132,7 @@ cdef class Table:
         self.data.generation = 1
 
     def __dealloc__(self):
-        free(self.data.slots)
+        sc_table_free(self.data.slots, self.data.capacity * sizeof(Entry))
 
     def __len__(self):
         return self.data.used
@@ -257,6 +274,7 @@ cdef struct Search:
     double deadline        # a monotonic instant, or -1: none
     const unsigned char* cancel
     int aborted
+    double aborted_at      # the monotonic instant the poll saw the stop (for measuring cancel latency)
     int32_t killers[MAX_PLY + 2][2]
     int64_t history[MAX_MOVES]
     int32_t previous_best
@@ -274,6 +292,8 @@ cdef inline void poll(Search* s) noexcept nogil:
         s.aborted = 1
     elif s.deadline >= 0 and sc_monotonic() >= s.deadline:
         s.aborted = 1
+    if s.aborted:
+        s.aborted_at = sc_monotonic()
     s.next_poll = s.nodes + POLL_NODES
     if s.max_nodes >= 0 and s.next_poll > s.max_nodes:
         s.next_poll = s.max_nodes
@@ -328,7 +348,7 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
     cdef Entry* entry
     cdef uint64_t key
     cdef int32_t table_move = -1
-    cdef int count, i, first, flag, saved_start
+    cdef int count = 0, i, first, flag, saved_start, path_flag
     cdef int64_t horizon_before, path_before, leaves
     cdef double best, value, a
     cdef int32_t best_move = -1
@@ -357,9 +377,19 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
     horizon_before = s.horizon
     path_before = s.path_events
     children = s.children + ply * MAX_MOVES
-    count = s.vt.expand(s.vt.ctx, p, &s.line, children)
+    if depth > 1 or s.vt.leaf == NULL:
+        count = s.vt.expand(s.vt.ctx, p, &s.line, children)
     best = -C_INFINITY
-    if depth == 1:
+    if depth == 1 and s.vt.leaf != NULL:
+        # The leaves, scored by the kernel itself without building the children.
+        leaves = 0
+        path_flag = 0
+        best = s.vt.leaf(s.vt.ctx, p, &s.line, beta, &best_move, &leaves, &path_flag)
+        if path_flag:
+            s.path_events += 1
+        s.nodes += leaves
+        s.horizon += leaves
+    elif depth == 1:
         # The leaves: each child scored in the kernel's order, stopping at the first that reaches beta.
         leaves = 0
         for i in range(count):
@@ -382,6 +412,9 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
         s.horizon += leaves
     else:
         order_children(s, children, count, table_move, ply, order)
+        for i in range(count):  # start loading the children's table buckets while the first is searched
+            if children[i].kind != KIND_FINAL:
+                sc_prefetch(s.table.slots + 2 * (s.vt.key(s.vt.ctx, &children[i].pos) & s.table.bucket_mask))
         a = alpha
         first = 1
         for i in range(count):
@@ -588,6 +621,11 @@ cdef class Run:
     @property
     def nodes(self):
         return self.s.nodes
+
+    @property
+    def aborted_at(self):
+        """The ``time.perf_counter`` instant the search noticed its stop (cancel, clock or node limit), or None."""
+        return self.s.aborted_at if self.s.aborted else None
 
     @property
     def partial_move(self):

@@ -50,6 +50,38 @@ class Kernel(Protocol):
         """The transposition-table key of a position."""
 
 
+class Run(Protocol):
+    """One search of one root, one iteration per ``root`` call: what ``ai.search.PVSEngine`` drives.
+
+    ``ai.search._Run`` is the Python one (over any ``Kernel``); a compiled kernel's ``make_run`` gives the C
+    one (``ai.core.kernels.CompiledRun``).  Both return the same values at a fixed depth.
+    """
+
+    nodes: int
+    partial_move: Move | None
+    """The best root move proven so far in the iteration under way (played if the clock cuts it short)."""
+    partial_score: float
+    partial_depth: int
+
+    def root(self, root: Position, depth: int) -> tuple[float, Move, bool]:
+        """Search ``root`` to ``depth``: (score, best move, resolved), or raise ``SearchAborted``."""
+
+    def principal_variation(self, root: Position, move: Move, depth: int) -> tuple:
+        """The best line from ``root`` starting with ``move``, as far as the table knows it."""
+
+
+class CompiledKernelProtocol(Kernel, Protocol):
+    """A kernel on the compiled core: a table in C memory and a search run in C without the GIL."""
+
+    compiled: bool
+
+    def new_table(self, megabytes: float) -> Any:
+        """A transposition table of ``megabytes`` (``ai.core._core.Table``)."""
+
+    def make_run(self, table: Any, budget: Any, poll: int, state: State | None = None) -> Run:
+        """The search of one root; ``state`` gives the rules' history the kernel looks back on (Oware)."""
+
+
 class GameKernel:
     """The kernel of any two-player game, through the rules protocol and an evaluator.
 

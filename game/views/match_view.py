@@ -18,7 +18,6 @@ Tab the move list, Space finish the animation, F1 the game's rules, Escape back 
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import arcade
@@ -40,14 +39,6 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 WATCH_GAP = 0.6
 """Seconds between two computer moves when only computers play (at speed 1)."""
 HINT_COLOUR = (140, 230, 140, 255)
-SEARCH_YIELD_SECONDS = 0.0002
-"""How often a search in the background yields the GIL while the board moves (``CancelToken.yield_seconds``):
-the window gets the GIL back within 0.2 ms after each of its GL calls (with the search's default of 1 ms a Kalah
-frame with stones flying took twice as long).  Not while the board rests (``scene.is_moving`` where the scene
-has it, else ``is_animating``): each yield is a system call (56 us in a sandbox), a quarter of the search's
-speed at this pace."""
-
-
 class MatchView(ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
 
@@ -285,7 +276,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.animate_move(before, move, after)
 
     def _after_change(self) -> None:
-        """The position changed: searches for the old one are stale, the hint too."""
+        """The position changed: searches for the old one are stale, the hint too; the autosave is renewed."""
+        problem = self.context.autosave.keep(self.match.saved, self.match.is_over)
+        if problem:
+            self.say(problem, warning=True)
         self.cancel_search()
         self.hint_location = None
         self.hint_text = ""
@@ -388,6 +382,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.say(f"Could not save: {error}", warning=True)
             return
         self.save_path = path
+        self.context.autosave.clear()  # saved by the player: nothing left to restore
         self.say(f"Saved to {path}")
 
     def leave(self) -> None:
@@ -551,11 +546,6 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
                 widget.disabled = not enabled
 
     def on_draw(self) -> None:
-        moving = getattr(self.scene, "is_moving", None)  # a scene may say it still settles after animating
-        pace = SEARCH_YIELD_SECONDS if (self.scene.is_animating if moving is None else moving) else None
-        for worker in (self.worker, self.hint_worker):
-            if worker is not None:
-                worker.token.yield_seconds = pace
         self._refresh_panels()
         super().on_draw()
 
@@ -616,6 +606,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key = arcade.key
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if symbol == key.F11:
+            self.toggle_fullscreen()
+            return True
         if self.scene.is_animating and symbol not in (key.ESCAPE,):
             self.scene.finish()
             if symbol == key.SPACE:
