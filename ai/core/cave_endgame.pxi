@@ -117,12 +117,12 @@ cdef struct EndgameEntry:
     # fails the key test instead of lending another position's bounds
     uint64_t mine_check
     uint64_t theirs_check
-    uint64_t data              # lower + 2 | (upper + 2) << 8 | (move + 1) << 16: never 0 (an empty slot)
+    uint64_t data              # lower + 2 | (upper + 2) << 8 | (move + 1) << 16 | work << 24: never 0 (empty)
 
 
 cdef struct EndgameTableData:
-    EndgameEntry* slots
-    uint64_t mask
+    EndgameEntry* slots        # buckets of two: the entry that cost the most work to prove, and the newest
+    uint64_t mask              # buckets - 1
     CaveCtx fill               # the fill game's memo (only its `fill` pointer is used)
 
 
@@ -164,8 +164,11 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
     # with s.aborted set
     cdef uint64_t occupied = mine | theirs, now, blocks, near, bit, after, filled, opened, mine_threats
     cdef uint64_t playable, blocked, empty, rest, run
-    cdef EndgameEntry* slot
+    cdef EndgameEntry* bucket
+    cdef EndgameEntry* slot = NULL
     cdef EndgameEntry seen
+    cdef int64_t nodes_before = s.nodes
+    cdef int work
     cdef int lower = EG_LOSS, upper = EG_WIN, table_move = -1, start_alpha, start_beta
     cdef int cells[EG_MAX_CELLS]
     cdef int quiet_cells[EG_MAX_CELLS]
@@ -176,8 +179,9 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
     s.nodes += 1
     if s.nodes >= s.next_poll and eg_poll(s):
         return 0
-    slot = &s.table.slots[eg_slot(mine, theirs) & s.table.mask]
-    eg_prefetch(slot)
+    bucket = &s.table.slots[2 * (eg_slot(mine, theirs) & s.table.mask)]
+    eg_prefetch(bucket)
+    eg_prefetch(bucket + 1)        # 48 bytes: the bucket may straddle two cache lines
     now = cave_legal(occupied)
     if threats & now:
         return EG_WIN
@@ -190,8 +194,13 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
             and eg_settled(occupied, open_any)):
         # below the root only (the root must name its best move): the fill game is exact here
         return cave_outlook(&s.table.fill, occupied, threats & ~occupied, dangers & ~occupied)
-    seen = slot[0]
-    found = (seen.mine_check ^ seen.data) == mine and (seen.theirs_check ^ seen.data) == theirs and seen.data != 0
+    found = 0
+    for i in range(2):
+        seen = bucket[i]
+        if (seen.mine_check ^ seen.data) == mine and (seen.theirs_check ^ seen.data) == theirs and seen.data != 0:
+            found = 1
+            slot = bucket + i
+            break
     if found:
         lower = <int>(seen.data & 0xFF) - 2
         upper = <int>(seen.data >> 8 & 0xFF) - 2
@@ -311,7 +320,19 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
         upper = best
     if best <= start_alpha:
         best_move = table_move
-    data = <uint64_t>(lower + 2) | (<uint64_t>(upper + 2) << 8) | (<uint64_t>(best_move + 1) << 16)
+    # the work: log2 of the nodes this proof took (the highest set bit of the count)
+    work = cave_high(<uint64_t>(s.nodes - nodes_before) + 1)
+    if slot != NULL and <int>(slot.data >> 24 & 0xFF) > work:
+        work = <int>(slot.data >> 24 & 0xFF)   # a re-search of a known position keeps the first proof's work
+    data = (<uint64_t>(lower + 2) | (<uint64_t>(upper + 2) << 8) | (<uint64_t>(best_move + 1) << 16)
+            | (<uint64_t>work << 24))
+    if slot == NULL:
+        # a new position: the first entry stays while it holds more work, else it moves to the second
+        if bucket[0].data != 0 and <int>(bucket[0].data >> 24 & 0xFF) > work:
+            slot = bucket + 1
+        else:
+            bucket[1] = bucket[0]
+            slot = bucket
     slot.mine_check = mine ^ data
     slot.theirs_check = theirs ^ data
     slot.data = data
@@ -339,7 +360,7 @@ cdef class EndgameTable:
 
     def __cinit__(self, double megabytes=48):
         cdef int64_t wanted = <int64_t>(megabytes * 1_000_000 / sizeof(EndgameEntry))
-        cdef int64_t slots = 1
+        cdef int64_t slots = 2
         if not megabytes > 0:
             raise ValueError(f"an endgame table needs a size above 0 MB, not {megabytes}")
         while slots * 2 <= wanted:
@@ -348,7 +369,7 @@ cdef class EndgameTable:
         self.data.fill.fill = <CaveFillEntry*>calloc(CAVE_FILL_SLOTS, sizeof(CaveFillEntry))
         if self.data.slots == NULL or self.data.fill.fill == NULL:
             raise MemoryError(f"cannot allocate a {megabytes:g} MB endgame table")
-        self.data.mask = slots - 1
+        self.data.mask = slots // 2 - 1
         self.capacity = slots
 
     def __dealloc__(self):
@@ -356,7 +377,7 @@ cdef class EndgameTable:
         free(self.data.fill.fill)
 
     def clear(self):
-        memset(self.data.slots, 0, (self.data.mask + 1) * sizeof(EndgameEntry))
+        memset(self.data.slots, 0, self.capacity * sizeof(EndgameEntry))
 
 
 _SHARED_ENDGAME_TABLE = None
