@@ -137,6 +137,7 @@ cdef struct Solver:
     uint64_t root_mine
     uint64_t root_theirs
     int root_move
+    int64_t history[64]        # per cell, the cut-offs its quiet moves made (weighted by the empty cells left)
 
 
 cdef inline uint64_t eg_slot(uint64_t mine, uint64_t theirs) noexcept nogil:
@@ -287,6 +288,17 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
                 if alpha >= beta:
                     break
     if alpha < beta:
+        # the quiet moves by their history of cut-offs, highest first (stable; the table's move stays first)
+        for i in range(1 if quiet_count and quiet_cells[0] == table_move else 0, quiet_count):
+            cell = quiet_cells[i]
+            mine_threats = quiet_threats[i]
+            j = i
+            while j > 0 and not (j == 1 and quiet_cells[0] == table_move) and s.history[quiet_cells[j - 1]] < s.history[cell]:
+                quiet_cells[j] = quiet_cells[j - 1]
+                quiet_threats[j] = quiet_threats[j - 1]
+                j -= 1
+            quiet_cells[j] = cell
+            quiet_threats[j] = mine_threats
         # a row whose empty cells lie in dead windows only is pure parity: one move into such rows stands for all
         empty = ~occupied
         parity_tried = 0
@@ -307,6 +319,8 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
+                        j = 64 - cave_popcount(occupied)
+                        s.history[cell] += j * j
                         break
 
     if best <= start_alpha:
