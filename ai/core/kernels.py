@@ -200,19 +200,16 @@ class CompiledCaveKernel(CompiledKernel):
     def encode(self, state: State) -> bytes:
         """The position of ``state``, which also becomes the root: the evaluation skips the windows dead there
         and plays for its side to move (``ai.evaluators.evaluator_for``), as ``CaveKernel.encode``."""
-        if (state.black, state.white) != self.root:
-            from ai.evaluators import evaluator_for
-            from ai.evaluators import magnetic_cave as cave
+        from ai.evaluators import evaluator_for
+        from ai.evaluators import magnetic_cave as cave
 
+        if (state.black, state.white) != self.root:
             self.root = (state.black, state.white)
             playing = evaluator_for(self.evaluator, self.game, state)
             tables = getattr(playing, "tables", None)
             self.core.set_root(
-                state.black, state.white,
-                None if tables is None else tables(0), None if tables is None else tables(1), cave.ZUGZWANG,
+                state.black, state.white, None if tables is None else tables(0), None if tables is None else tables(1)
             )
-        from ai.evaluators import magnetic_cave as cave
-
         self.core.set_zugzwang(cave.ZUGZWANG)  # read at each search, as the Python evaluation reads it at each call
         mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
         self.root_position = self.core.pack(mine, theirs)
@@ -298,8 +295,10 @@ class _IntPositions:
 
 class CompiledEndgameSolver:
     """``ai.cave_endgame.EndgameSolver``'s interface over the compiled solver (``ai/core/cave_endgame.pxi``):
-    the same values, found without the GIL; the clock and the cancel flag are read in C (``deadline``,
-    ``cancel_flag``), and ``poll`` (a Python callback) is called once at the start of each ``solve``."""
+    the same values, found without the GIL (the move named may differ where several keep the value: the
+    compiled solver orders quiet moves by its history of cut-offs); the clock and the cancel flag are read in
+    C (``deadline``, ``cancel_flag``), and ``poll`` (a Python callback) is called at the start of each
+    ``solve``."""
 
     def __init__(self, poll: Any = None, max_nodes: int | None = None, table: Any = None) -> None:
         self.core = core.module().EndgameCore(table)
@@ -331,7 +330,8 @@ class CompiledEndgameSolver:
 def _endgame_run_class() -> type:
     import time
 
-    from ai.cave_endgame import SOLVE_SHARE, EndgameRun
+    import ai.cave_endgame as endgame
+    from ai.cave_endgame import EndgameRun
 
     class CompiledEndgameRun(EndgameRun):
         """``EndgameRun`` with the compiled solver in front of the compiled search (the solver reads the root as
@@ -345,7 +345,8 @@ def _endgame_run_class() -> type:
             budget = self.budget
             seconds = budget.seconds
             # EndgameRun._solve's own stop, read again here for C: at most SOLVE_SHARE of the time left
-            stop = None if seconds is None else time.perf_counter() + SOLVE_SHARE * max(0.0, seconds - budget.elapsed())
+            share = endgame.SOLVE_SHARE
+            stop = None if seconds is None else time.perf_counter() + share * max(0.0, seconds - budget.elapsed())
             token_deadline = getattr(budget.cancel, "deadline", None)
             deadlines = [d for d in (stop, token_deadline) if d is not None]
             self.solver.deadline = min(deadlines) if deadlines else None
