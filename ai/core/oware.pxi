@@ -1,0 +1,289 @@
+# Oware abapa: a position is 16 bytes seen from the side to move: its houses 0..5 (bytes 0..5), its score
+# house (6), the opponent's houses 0..5 (7..12) and score house (13), then the moves since the last capture
+# (the no-capture counter, a 16-bit word at bytes 14..15).  It is the C twin of ai.fast.oware.OwareKernel and
+# computes exactly what rules.oware computes, the repetition and no-capture rules included:
+#
+# - The counter is part of the key (added as `counter * counter_step`), so a value stored with one counter is
+#   never reused with another: near the limit of 100 moves that would change the game.  Without a limit the
+#   step is 0 and the counter counts for nothing.
+# - A repetition is the same houses and score houses as a position since the last capture, whoever was to
+#   move.  The search's `Line` holds the keys of those positions, alternately in the child's frame and in the
+#   mover's, and their counters step down by one per position (no capture between them), so a child's board
+#   is compared with each of them by key (see `oware_repeats`).  Such an ending, and the no-capture limit's,
+#   depend on the path: the child says so (`path`), and the search never stores a value that met one.
+
+cdef enum:
+    OWARE_HOUSES = 6
+    OWARE_STORE = 6              # the mover's score house; the opponent's houses are bytes 7..12
+    OWARE_OPP_STORE = 13
+    OWARE_MAX_TOTAL = 144        # 12 houses of at most 12 seeds
+    OWARE_BYTES = 16
+    OWARE_ZERO = 0               # the evaluators: ZeroEvaluator,
+    OWARE_SOWING = 1             # SowingEvaluator (store, side, mobility),
+    OWARE_OWARE = 2              # OwareEvaluator (store, side, mobility, vulnerable)
+
+cdef uint64_t OWARE_BOARD_BYTES = 0x0000FFFFFFFFFFFFULL   # the second word's bytes 8..13 (not the counter)
+cdef uint64_t OWARE_COUNTER_STEP = 0x9E3779B97F4A7C15ULL  # odd: distinct counters give distinct offsets
+
+
+cdef struct OwareCtx:
+    int total
+    int slam_captures     # 1: a grand slam captures (grand_slam="capture"); 0: it captures nothing
+    int repetition
+    int limit             # moves without a capture that end the game; 0: no limit
+    int evaluator         # OWARE_ZERO, OWARE_SOWING or OWARE_OWARE
+    double side_weight
+    double mobility_weight
+    double vulnerable_weight
+    uint64_t counter_step
+    # What sowing `seeds` from house h adds to each byte (mod 256, so taking the house's seeds is an addition
+    # too) and the byte the last seed lands in; laps and the skipped starting house included.
+    uint8_t delta[OWARE_HOUSES][OWARE_MAX_TOTAL + 1][OWARE_BYTES]
+    uint8_t last[OWARE_HOUSES][OWARE_MAX_TOTAL + 1]
+
+
+cdef inline int oware_byte(int ring_index) noexcept nogil:
+    # The byte of a ring index in the mover's frame (own houses 0..5, the opponent's 6..11 after the store).
+    return ring_index if ring_index < OWARE_HOUSES else ring_index + 1
+
+
+cdef inline uint64_t oware_board_hash(const Pos* p) noexcept nogil:
+    # The 14 bytes of houses and score houses: the first word whole, the second without the counter.
+    return mix64(mix64(p.q[0] ^ <uint64_t>0x2545F4914F6CDD1DULL) ^ (p.q[1] & OWARE_BOARD_BYTES))
+
+
+cdef inline int oware_counter(const Pos* p) noexcept nogil:
+    return p.w[7]
+
+
+cdef inline int oware_side(const Pos* p, int first) noexcept nogil:
+    cdef int i, total = 0
+    for i in range(first, first + OWARE_HOUSES):
+        total += p.b[i]
+    return total
+
+
+cdef inline double oware_final(int margin) noexcept nogil:
+    # ai.evaluators.final_score: WIN plus the margin for a win, minus for a loss, 0 for a draw.
+    if margin == 0:
+        return 0.0
+    return WIN_SCORE + margin if margin > 0 else -WIN_SCORE + margin
+
+
+cdef inline bint oware_repeats(const OwareCtx* k, const Line* line, uint64_t same, uint64_t turned) noexcept nogil:
+    # Whether the board after a move equals a position of the line since the last capture.  `same` is the key
+    # that board would have in the mover's frame with the mover's counter, `turned` the same in the
+    # opponent's frame.  The line's last key is the mover's position (distance 0); at distance d the position
+    # was in the mover's frame when d is even, and its counter was d less (positions since a capture follow
+    # one another without one), so its key, if it is the same board, is the board's hash plus
+    # (counter - d) * step: each step back subtracts one step from the target.
+    cdef int j = line.length - 1
+    turned -= k.counter_step
+    while j >= line.start:
+        if line.keys[j] == same:
+            return 1
+        j -= 1
+        if j < line.start:
+            break
+        if line.keys[j] == turned:
+            return 1
+        j -= 1
+        same -= 2 * k.counter_step
+        turned -= 2 * k.counter_step
+    return 0
+
+
+cdef int oware_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
+    cdef const OwareCtx* k = <const OwareCtx*>ctx
+    cdef int count = 0, house, seeds, field, captured, i, taken, counter = oware_counter(p)
+    cdef int own_store, opp_store, own_side, opp_side, total = k.total
+    cdef bint starving = oware_side(p, 7) == 0
+    cdef const uint8_t* delta
+    cdef uint64_t same, turned
+    cdef Child* c
+    cdef Pos q, after
+    for house in range(OWARE_HOUSES):
+        seeds = p.b[house]
+        if seeds == 0 or (starving and seeds + house < OWARE_HOUSES):   # a starving opponent must be fed
+            continue
+        delta = k.delta[house][seeds]
+        for i in range(OWARE_BYTES):    # bytes wrap mod 256: the house's -seeds is +(256 - seeds)
+            q.b[i] = p.b[i] + delta[i]
+        field = k.last[house][seeds]
+        captured = 0
+        if field > OWARE_STORE:         # the last seed on the opponent's side: capture 2s and 3s backwards
+            after.q[0] = q.q[0]
+            after.q[1] = q.q[1]
+            while field > OWARE_STORE:
+                taken = after.b[field]
+                if taken != 2 and taken != 3:
+                    break
+                after.b[field] = 0
+                captured += taken
+                field -= 1
+            if captured:
+                # the opponent's houses are the top byte of word 0 and the low five bytes of word 1
+                if (after.q[0] >> 56) | (after.q[1] & <uint64_t>0xFFFFFFFFFFULL) or k.slam_captures:
+                    after.b[OWARE_STORE] += captured
+                    q.q[0] = after.q[0]
+                    q.q[1] = after.q[1]
+                else:                   # a grand slam that captures nothing
+                    captured = 0
+        c = &out[count]
+        count += 1
+        c.move = house
+        c.path = 0
+        c.reset = captured != 0
+        c.order = 0
+        # The end rules in the rules' order of precedence (OwareKernel.ending).
+        own_store = q.b[OWARE_STORE]
+        opp_store = q.b[OWARE_OPP_STORE]
+        if 2 * own_store > total or 2 * opp_store > total or (2 * own_store == total and 2 * opp_store == total):
+            c.kind = KIND_FINAL
+            c.final = oware_final(own_store - opp_store)
+            continue
+        own_side = oware_side(&q, 0)
+        opp_side = oware_side(&q, 7)
+        if k.repetition and not captured:
+            same = oware_board_hash(&q)
+            for i in range(7):          # the board turned round: the opponent's frame
+                c.pos.b[i] = q.b[7 + i]
+                c.pos.b[7 + i] = q.b[i]
+            c.pos.w[7] = 0
+            turned = oware_board_hash(&c.pos)
+            if oware_repeats(k, line, same + <uint64_t>counter * k.counter_step,
+                             turned + <uint64_t>counter * k.counter_step):
+                c.kind = KIND_FINAL
+                c.path = 1
+                c.final = oware_final(own_store + own_side - opp_store - opp_side)
+                continue
+        if not captured and k.limit and counter + 1 >= k.limit:
+            c.kind = KIND_FINAL
+            c.path = 1
+            c.final = oware_final(own_store - opp_store)
+            continue
+        if own_side == 0:               # the opponent must feed the mover, if any of their houses reaches
+            for i in range(OWARE_HOUSES):
+                if q.b[7 + i] + i >= OWARE_HOUSES:
+                    break
+            else:
+                c.kind = KIND_FINAL
+                c.final = oware_final(own_store + own_side - opp_store - opp_side)
+                continue
+        if opp_side == 0:               # the opponent has no move at all
+            c.kind = KIND_FINAL
+            c.final = oware_final(own_store + own_side - opp_store - opp_side)
+            continue
+        c.kind = KIND_OTHER
+        for i in range(7):              # turn the board round: the opponent's houses and store first
+            c.pos.b[i] = q.b[7 + i]
+            c.pos.b[7 + i] = q.b[i]
+        if captured:
+            c.pos.w[7] = 0
+        elif counter < 65535:
+            c.pos.w[7] = <uint16_t>(counter + 1)
+        else:                           # only without a limit, where the counter counts for nothing
+            c.pos.w[7] = <uint16_t>counter
+        # the child's evaluation from the mover's side (captures count there): a cheap order
+        c.order = <int64_t>(-1024.0 * oware_evaluate(ctx, &c.pos))
+    return count
+
+
+cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
+    # ai.evaluators.oware.OwareEvaluator and ai.evaluators.sowing.SowingEvaluator, term for term and in the
+    # same order of operations (so the same doubles).
+    cdef const OwareCtx* k = <const OwareCtx*>ctx
+    cdef int i, own = 0, other = 0, own_busy = 0, other_busy = 0, own_weak = 0, other_weak = 0, a, b
+    if k.evaluator == OWARE_ZERO:
+        return 0.0
+    for i in range(OWARE_HOUSES):
+        a = p.b[i]
+        b = p.b[7 + i]
+        own += a
+        other += b
+        own_busy += a != 0
+        other_busy += b != 0
+        own_weak += a == 1 or a == 2
+        other_weak += b == 1 or b == 2
+    if k.evaluator == OWARE_SOWING:
+        return (<double>(p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]) + k.side_weight * (own - other)
+                + k.mobility_weight * (own_busy - other_busy))
+    return (<double>(p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]) + k.side_weight * (own - other)
+            + k.mobility_weight * (own_busy - other_busy) + k.vulnerable_weight * (other_weak - own_weak))
+
+
+cdef uint64_t oware_key(const void* ctx, const Pos* p) noexcept nogil:
+    return oware_board_hash(p) + <uint64_t>oware_counter(p) * (<const OwareCtx*>ctx).counter_step
+
+
+cdef class OwareCore(CoreKernel):
+    """The compiled Oware kernel of one variant (grand slam no-capture or capture) and an Oware, sowing or
+    zero evaluator's weights."""
+    cdef OwareCtx ctx
+
+    def __cinit__(self, int seeds, bint skip_start=True, bint slam_captures=False, int limit=100,
+                  bint repetition=True, int evaluator=OWARE_OWARE, double side=0.0, double mobility=0.0,
+                  double vulnerable=0.0):
+        cdef int house, count, ring_index, start, i
+        if not 1 <= seeds <= 12:
+            raise ValueError(f"Oware has 1..12 seeds a house, not {seeds}")
+        if not 0 <= limit <= 65535:
+            raise ValueError(f"the no-capture limit is 0..65535 moves, not {limit}")
+        if evaluator not in (OWARE_ZERO, OWARE_SOWING, OWARE_OWARE):
+            raise ValueError(f"unknown Oware evaluator kind {evaluator}")
+        self.ctx.total = 12 * seeds
+        self.ctx.slam_captures = slam_captures
+        self.ctx.repetition = repetition
+        self.ctx.limit = limit
+        self.ctx.evaluator = evaluator
+        self.ctx.side_weight = side
+        self.ctx.mobility_weight = mobility
+        self.ctx.vulnerable_weight = vulnerable
+        self.ctx.counter_step = OWARE_COUNTER_STEP if limit else 0
+        memset(self.ctx.delta, 0, sizeof(self.ctx.delta))
+        for house in range(OWARE_HOUSES):
+            self.ctx.last[house][0] = house
+            for count in range(1, self.ctx.total + 1):
+                # rules.oware.sowing_path: one seed per house, skipping the starting house if skip_start
+                self.ctx.delta[house][count][house] = <uint8_t>(256 - count % 256)
+                ring_index = house
+                for i in range(count):
+                    ring_index = (ring_index + 1) % 12
+                    if skip_start and ring_index == house:
+                        ring_index = (ring_index + 1) % 12
+                    self.ctx.delta[house][count][oware_byte(ring_index)] += 1
+                self.ctx.last[house][count] = oware_byte(ring_index)
+        self.position_bytes = OWARE_BYTES
+        self.vt.ctx = &self.ctx
+        self.vt.expand = oware_expand
+        self.vt.evaluate = oware_evaluate
+        self.vt.key = oware_key
+        self.vt.uses_line = 1
+
+    @property
+    def counter_step(self):
+        """What one move of the no-capture counter adds to a key (0 without a limit)."""
+        return self.ctx.counter_step
+
+    def pack(self, own, own_store, other, other_store, counter):
+        """The position of a board seen from the side to move: its houses and store, the opponent's, and the
+        moves since the last capture."""
+        cdef Pos p
+        own, other = tuple(own), tuple(other)
+        if len(own) != OWARE_HOUSES or len(other) != OWARE_HOUSES:
+            raise ValueError("an Oware side has 6 houses")
+        values = own + (own_store,) + other + (other_store,)
+        if any(not 0 <= v <= self.ctx.total for v in values) or sum(values) != self.ctx.total:
+            raise ValueError(f"an Oware board holds {self.ctx.total} seeds, 0..{self.ctx.total} a house: {values}")
+        if not 0 <= counter <= 65535:
+            raise ValueError(f"the no-capture counter holds 0..65535 here, not {counter}")
+        memset(&p, 0, sizeof(Pos))
+        for i, v in enumerate(values):
+            p.b[i] = v
+        p.w[7] = counter
+        return (<char*>&p)[:OWARE_BYTES]
+
+    def unpack(self, bytes position):
+        """(own houses, own store, the opponent's houses, their store, counter) of a position."""
+        cdef Pos p = self._pos(position)
+        return (tuple(p.b[i] for i in range(6)), p.b[6], tuple(p.b[i] for i in range(7, 13)), p.b[13], p.w[7])

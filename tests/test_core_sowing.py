@@ -1,0 +1,240 @@
+"""The compiled Oware and Hus kernels (ai/core/oware.pxi, hus.pxi) compute exactly what the rules and the
+Python evaluators compute: children, final scores and evaluations on random positions, perft, and the value
+of a fixed-depth compiled search against plain alpha-beta (Oware's repetition and no-capture limit inside the
+tree included); the compiled search is deterministic, leaves its input alone and stops when cancelled."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import ai.core
+from ai.alphabeta import alphabeta_value
+from ai.base import SearchAborted
+from ai.evaluators import ZeroEvaluator, get_evaluator
+from ai.evaluators.oware import OwareEvaluator
+from ai.fast import GameKernel
+from rules import Reason, get_game
+
+CORE = ai.core.module()
+pytestmark = pytest.mark.skipif(
+    CORE is None and os.environ.get("CI") != "true", reason=f"no compiled core: {ai.core.status().why}"
+)
+DATA = Path(__file__).parent / "data"
+
+
+def playout_positions(game, count, seed, longest=240):
+    """Non-terminal positions from random games of random length (histories and counters set)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, longest)):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def game_positions(game, count, seed):
+    """Every non-terminal position of random games, so endings of every kind are one move away."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state) and len(found) < count:
+            found.append(state)
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return found
+
+
+def rules_perft(game, state, depth):
+    moves = game.legal_moves(state)
+    if depth == 1:
+        return len(moves)
+    return sum(rules_perft(game, game.apply(state, move), depth - 1) for move in moves)
+
+
+def search_value(kernel, state, depth, megabytes=2.0):
+    """Iterative deepening to ``depth`` on the compiled Run, as PVSEngine drives it: (score, move)."""
+    run = CORE.Run(kernel.core, CORE.Table(megabytes), history=kernel.history(state))
+    position = kernel.encode(state)
+    for iteration in range(1, depth + 1):
+        score, move, resolved = run.root(position, iteration)
+        if resolved:
+            break
+    return score, move
+
+
+# -- Oware ------------------------------------------------------------------------------------------------------
+OWARE_VARIANTS = [dict(), dict(seeds=3, grand_slam="capture", no_capture_limit=40),
+                  dict(skip_start=False, repetition=False), dict(no_capture_limit=6), dict(seeds=6),
+                  dict(no_capture_limit=0, grand_slam="capture", seeds=2)]
+OWARE_WEIGHTED = OwareEvaluator("weighted", side=0.1, mobility=0.3, vulnerable=0.7)  # inexact doubles on purpose
+
+
+def oware_kernel(game, evaluator):
+    from ai.core.kernels import CompiledOwareKernel
+
+    assert CompiledOwareKernel.supports(game, evaluator)
+    return CompiledOwareKernel(game, evaluator)
+
+
+def oware_evaluators(game):
+    return [get_evaluator(game, "default"), get_evaluator(game, "store"), ZeroEvaluator(), OWARE_WEIGHTED]
+
+
+@pytest.mark.parametrize("variant", OWARE_VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default")
+def test_oware_children_finals_and_evaluations_match_the_rules(variant):
+    game = get_game("oware", **variant)
+    kernels = [oware_kernel(game, evaluator) for evaluator in oware_evaluators(game)]
+    kernel = kernels[0]
+    rules_kernel = GameKernel(game, kernel.evaluator)
+    endings = Counter()
+    for state in game_positions(game, 2500, seed=len(str(variant))):
+        text = game.to_text(state)
+        position = kernel.encode(state)
+        assert kernel.decode(position, state.to_move, state.seen) == state
+        for compiled in kernels:
+            assert compiled.evaluate(position) == compiled.evaluator.evaluate(game, state), (text, compiled.evaluator)
+        got = kernel.children(position, kernel.history(state))
+        expected = rules_kernel.children(state)
+        assert [c[0] for c in got] == [c[0] for c in expected], text  # the rules' moves, in their order
+        for (move, child, same, final), (_, rules_child, _, rules_final) in zip(got, expected):
+            assert not same and final == rules_final, (text, move)
+            if child is None:
+                endings[game.outcome(game.apply(state, move)).reason] += 1
+            else:
+                decoded = kernel.decode(child, rules_child.to_move, rules_child.seen)
+                assert decoded == rules_child, (text, move)
+    reasons = {Reason.MAJORITY} if game.no_capture_limit != 6 else {Reason.NO_CAPTURE_LIMIT}
+    if not variant:
+        reasons |= {Reason.REPETITION, Reason.CANNOT_FEED}
+    if variant.get("no_capture_limit") == 40:
+        reasons.add(Reason.NO_CAPTURE_LIMIT)
+    assert reasons <= set(endings), endings  # the path-dependent endings really were met
+
+
+def test_oware_sees_a_repetition_of_a_board_from_before_the_root():
+    """A board the game saw before the position given (in ``state.seen``) ends the game when it recurs, by
+    either player's move, through ``history``; without the history the kernel could not know."""
+    game = get_game("oware", seeds=2)  # small boards repeat more often
+    kernel = oware_kernel(game, get_evaluator(game))
+    found = 0
+    for state in game_positions(game, 6000, seed=5):
+        position = kernel.encode(state)
+        with_history = {move: final for move, _, _, final in kernel.children(position, kernel.history(state))}
+        without = {move: final for move, _, _, final in kernel.children(position)}
+        for move in game.legal_moves(state):
+            after = game.apply(state, move)
+            if game.outcome(after) is not None and game.outcome(after).reason is Reason.REPETITION:
+                assert with_history[move] is not None, game.to_text(state)
+                if after.board_key != state.board_key:  # a board from before the root
+                    assert without[move] is None, game.to_text(state)
+                    found += 1
+    assert found >= 10
+
+
+def test_oware_perft_equals_the_published_table_and_the_rules():
+    data = json.loads((DATA / "oware_perft.json").read_text())
+    game = get_game("oware")
+    kernel = oware_kernel(game, get_evaluator(game))
+    for entry in data["positions"]:
+        state = game.from_text(entry["position"])
+        position = kernel.encode(state)
+        for depth, expected in entry["counts"].items():
+            got = CORE.perft(kernel.core, position, int(depth), kernel.history(state))
+            assert got == expected, (entry["name"], depth, got, expected)
+    for variant in OWARE_VARIANTS:
+        game = get_game("oware", **variant)
+        kernel = oware_kernel(game, get_evaluator(game))
+        for state in playout_positions(game, 12, seed=3, longest=200):
+            depth = 4 if game.no_capture_limit != 6 else 5
+            expected = rules_perft(game, state, depth)
+            assert CORE.perft(kernel.core, kernel.encode(state), depth, kernel.history(state)) == expected, (
+                variant, game.to_text(state))
+
+
+def near_the_limits(game, count, seed):
+    """Positions a few moves from a repetition or the no-capture limit (long games without a capture)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(400):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            limit = game.no_capture_limit
+            if (limit and state.since_capture >= limit - 4 or len(state.seen) >= 6) and not game.is_terminal(state):
+                found.append(state)
+                break
+    return found
+
+
+@pytest.mark.parametrize("variant", [dict(), dict(no_capture_limit=12), dict(seeds=2, grand_slam="capture"),
+                                     dict(seeds=3, no_capture_limit=0)])
+def test_oware_compiled_search_returns_the_alphabeta_value(variant):
+    game = get_game("oware", **variant)
+    rng = random.Random(17)
+    positions = playout_positions(game, 40, seed=len(variant), longest=150) + near_the_limits(game, 40, seed=2)
+    for evaluator in (get_evaluator(game, "default"), get_evaluator(game, "store"), OWARE_WEIGHTED):
+        kernel = oware_kernel(game, evaluator)
+        for state in positions:
+            depth = rng.randrange(1, 6)
+            expected = alphabeta_value(game, evaluator, state, depth)
+            score, move = search_value(kernel, state, depth)
+            assert score == expected, (game.to_text(state), depth, evaluator)
+            assert move in game.legal_moves(state)
+
+
+# -- both games: determinism, no mutation, cancellation ----------------------------------------------------------
+def compiled_kernels():
+    game = get_game("oware")
+    yield game, oware_kernel(game, get_evaluator(game))
+
+
+@pytest.mark.parametrize("game, kernel", list(compiled_kernels()), ids=lambda x: getattr(x, "name", ""))
+def test_a_fixed_depth_search_is_deterministic_and_leaves_its_input_alone(game, kernel):
+    for state in playout_positions(game, 6, seed=9, longest=60):
+        text = game.to_text(state)
+        position = kernel.encode(state)
+        copy = bytes(bytearray(position))
+        first = search_value(kernel, state, 7)
+        second = search_value(kernel, state, 7)
+        assert first == second
+        assert position == copy and game.to_text(state) == text
+
+
+@pytest.mark.parametrize("game, kernel", list(compiled_kernels()), ids=lambda x: getattr(x, "name", ""))
+def test_a_cancelled_search_stops_within_milliseconds(game, kernel):
+    state = game.initial_state()
+    flag = bytearray(1)
+    run = CORE.Run(kernel.core, CORE.Table(16), cancel_flag=flag, history=kernel.history(state))
+    outcome = {}
+
+    def search():
+        try:
+            run.root(kernel.encode(state), 60)
+            outcome["result"] = "finished"
+        except SearchAborted:
+            outcome["result"] = "aborted"
+        outcome["at"] = time.perf_counter()
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    time.sleep(0.1)
+    assert worker.is_alive()  # still searching: the cancel is what stops it
+    cancelled_at = time.perf_counter()
+    flag[0] = 1
+    worker.join(2.0)
+    assert not worker.is_alive() and outcome["result"] == "aborted"
+    assert outcome["at"] - cancelled_at < 0.02
