@@ -47,20 +47,60 @@ cdef inline int oware_byte(int ring_index) noexcept nogil:
     return ring_index if ring_index < OWARE_HOUSES else ring_index + 1
 
 
+cdef uint64_t OWARE_ONES = 0x0101010101010101ULL          # a 1 in every byte
+cdef uint64_t OWARE_LOW7 = 0x7F7F7F7F7F7F7F7FULL          # every byte's low seven bits
+cdef uint64_t OWARE_SIX_TOPS = 0x0000808080808080ULL      # the top bit of bytes 0..5 (six houses)
+
+
 cdef inline uint64_t oware_board_hash(const Pos* p) noexcept nogil:
     # The 14 bytes of houses and score houses: the first word whole, the second without the counter.
-    return mix64(mix64(p.q[0] ^ <uint64_t>0x2545F4914F6CDD1DULL) ^ (p.q[1] & OWARE_BOARD_BYTES))
+    # Multiplying the second word by an odd constant is a bijection, so two boards share the value before
+    # the finaliser only by chance.
+    return mix64(p.q[0] ^ ((p.q[1] & OWARE_BOARD_BYTES) * <uint64_t>0xD6E8FEB86659FD93ULL))
+
+
+cdef inline uint64_t oware_own_houses(const Pos* p) noexcept nogil:
+    return p.q[0] & <uint64_t>0xFFFFFFFFFFFFULL             # bytes 0..5
+
+
+cdef inline uint64_t oware_their_houses(const Pos* p) noexcept nogil:
+    # bytes 7..12 brought down to 0..5: the top byte of word 0 and the low five bytes of word 1
+    return (p.q[0] >> 56) | ((p.q[1] & <uint64_t>0xFFFFFFFFFFULL) << 8)
+
+
+cdef inline int byte_sum(uint64_t x) noexcept nogil:
+    # Multiplying by a 1 in every byte adds all bytes into the top one; no byte sum here passes 255 (at most
+    # 144 seeds), so no carry spoils it.
+    return <int>((x * OWARE_ONES) >> 56)
+
+
+cdef inline uint64_t nonzero_tops(uint64_t x) noexcept nogil:
+    # The top bit of each byte that is not 0: its low seven bits plus 0x7F carry into the top bit unless they
+    # are all 0, and a byte of 128 or more has it already.
+    return (((x & OWARE_LOW7) + OWARE_LOW7) | x) & OWARE_SIX_TOPS
+
+
+cdef inline uint64_t three_up_tops(uint64_t x) noexcept nogil:
+    # The top bit of each byte holding 3 or more: its low seven bits plus 0x7D reach the top bit from 3 on.
+    return (((x & OWARE_LOW7) + <uint64_t>0x7D7D7D7D7D7D7D7DULL) | x) & OWARE_SIX_TOPS
+
+
+cdef inline int top_count(uint64_t tops) noexcept nogil:
+    # How many bytes have their top bit set: move each to its byte's low bit and add the bytes.
+    return byte_sum(tops >> 7)
+
+
+cdef inline void oware_turn(const Pos* q, Pos* out, int counter) noexcept nogil:
+    # The board seen from the other side: bytes 7..13 (their houses and store) first, then bytes 0..6, then
+    # the counter.  As 14 bytes held in two words: their 7 bytes, then ours shifted up by 7 bytes.
+    cdef uint64_t ours = q.q[0] & <uint64_t>0x00FFFFFFFFFFFFFFULL
+    cdef uint64_t theirs = (q.q[0] >> 56) | ((q.q[1] & OWARE_BOARD_BYTES) << 8)
+    out.q[0] = theirs | (ours << 56)
+    out.q[1] = (ours >> 8) | (<uint64_t>counter << 48)
 
 
 cdef inline int oware_counter(const Pos* p) noexcept nogil:
     return p.w[7]
-
-
-cdef inline int oware_side(const Pos* p, int first) noexcept nogil:
-    cdef int i, total = 0
-    for i in range(first, first + OWARE_HOUSES):
-        total += p.b[i]
-    return total
 
 
 cdef inline double oware_final(int margin) noexcept nogil:
@@ -97,7 +137,8 @@ cdef int oware_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
     cdef const OwareCtx* k = <const OwareCtx*>ctx
     cdef int count = 0, house, seeds, field, captured, i, taken, counter = oware_counter(p)
     cdef int own_store, opp_store, own_side, opp_side, total = k.total
-    cdef bint starving = oware_side(p, 7) == 0
+    cdef bint starving = oware_their_houses(p) == 0
+    cdef int next_counter
     cdef const uint8_t* delta
     cdef uint64_t same, turned
     cdef Child* c
@@ -142,14 +183,17 @@ cdef int oware_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
             c.kind = KIND_FINAL
             c.final = oware_final(own_store - opp_store)
             continue
-        own_side = oware_side(&q, 0)
-        opp_side = oware_side(&q, 7)
+        own_side = byte_sum(oware_own_houses(&q))
+        opp_side = byte_sum(oware_their_houses(&q))
+        if captured:
+            next_counter = 0
+        elif counter < 65535:
+            next_counter = counter + 1
+        else:                           # only without a limit, where the counter counts for nothing
+            next_counter = counter
+        oware_turn(&q, &c.pos, next_counter)
         if k.repetition and not captured:
             same = oware_board_hash(&q)
-            for i in range(7):          # the board turned round: the opponent's frame
-                c.pos.b[i] = q.b[7 + i]
-                c.pos.b[7 + i] = q.b[i]
-            c.pos.w[7] = 0
             turned = oware_board_hash(&c.pos)
             if oware_repeats(k, line, same + <uint64_t>counter * k.counter_step,
                              turned + <uint64_t>counter * k.counter_step):
@@ -175,17 +219,7 @@ cdef int oware_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
             c.final = oware_final(own_store + own_side - opp_store - opp_side)
             continue
         c.kind = KIND_OTHER
-        for i in range(7):              # turn the board round: the opponent's houses and store first
-            c.pos.b[i] = q.b[7 + i]
-            c.pos.b[7 + i] = q.b[i]
-        if captured:
-            c.pos.w[7] = 0
-        elif counter < 65535:
-            c.pos.w[7] = <uint16_t>(counter + 1)
-        else:                           # only without a limit, where the counter counts for nothing
-            c.pos.w[7] = <uint16_t>counter
-        # the child's evaluation from the mover's side (captures count there): a cheap order
-        c.order = <int64_t>(-1024.0 * oware_evaluate(ctx, &c.pos))
+        c.order = captured              # captures first (the search's history and killers come before)
     return count
 
 
@@ -193,23 +227,22 @@ cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     # ai.evaluators.oware.OwareEvaluator and ai.evaluators.sowing.SowingEvaluator, term for term and in the
     # same order of operations (so the same doubles).
     cdef const OwareCtx* k = <const OwareCtx*>ctx
-    cdef int i, own = 0, other = 0, own_busy = 0, other_busy = 0, own_weak = 0, other_weak = 0, a, b
+    cdef uint64_t own, other, own_busy, other_busy
+    cdef int store, side, mobility, weak
     if k.evaluator == OWARE_ZERO:
         return 0.0
-    for i in range(OWARE_HOUSES):
-        a = p.b[i]
-        b = p.b[7 + i]
-        own += a
-        other += b
-        own_busy += a != 0
-        other_busy += b != 0
-        own_weak += a == 1 or a == 2
-        other_weak += b == 1 or b == 2
+    own = oware_own_houses(p)
+    other = oware_their_houses(p)
+    own_busy = nonzero_tops(own)
+    other_busy = nonzero_tops(other)
+    store = p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]
+    side = byte_sum(own) - byte_sum(other)
+    mobility = top_count(own_busy) - top_count(other_busy)
     if k.evaluator == OWARE_SOWING:
-        return (<double>(p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]) + k.side_weight * (own - other)
-                + k.mobility_weight * (own_busy - other_busy))
-    return (<double>(p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]) + k.side_weight * (own - other)
-            + k.mobility_weight * (own_busy - other_busy) + k.vulnerable_weight * (other_weak - own_weak))
+        return <double>store + k.side_weight * side + k.mobility_weight * mobility
+    # houses holding 1 or 2: not empty, and not 3 or more
+    weak = top_count(other_busy & ~three_up_tops(other)) - top_count(own_busy & ~three_up_tops(own))
+    return <double>store + k.side_weight * side + k.mobility_weight * mobility + k.vulnerable_weight * weak
 
 
 cdef uint64_t oware_key(const void* ctx, const Pos* p) noexcept nogil:
