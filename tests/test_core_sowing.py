@@ -18,6 +18,7 @@ import ai.core
 from ai.alphabeta import alphabeta_value
 from ai.base import SearchAborted
 from ai.evaluators import ZeroEvaluator, get_evaluator
+from ai.evaluators.hus import HusEvaluator
 from ai.evaluators.oware import OwareEvaluator
 from ai.fast import GameKernel
 from rules import Reason, get_game
@@ -196,10 +197,86 @@ def test_oware_compiled_search_returns_the_alphabeta_value(variant):
             assert move in game.legal_moves(state)
 
 
+# -- Hus --------------------------------------------------------------------------------------------------------
+HUS_VARIANTS = [dict(), dict(lap_limit=2), dict(lap_limit=1, turn_limit=12), dict(turn_limit=8)]
+HUS_WEIGHTED = HusEvaluator("weighted", mobility=0.1, exposure=-0.3, inner=0.7)  # inexact doubles on purpose
+
+
+def hus_kernel(game, evaluator, margins=False):
+    from ai.core.kernels import CompiledHusKernel
+
+    assert CompiledHusKernel.supports(game, evaluator)
+    return CompiledHusKernel(game, evaluator, margins)
+
+
+def hus_evaluators(game):
+    return [get_evaluator(game, "default"), get_evaluator(game, "seeds"), ZeroEvaluator(), HUS_WEIGHTED]
+
+
+@pytest.mark.parametrize("variant", HUS_VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default")
+@pytest.mark.parametrize("margins", [False, True])
+def test_hus_children_finals_and_evaluations_match_the_rules(variant, margins):
+    game = get_game("hus", **variant)
+    kernels = [hus_kernel(game, evaluator, margins) for evaluator in hus_evaluators(game)]
+    kernel = kernels[0]
+    rules_kernel = GameKernel(game, kernel.evaluator, margins=margins)
+    met = Counter()
+    for state in game_positions(game, 400, seed=len(variant) + 7 * margins):
+        text = game.to_text(state)
+        position = kernel.encode(state)
+        assert kernel.decode(position) == state
+        for compiled in kernels:
+            assert compiled.evaluate(position) == compiled.evaluator.evaluate(game, state), (text, compiled.evaluator)
+        got = kernel.children(position)
+        expected = rules_kernel.children(state)
+        assert [c[0] for c in got] == [c[0] for c in expected], text  # the rules' moves (pit ids), in their order
+        for (move, child, same, final), (_, rules_child, _, rules_final) in zip(got, expected):
+            assert not same and final == rules_final, (text, move)
+            if child is None:
+                met[game.outcome(game.apply(state, move)).reason] += 1
+            else:
+                assert kernel.decode(child) == rules_child, (text, move)
+        met["capped move"] += sum(count > 1 for count in state.side(state.to_move)) > len(expected)
+    wanted = {"capped move"} if variant.get("lap_limit") else set()
+    wanted |= {Reason.TURN_LIMIT} if variant.get("turn_limit") else {Reason.NO_LEGAL_MOVE}
+    assert wanted <= set(met), met
+
+
+def test_hus_perft_equals_the_published_numbers_and_the_rules():
+    game = get_game("hus")
+    kernel = hus_kernel(game, get_evaluator(game))
+    start = kernel.encode(game.initial_state())
+    published = [24, 576, 11_040, 207_443, 3_439_088]
+    assert [CORE.perft(kernel.core, start, depth) for depth in range(1, 6)] == published
+    assert rules_perft(game, game.initial_state(), 3) == published[2]
+    for variant in HUS_VARIANTS:
+        game = get_game("hus", **variant)
+        kernel = hus_kernel(game, get_evaluator(game))
+        for state in playout_positions(game, 6, seed=4, longest=40):
+            assert CORE.perft(kernel.core, kernel.encode(state), 2) == rules_perft(game, state, 2), game.to_text(state)
+
+
+@pytest.mark.parametrize("variant", HUS_VARIANTS[:1] + HUS_VARIANTS[2:])
+def test_hus_compiled_search_returns_the_alphabeta_value(variant):
+    game = get_game("hus", **variant)
+    rng = random.Random(23)
+    positions = game_positions(game, 60, seed=3 + len(variant))[::2] + playout_positions(game, 30, seed=5, longest=30)
+    for evaluator in (get_evaluator(game, "default"), HUS_WEIGHTED):
+        kernel = hus_kernel(game, evaluator)
+        for state in positions:
+            depth = rng.choice((1, 2, 2, 3))
+            expected = alphabeta_value(game, evaluator, state, depth)
+            score, move = search_value(kernel, state, depth)
+            assert score == expected, (game.to_text(state), depth, evaluator)
+            assert move in game.legal_moves(state)
+
+
 # -- both games: determinism, no mutation, cancellation ----------------------------------------------------------
 def compiled_kernels():
     game = get_game("oware")
     yield game, oware_kernel(game, get_evaluator(game))
+    game = get_game("hus")
+    yield game, hus_kernel(game, get_evaluator(game))
 
 
 @pytest.mark.parametrize("game, kernel", list(compiled_kernels()), ids=lambda x: getattr(x, "name", ""))

@@ -185,3 +185,35 @@ class CompiledOwareKernel(CompiledKernel):
             plain = self.core.key(self._pack(pits, state.stores, state.to_move, 0))
             keys += [(plain + (counter - distance) * step) % (1 << 64), 0]
         return keys
+
+
+class CompiledHusKernel(CompiledKernel):
+    """Hus (any lap and turn limit) with a Hus or zero evaluator; positions of up to 255 seeds."""
+
+    @staticmethod
+    def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
+        from ai.evaluators.hus import HusEvaluator
+
+        return game.name == "hus" and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
+
+    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+        super().__init__(game, evaluator, margins)
+        zero = isinstance(evaluator, ZeroEvaluator)
+        weights = (0.0, 0.0, 0.0) if zero else (evaluator.mobility, evaluator.exposure, evaluator.inner)
+        self.core = core.module().HusCore(game.lap_limit, game.turn_limit, margins, zero, *weights)
+
+    def accepts(self, state: State) -> bool:
+        return sum(state.pits) <= 255
+
+    def encode(self, state: State) -> bytes:
+        player = state.to_move
+        own, other = state.pits[32 * player: 32 * player + 32], state.pits[32 - 32 * player: 64 - 32 * player]
+        return self.core.pack(own, other, 2 * state.turn + player)
+
+    def decode(self, position: bytes, to_move: int | None = None) -> State:
+        """The rules state of a position (the ply says who is to move)."""
+        from rules.hus import HusState
+
+        own, other, ply = self.core.unpack(position)
+        player = ply & 1
+        return HusState(own + other if player == 0 else other + own, player, ply >> 1)

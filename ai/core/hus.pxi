@@ -1,0 +1,260 @@
+# Hus (McGill COMP 424): a position is 68 bytes seen from the side to move: its 32 pits in its own numbering
+# (bytes 0..31), the opponent's 32 (bytes 32..63), then the ply (moves played since the start, a 32-bit word
+# at bytes 64..67), which decides the first-turn rule (no capture before ply 2) and the turn-limit draw.  It is
+# the C twin of ai.fast.hus.HusKernel and computes exactly what rules.hus computes.
+#
+# Each ring is four 64-bit words of one byte a pit.  A position holds at most 255 seeds (the game has 96), so
+# no pit passes 255 and a lap is a few word additions: one per word for the whole rounds and one from a table
+# for the rest, with no carry from byte to byte.  A move needing more than the lap limit is not legal.
+#
+# The key leaves the ply out, as rules.hus.Hus.key does, where it cannot matter: from ply 2 on and while the
+# turn limit is further away than any search reaches (MAX_PLY), every ply searches the same tree.
+
+cdef enum:
+    HUS_RING = 32
+    HUS_WIDTH = 16
+    HUS_BYTES = 68
+    HUS_MAX_SEEDS = 255
+
+cdef uint64_t HUS_ONES = 0x0101010101010101ULL
+cdef uint64_t HUS_LOW7 = 0x7F7F7F7F7F7F7F7FULL
+cdef uint64_t HUS_TOPS = 0x8080808080808080ULL
+# HUS_LAP[pit][seeds]: a 1 in the byte of each of the `seeds` (0..31) pits after `pit`, round the ring.
+cdef uint64_t HUS_LAP[HUS_RING][HUS_RING][4]
+
+cdef extern from *:
+    """
+    #define sc_byte_swap(x) __builtin_bswap64(x)
+    """
+    uint64_t sc_byte_swap(uint64_t x) noexcept nogil
+
+
+cdef void hus_fill_laps() noexcept nogil:
+    cdef int pit, seeds, step, target
+    memset(HUS_LAP, 0, sizeof(HUS_LAP))
+    for pit in range(HUS_RING):
+        for seeds in range(HUS_RING):
+            for step in range(1, seeds + 1):
+                target = (pit + step) % HUS_RING
+                HUS_LAP[pit][seeds][target >> 3] += <uint64_t>1 << (8 * (target & 7))
+
+
+hus_fill_laps()
+
+
+cdef struct HusCtx:
+    int lap_limit
+    uint32_t ply_limit    # 2 * turn_limit: a position at this ply is a draw (if its mover can move)
+    int margins           # 1: a won game scores its plain margin (the exact solver's measure)
+    int zero              # 1: the zero evaluator
+    double mobility_weight
+    double exposure_weight
+    double inner_weight
+
+
+cdef inline int hus_word_sum(uint64_t x) noexcept nogil:
+    # Multiplying by a 1 in every byte adds all eight bytes into the top one (they hold at most 255 in all).
+    return <int>((x * HUS_ONES) >> 56)
+
+
+cdef inline int hus_ring_sum(const uint64_t* ring) noexcept nogil:
+    return hus_word_sum(ring[0]) + hus_word_sum(ring[1]) + hus_word_sum(ring[2]) + hus_word_sum(ring[3])
+
+
+cdef inline uint64_t hus_nonzero_tops(uint64_t x) noexcept nogil:
+    # The top bit of each byte that is not 0: its low seven bits plus 0x7F carry into the top bit unless they
+    # are all 0, and a byte of 128 or more has it already.
+    return (((x & HUS_LOW7) + HUS_LOW7) | x) & HUS_TOPS
+
+
+cdef inline uint64_t hus_playable_tops(uint64_t x) noexcept nogil:
+    # The top bit of each byte holding 2 or more: its low seven bits plus 0x7E reach the top bit from 2 on.
+    return (((x & HUS_LOW7) + <uint64_t>0x7E7E7E7E7E7E7E7EULL) | x) & HUS_TOPS
+
+
+cdef inline int hus_playable(const uint64_t* ring) noexcept nogil:
+    # pits of 2 or more seeds: each top bit moved to its byte's low bit, then the bytes added
+    return (hus_word_sum(hus_playable_tops(ring[0]) >> 7) + hus_word_sum(hus_playable_tops(ring[1]) >> 7)
+            + hus_word_sum(hus_playable_tops(ring[2]) >> 7) + hus_word_sum(hus_playable_tops(ring[3]) >> 7))
+
+
+cdef inline int hus_exposed(const uint64_t* ring) noexcept nogil:
+    # Seeds in the columns whose inner pit (16..31, words 2 and 3) is not empty, inner and outer pit.  A
+    # column's outer pit is 31 - k: pits 16..23 face 15..8 (word 1 byte-reversed), 24..31 face 7..0 (word 0).
+    cdef uint64_t low_columns = (hus_nonzero_tops(ring[2]) >> 7) * 0xFF    # 0xFF in each live column's byte
+    cdef uint64_t high_columns = (hus_nonzero_tops(ring[3]) >> 7) * 0xFF
+    return (hus_word_sum(ring[2] & low_columns) + hus_word_sum(ring[3] & high_columns)
+            + hus_word_sum(ring[1] & sc_byte_swap(low_columns)) + hus_word_sum(ring[0] & sc_byte_swap(high_columns)))
+
+
+cdef inline int hus_play(Pos* x, int start, int can_capture, int lap_limit) noexcept nogil:
+    # Play the move from `start` for the mover (bytes 0..31) against the opponent (32..63) in place: the
+    # number of laps, or -1 when the move needs more than `lap_limit` (x is then half-played).
+    cdef int hand = x.b[start], pit = start, end, laps = 0, count, facing, behind
+    cdef uint64_t rounds
+    cdef const uint64_t* lap
+    x.b[start] = 0
+    while True:
+        laps += 1
+        if laps > lap_limit:
+            return -1
+        rounds = <uint64_t>(hand >> 5) * HUS_ONES   # every pit gets one seed per whole round
+        lap = HUS_LAP[pit][hand & 31]
+        x.q[0] += rounds + lap[0]
+        x.q[1] += rounds + lap[1]
+        x.q[2] += rounds + lap[2]
+        x.q[3] += rounds + lap[3]
+        end = (pit + hand) & 31
+        count = x.b[end]
+        if count == 1:                  # the last seed fell into an empty pit
+            return laps
+        facing = HUS_RING + 47 - end    # the opponent's inner pit 47 - end, and the outer pit behind it
+        if can_capture and end >= HUS_WIDTH and x.b[facing]:
+            behind = HUS_RING + end - HUS_WIDTH
+            hand = x.b[facing] + x.b[behind]
+            x.b[facing] = 0
+            x.b[behind] = 0
+        else:                           # a relay: the pit's seeds go on
+            hand = count
+            x.b[end] = 0
+        pit = end
+
+
+cdef inline bint hus_quick_move(const uint8_t* ring) noexcept nogil:
+    # A pit of 2..31 seeds whose first lap ends in an empty pit: a one-lap move, legal under any lap limit.
+    cdef int pit, seeds
+    for pit in range(HUS_RING):
+        seeds = ring[pit]
+        if 2 <= seeds < HUS_RING and ring[(pit + seeds) & 31] == 0:
+            return 1
+    return 0
+
+
+cdef inline bint hus_has_move(const Pos* c, int can_capture, int lap_limit, int quick) noexcept nogil:
+    # Whether the side to move in `c` has a legal move; `quick` is hus_quick_move of its ring when known
+    # (0 or 1), else -1.
+    cdef int pit
+    cdef Pos y
+    if quick < 0:
+        quick = hus_quick_move(c.b)
+    if quick:
+        return 1
+    for pit in range(HUS_RING):
+        if c.b[pit] >= 2:
+            memcpy(y.q, c.q, 8 * sizeof(uint64_t))
+            if hus_play(&y, pit, can_capture, lap_limit) >= 0:
+                return 1
+    return 0
+
+
+cdef int hus_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
+    cdef const HusCtx* k = <const HusCtx*>ctx
+    cdef uint32_t ply = <uint32_t>p.q[8]
+    cdef uint32_t child_ply = ply + 1
+    cdef int can_capture = ply >= 2, child_can_capture = child_ply >= 2
+    cdef int count = 0, start, margin, their_quick = -1, alive, theirs_before = hus_ring_sum(p.q + 4)
+    cdef Child* c
+    cdef Pos x
+    for start in range(HUS_RING):
+        if p.b[start] < 2:
+            continue
+        memcpy(x.q, p.q, 8 * sizeof(uint64_t))
+        if hus_play(&x, start, can_capture, k.lap_limit) < 0:
+            continue
+        c = &out[count]
+        count += 1
+        c.move = start
+        c.path = 0
+        c.reset = 0
+        memcpy(c.pos.q, x.q + 4, 4 * sizeof(uint64_t))   # the opponent's ring first
+        memcpy(c.pos.q + 4, x.q, 4 * sizeof(uint64_t))
+        c.pos.q[8] = child_ply
+        if x.q[4] == p.q[4] and x.q[5] == p.q[5] and x.q[6] == p.q[6] and x.q[7] == p.q[7]:
+            # nothing captured: the opponent's quick moves are those of their ring before the move
+            if their_quick < 0:
+                their_quick = hus_quick_move(p.b + HUS_RING)
+            alive = hus_has_move(&c.pos, child_can_capture, k.lap_limit, their_quick)
+        else:
+            alive = hus_has_move(&c.pos, child_can_capture, k.lap_limit, -1)
+        if alive and child_ply < k.ply_limit:
+            c.kind = KIND_OTHER
+            c.order = theirs_before - hus_ring_sum(x.q + 4)    # seeds captured: a cheap order
+            continue
+        # the end: the opponent cannot move (the mover wins) or the turn limit (a draw), scored as
+        # ai.evaluators.final_score (or final_margin) scores it
+        c.kind = KIND_FINAL
+        c.order = 0
+        margin = hus_ring_sum(x.q) - hus_ring_sum(x.q + 4)
+        if alive or k.margins:
+            c.final = margin
+        else:
+            c.final = WIN_SCORE + abs(margin)
+    return count
+
+
+cdef double hus_evaluate(const void* ctx, const Pos* p) noexcept nogil:
+    # ai.evaluators.hus.HusEvaluator.combine over its four term differences, in its order of operations.
+    cdef const HusCtx* k = <const HusCtx*>ctx
+    cdef int seeds, mobility, exposure, inner
+    if k.zero:
+        return 0.0
+    seeds = hus_ring_sum(p.q) - hus_ring_sum(p.q + 4)
+    mobility = hus_playable(p.q) - hus_playable(p.q + 4)
+    exposure = hus_exposed(p.q) - hus_exposed(p.q + 4)
+    inner = (hus_word_sum(p.q[2]) + hus_word_sum(p.q[3])) - (hus_word_sum(p.q[6]) + hus_word_sum(p.q[7]))
+    return ((seeds + k.mobility_weight * mobility) + k.exposure_weight * exposure) + k.inner_weight * inner
+
+
+cdef uint64_t hus_key(const void* ctx, const Pos* p) noexcept nogil:
+    cdef const HusCtx* k = <const HusCtx*>ctx
+    cdef uint64_t ply = <uint32_t>p.q[8]
+    if ply >= 2 and ply + MAX_PLY < k.ply_limit:
+        ply = 2                         # captures allowed and the draw out of reach: the ply cannot matter
+    return mix64(hash_words(p.q, 8) + ply)
+
+
+cdef class HusCore(CoreKernel):
+    """The compiled Hus kernel of one variant (lap limit, turn limit) and a Hus (or zero) evaluator's weights."""
+    cdef HusCtx ctx
+
+    def __cinit__(self, int lap_limit=200, int turn_limit=5000, bint margins=False, bint zero=False,
+                  double mobility=0.0, double exposure=0.0, double inner=0.0):
+        if lap_limit < 1:
+            raise ValueError(f"a Hus move may take at least 1 lap, not {lap_limit}")
+        if not 1 <= turn_limit <= 1_000_000_000:
+            raise ValueError(f"the Hus turn limit is 1..1e9 turns, not {turn_limit}")
+        self.ctx.lap_limit = lap_limit
+        self.ctx.ply_limit = 2 * turn_limit
+        self.ctx.margins = margins
+        self.ctx.zero = zero
+        self.ctx.mobility_weight = mobility
+        self.ctx.exposure_weight = exposure
+        self.ctx.inner_weight = inner
+        self.position_bytes = HUS_BYTES
+        self.vt.ctx = &self.ctx
+        self.vt.expand = hus_expand
+        self.vt.evaluate = hus_evaluate
+        self.vt.key = hus_key
+        self.vt.uses_line = 0
+
+    def pack(self, own, other, int ply):
+        """The position of two rings (the side to move's first, each in its owner's numbering) at ``ply``."""
+        cdef Pos p
+        own, other = tuple(own), tuple(other)
+        if len(own) != HUS_RING or len(other) != HUS_RING:
+            raise ValueError("a Hus ring has 32 pits")
+        if any(v < 0 for v in own + other) or sum(own) + sum(other) > HUS_MAX_SEEDS:
+            raise ValueError(f"the compiled Hus kernel holds 0..{HUS_MAX_SEEDS} seeds in all")
+        if ply < 0:
+            raise ValueError(f"a ply is 0 or more, not {ply}")
+        memset(&p, 0, sizeof(Pos))
+        for i, v in enumerate(own + other):
+            p.b[i] = v
+        p.q[8] = <uint32_t>ply
+        return (<char*>&p)[:HUS_BYTES]
+
+    def unpack(self, bytes position):
+        """(own ring, the opponent's ring, ply) of a position."""
+        cdef Pos p = self._pos(position)
+        return (tuple(p.b[i] for i in range(HUS_RING)), tuple(p.b[i] for i in range(HUS_RING, 2 * HUS_RING)),
+                <uint32_t>p.q[8])
