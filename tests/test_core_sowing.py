@@ -4,6 +4,7 @@ of a fixed-depth compiled search against plain alpha-beta (Oware's repetition an
 tree included); the compiled search is deterministic, leaves its input alone and stops when cancelled."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -64,9 +65,9 @@ def rules_perft(game, state, depth):
     return sum(rules_perft(game, game.apply(state, move), depth - 1) for move in moves)
 
 
-def search_value(kernel, state, depth, megabytes=2.0):
+def search_value(kernel, state, depth, table=None):
     """Iterative deepening to ``depth`` on the compiled Run, as PVSEngine drives it: (score, move)."""
-    run = CORE.Run(kernel.core, CORE.Table(megabytes), history=kernel.history(state))
+    run = CORE.Run(kernel.core, CORE.Table(2.0) if table is None else table, history=kernel.history(state))
     position = kernel.encode(state)
     for iteration in range(1, depth + 1):
         score, move, resolved = run.root(position, iteration)
@@ -197,6 +198,22 @@ def test_oware_compiled_search_returns_the_alphabeta_value(variant):
             assert move in game.legal_moves(state)
 
 
+def test_oware_a_table_shared_by_searches_never_reuses_a_value_across_no_capture_counters():
+    """PVSEngine keeps its table from search to search: the same board with fewer moves left before the
+    no-capture limit must not get the value stored for it with more (the counter is part of the key)."""
+    game = get_game("oware", no_capture_limit=20)
+    kernel = oware_kernel(game, get_evaluator(game))
+    differed = 0
+    for state in playout_positions(game, 40, seed=6, longest=60):
+        table = CORE.Table(2.0)
+        for counter in (0, 17, 19):
+            moved = dataclasses.replace(state, since_capture=counter, seen=frozenset())
+            expected = alphabeta_value(game, kernel.evaluator, moved, 4)
+            assert search_value(kernel, moved, 4, table)[0] == expected, (game.to_text(moved))
+            differed += counter and expected != alphabeta_value(game, kernel.evaluator, state, 4)
+    assert differed >= 10  # the limit really changed the values
+
+
 # -- Hus --------------------------------------------------------------------------------------------------------
 HUS_VARIANTS = [dict(), dict(lap_limit=2), dict(lap_limit=1, turn_limit=12), dict(turn_limit=8)]
 HUS_WEIGHTED = HusEvaluator("weighted", mobility=0.1, exposure=-0.3, inner=0.7)  # inexact doubles on purpose
@@ -269,6 +286,23 @@ def test_hus_compiled_search_returns_the_alphabeta_value(variant):
             score, move = search_value(kernel, state, depth)
             assert score == expected, (game.to_text(state), depth, evaluator)
             assert move in game.legal_moves(state)
+
+
+def test_hus_a_table_shared_by_searches_never_reuses_a_value_across_the_turn_limit():
+    """The same rings far from the turn limit and just before it: a shared table keeps them apart."""
+    game = get_game("hus", turn_limit=8)
+    kernel = hus_kernel(game, get_evaluator(game))
+    differed = 0
+    # North to move at turn 6 (ply 13): the draw at ply 16 is three plies on, just past iteration 2
+    for state in [s for s in playout_positions(game, 10, seed=7, longest=6) if s.to_move == 1]:
+        table = CORE.Table(2.0)
+        values = []
+        for turn in (2, 6):
+            moved = dataclasses.replace(state, turn=turn)
+            values.append(alphabeta_value(game, kernel.evaluator, moved, 3))
+            assert search_value(kernel, moved, 3, table)[0] == values[-1], game.to_text(moved)
+        differed += values[0] != values[1]
+    assert differed >= 3
 
 
 # -- both games: determinism, no mutation, cancellation ----------------------------------------------------------
