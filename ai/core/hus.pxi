@@ -87,37 +87,83 @@ cdef inline int hus_exposed(const uint64_t* ring) noexcept nogil:
             + hus_word_sum(ring[1] & sc_byte_swap(low_columns)) + hus_word_sum(ring[0] & sc_byte_swap(high_columns)))
 
 
+cdef inline uint64_t hus_pick(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3, int index) noexcept nogil:
+    # Word `index` (0..3) of a ring held in four registers, chosen without going through memory.
+    return (w0 if index == 0 else w1) if index < 2 else (w2 if index == 2 else w3)
+
+
+cdef inline uint64_t hus_only(int index, int word) noexcept nogil:
+    # All ones when index == word, else 0: a mask that clears a byte in one of the four words only.
+    return <uint64_t>0 - <uint64_t>(index == word)
+
+
 cdef inline int hus_play(Pos* x, int start, int can_capture, int lap_limit) noexcept nogil:
     # Play the move from `start` for the mover (bytes 0..31) against the opponent (32..63) in place: the
-    # number of laps, or -1 when the move needs more than `lap_limit` (x is then half-played).
-    cdef int hand = x.b[start], pit = start, end, laps = 0, count, facing, behind
-    cdef uint64_t rounds
+    # number of laps, or -1 when the move needs more than `lap_limit` (x is then left as it was).  The rings
+    # stay in eight registers for the whole move: a pit is a byte picked out of a word by a shift (going
+    # through memory, a byte store followed by a word load would stall on every lap).
+    cdef uint64_t m0 = x.q[0], m1 = x.q[1], m2 = x.q[2], m3 = x.q[3]
+    cdef uint64_t t0 = x.q[4], t1 = x.q[5], t2 = x.q[6], t3 = x.q[7]
+    cdef uint64_t rounds, clear, facing_word, behind_word
     cdef const uint64_t* lap
-    x.b[start] = 0
+    cdef int pit = start, end, laps = 0, hand, count, taken, behind, shift
+    shift = 8 * (start & 7)
+    hand = <int>((hus_pick(m0, m1, m2, m3, start >> 3) >> shift) & 0xFF)
+    clear = ~(<uint64_t>0xFF << shift)
+    m0 &= clear | ~hus_only(start >> 3, 0)
+    m1 &= clear | ~hus_only(start >> 3, 1)
+    m2 &= clear | ~hus_only(start >> 3, 2)
+    m3 &= clear | ~hus_only(start >> 3, 3)
     while True:
         laps += 1
         if laps > lap_limit:
             return -1
         rounds = <uint64_t>(hand >> 5) * HUS_ONES   # every pit gets one seed per whole round
         lap = HUS_LAP[pit][hand & 31]
-        x.q[0] += rounds + lap[0]
-        x.q[1] += rounds + lap[1]
-        x.q[2] += rounds + lap[2]
-        x.q[3] += rounds + lap[3]
+        m0 += rounds + lap[0]
+        m1 += rounds + lap[1]
+        m2 += rounds + lap[2]
+        m3 += rounds + lap[3]
         end = (pit + hand) & 31
-        count = x.b[end]
+        shift = 8 * (end & 7)
+        count = <int>((hus_pick(m0, m1, m2, m3, end >> 3) >> shift) & 0xFF)
         if count == 1:                  # the last seed fell into an empty pit
-            return laps
-        facing = HUS_RING + 47 - end    # the opponent's inner pit 47 - end, and the outer pit behind it
-        if can_capture and end >= HUS_WIDTH and x.b[facing]:
-            behind = HUS_RING + end - HUS_WIDTH
-            hand = x.b[facing] + x.b[behind]
-            x.b[facing] = 0
-            x.b[behind] = 0
-        else:                           # a relay: the pit's seeds go on
-            hand = count
-            x.b[end] = 0
+            break
+        if can_capture and end >= HUS_WIDTH:
+            # the opponent's inner pit 47 - end (16..31: words 2 and 3) and the outer pit end - 16 behind it
+            # (0..15: words 0 and 1); 47 - end and end - 16 sit at mirrored byte places, 7 - (end & 7)
+            facing_word = t2 if end >= 24 else t3
+            taken = <int>((facing_word >> (56 - shift)) & 0xFF)
+            if taken:
+                behind = end - HUS_WIDTH
+                behind_word = t0 if behind < 8 else t1
+                hand = taken + <int>((behind_word >> shift) & 0xFF)
+                if end >= 24:
+                    t2 &= ~(<uint64_t>0xFF << (56 - shift))
+                else:
+                    t3 &= ~(<uint64_t>0xFF << (56 - shift))
+                if behind < 8:
+                    t0 &= ~(<uint64_t>0xFF << shift)
+                else:
+                    t1 &= ~(<uint64_t>0xFF << shift)
+                pit = end
+                continue
+        hand = count                    # a relay: the pit's seeds go on
+        clear = ~(<uint64_t>0xFF << shift)
+        m0 &= clear | ~hus_only(end >> 3, 0)
+        m1 &= clear | ~hus_only(end >> 3, 1)
+        m2 &= clear | ~hus_only(end >> 3, 2)
+        m3 &= clear | ~hus_only(end >> 3, 3)
         pit = end
+    x.q[0] = m0
+    x.q[1] = m1
+    x.q[2] = m2
+    x.q[3] = m3
+    x.q[4] = t0
+    x.q[5] = t1
+    x.q[6] = t2
+    x.q[7] = t3
+    return laps
 
 
 cdef inline bint hus_quick_move(const uint8_t* ring) noexcept nogil:
