@@ -67,23 +67,22 @@ class Limits:
 class CancelToken:
     """Cooperative cancellation shared between the UI thread and a search.
 
-    The UI calls ``cancel()``; the search calls ``check()`` every few hundred nodes, which also yields the GIL
-    (``time.sleep(0)``) so the window keeps its frame rate, and raises SearchAborted when cancelled or past the
-    deadline.
+    The UI calls ``cancel()``.  A Python search calls ``check()`` every few hundred nodes, which also yields
+    the GIL (``time.sleep(0)``) so the window keeps its frame rate, and raises SearchAborted when cancelled or
+    past the deadline; the compiled search (``ai.core``) runs without the GIL and reads ``flag`` in C.
     """
 
-    __slots__ = ("_event", "deadline", "yield_seconds")
+    __slots__ = ("_event", "flag", "deadline")
 
-    def __init__(self, deadline: float | None = None, yield_seconds: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None) -> None:
         self._event = threading.Event()
+        self.flag = bytearray(1)
+        """One byte set to 1 by ``cancel``: what the compiled search polls, in C, with no Python call."""
         self.deadline = deadline
         """A ``time.perf_counter()`` instant after which ``check`` aborts, or None."""
-        self.yield_seconds = yield_seconds
-        """How often, at most, the search should call ``check`` (and so yield the GIL), or None for the
-        engine's own pace (about every millisecond).  A window sets it finer: each GL call it makes lets the
-        search thread take the GIL, and the window waits for the search's next ``check`` to get it back."""
 
     def cancel(self) -> None:
+        self.flag[0] = 1
         self._event.set()
 
     @property

@@ -127,14 +127,14 @@ def _search(job: tuple[str, str, int, int]) -> tuple[str, Move, float, int, int,
     """One position searched by a fresh engine to a fixed depth: (notation, move, score, depth, nodes, seconds)."""
     from ai.search import PVSEngine
 
-    spec, notation, depth, tt = job
+    spec, notation, depth, memory = job
     game = rules.parse_game_spec(spec)
     started = time.perf_counter()
-    result = PVSEngine(game, time=None, depth=depth, tt=tt, eval=EVALUATOR).search(game.from_text(notation))
+    result = PVSEngine(game, time=None, depth=depth, memory=memory, eval=EVALUATOR).search(game.from_text(notation))
     return notation, result.move, result.score, result.depth, result.nodes, time.perf_counter() - started
 
 
-def build_book(game: Game, plies: int, depth: int, jobs: int = 1, tt: int = 4_000_000,
+def build_book(game: Game, plies: int, depth: int, jobs: int = 1, memory: float = 256,
                log: Callable[[str], None] | None = print) -> OpeningBook:
     """Search every book position of the first ``plies`` plies to ``depth`` (see the module docstring)."""
     # Each frontier state carries, per player, whether that player has so far played only book moves.
@@ -146,7 +146,7 @@ def build_book(game: Game, plies: int, depth: int, jobs: int = 1, tt: int = 4_00
         for ply in range(plies):
             wanted = [text for text, (state, on_book) in frontier.items()
                       if not game.is_terminal(state) and on_book[game.to_move(state)]]
-            jobs_at_ply = [(game.spec, text, depth, tt) for text in wanted]
+            jobs_at_ply = [(game.spec, text, depth, memory) for text in wanted]
             started = time.perf_counter()
             results = pool.imap(_search, jobs_at_ply) if pool else map(_search, jobs_at_ply)
             for notation, move, score, reached, nodes, seconds in results:
@@ -194,16 +194,16 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=5, help="book positions within this many plies (default 5)")
     parser.add_argument("--depth", type=int, default=19, help="search depth per position (default 19)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (the result does not depend on it)")
-    parser.add_argument("--tt", type=int, default=4_000_000, help="table entries per search (default 4,000,000)")
+    parser.add_argument("--memory", type=float, default=256, help="table MB per search (default 256)")
     parser.add_argument("--output", help="file to write (default: the game's book file under ai/data/)")
     args = parser.parse_args(list(argv) if argv is not None else None)
     game = rules.parse_game_spec(args.game)
     output = Path(args.output) if args.output else DATA / BOOK_FILES.get(game.spec, f"{game.name}_book.txt")
     started = time.perf_counter()
-    book = build_book(game, args.plies, args.depth, args.jobs, args.tt)
+    book = build_book(game, args.plies, args.depth, args.jobs, args.memory)
     book.header = (
         f"Opening book for {game.spec}: {len(book)} positions, pvs with the {EVALUATOR} evaluator",
-        f"Built by: python -m ai.book --game {game.spec} --plies {args.plies} --depth {args.depth} --tt {args.tt}",
+        f"Built by: python -m ai.book --game {game.spec} --plies {args.plies} --depth {args.depth} --memory {args.memory:g}",
         "Fields: position (rules notation), move, score (side to move), depth",
     )
     output.write_text(book.to_text(), encoding="utf-8")

@@ -24,13 +24,15 @@
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/test_ai_search.py`` checks this.
-The search runs on a kernel (``ai.fast``): a packed-int one for Kalah and Oware, the rules protocol for
-other games.  A kernel may offer ``make_run``, its own implementation of this search on its packed
-positions (``ai.fast.kalah.KalahRun``, ``ai.fast.oware.OwareRun``) with the interface of ``_Run``: same
-values, several times the speed.
+The search runs on a kernel (``ai.fast.kernel_for``).  Where the compiled core is built (``ai.core``), a
+game's compiled kernel offers ``make_run``: this same search in C (``ai/core/search.pxi``), one iteration per
+call without the GIL, polling the clock and the cancel flag in C; ``_Run`` here is the one Python version,
+over the kernel protocol, for the pure-Python kernels (the fallback and the reference).  The iterations,
+progress reports, the book and the cut-short rule below are shared by both.
 """
 from __future__ import annotations
 
+import os
 import time
 from typing import Any, Hashable
 
@@ -40,7 +42,7 @@ from ai.base import (
 from ai.book import OpeningBook
 from ai.evaluators import Evaluator, evaluator_for, final_score, get_evaluator
 from ai.fast import GameKernel, kernel_for, kernel_holding
-from ai.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from ai.transposition import BYTES_PER_ENTRY, EXACT, LOWER, UPPER, TranspositionTable
 from rules import Game, Move, State
 
 INFINITY = 1e12
@@ -70,9 +72,8 @@ class Budget:
 
     ``poll(nodes)`` raises SearchAborted when the token is cancelled (it also yields the GIL), the deadline
     has passed or the node limit is reached; otherwise it returns how many nodes to search before the next
-    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (or the
-    token's ``yield_seconds``, read at each poll, which a window sets finer while it animates; never more than ``poll`` nodes apart, never past the
-    node limit): a slow search still notices its deadline or a cancel within a millisecond or two, and a fast
+    poll.  That interval adapts to the measured speed so a poll comes about every ``POLL_SECONDS`` (never
+    more than ``poll`` nodes apart, never past the node limit): a slow search still notices its deadline or a cancel within a millisecond or two, and a fast
     one does not poll more than it needs.  Engine
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
@@ -114,8 +115,6 @@ class Budget:
         seconds = POLL_SECONDS
         if self.cancel is not None:
             self.cancel.check()
-            if self.cancel.yield_seconds is not None:
-                seconds = self.cancel.yield_seconds
         now = time.perf_counter()
         if self.deadline is not None:
             if now >= self.deadline:
@@ -134,6 +133,40 @@ class Budget:
         return interval
 
 
+def machine_megabytes() -> float:
+    """The machine's physical memory in MB (a generous figure where the system will not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1_000_000
+    except (AttributeError, ValueError, OSError):
+        return 1_000_000.0
+
+
+def check_memory(engine: str, megabytes: float) -> float:
+    """``megabytes`` for a search table, checked up front: above 0 and at most half the machine's memory, so
+    a size the machine cannot hold is refused with its limit before a game starts, never mid-game."""
+    limit = machine_megabytes() / 2
+    if not megabytes > 0:
+        raise EngineError(f"{engine}: memory is the table's size in MB, above 0, not {megabytes!r}")
+    if megabytes > limit:
+        raise EngineError(
+            f"{engine}: memory={megabytes:g} MB is more than a table may take on this machine "
+            f"(at most {limit:,.0f} MB, half of its {2 * limit:,.0f} MB)"
+        )
+    return float(megabytes)
+
+
+def new_table(kernel: Any, megabytes: float) -> Any:
+    """A transposition table of ``megabytes`` for ``kernel``: in C memory for a compiled kernel, else a
+    bounded dict of about ``BYTES_PER_ENTRY`` bytes an entry."""
+    make = getattr(kernel, "new_table", None)
+    if make is not None:
+        try:
+            return make(megabytes)
+        except MemoryError as error:
+            raise EngineError(f"{error}: choose a smaller memory (MB)") from None
+    return TranspositionTable(int(megabytes * 1_000_000 / BYTES_PER_ENTRY))
+
+
 def check_two_player(engine: str, game: Game) -> None:
     if game.num_players != 2:
         raise EngineError(f"{engine} plays two-player games; {game.title} is a one-player puzzle")
@@ -150,22 +183,23 @@ class PVSEngine(Engine):
         time: float | None = 1.0,
         depth: int | None = None,
         nodes: int | None = None,
-        tt: int = 1_000_000,
+        memory: float = 16,
         poll: int = 256,
         eval: str = "default",
         fast: bool = True,
     ) -> None:
         check_two_player(self.name, game)
-        super().__init__(game, time=time, depth=depth, nodes=nodes, tt=tt, poll=poll, eval=eval, fast=fast)
+        super().__init__(game, time=time, depth=depth, nodes=nodes, memory=memory, poll=poll, eval=eval, fast=fast)
         if poll < 1:
             raise EngineError(f"pvs: poll must be at least 1 node, not {poll}")
         self.time_limit = time
         self.depth_limit = depth
         self.node_limit = nodes
         self.poll_interval = poll
+        self.memory = check_memory(self.name, memory)
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
-        self.table = TranspositionTable(tt)
+        self.table = new_table(self.kernel, self.memory)
         self.playing: Evaluator | None = None
         """The evaluation the table's scores were stored under (``evaluator_for`` the last root searched)."""
         self.book: OpeningBook | None = None
@@ -209,10 +243,14 @@ class PVSEngine(Engine):
             self.table.clear()
         self.table.new_search()
         kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
+        table = self.table if kernel is self.kernel else new_table(kernel, self.memory)
         make_run = getattr(kernel, "make_run", None)
-        run = make_run(self.table, budget, self.poll_interval) if make_run is not None else None
+        if getattr(kernel, "compiled", False):
+            run = make_run(table, budget, self.poll_interval, state=state)
+        else:
+            run = make_run(table, budget, self.poll_interval) if make_run is not None else None
         if run is None:
-            run = _Run(kernel, self.table, budget, self.poll_interval)
+            run = _Run(kernel, table, budget, self.poll_interval)
         root = kernel.encode(state)
         best: SearchResult | None = None
         for depth in range(1, max(1, max_depth) + 1):
@@ -224,7 +262,8 @@ class PVSEngine(Engine):
             pv = run.principal_variation(root, move, depth)
             best = SearchResult(
                 move, score, depth, run.nodes, pv, budget.elapsed(), resolved,
-                {"tt_entries": len(self.table), "evaluator": self.evaluator.name},
+                {"tt_entries": len(table), "evaluator": self.evaluator.name,
+                 "core": "compiled" if getattr(kernel, "compiled", False) else "python"},
             )
             if progress is not None:
                 progress(best)

@@ -1,16 +1,25 @@
 """Tournaments between two computer players: ``compare()`` and the ``stonecave compare`` command.
 
     stonecave compare --game oware --engine alphabeta:depth=8 --engine mcts:time=1 --games 100 --jobs 2
+    stonecave compare --game kalah --engine pvs:depth=9 --engine pvs:depth=8 --openings 50 \\
+        --sprt elo0=0,elo1=10 --jobs 2 --checkpoint run.jsonl
 
 Both engines play both colours: games come in pairs from the same opening with the colours swapped.  The
 openings are the start position and, with ``--openings N``, N balanced openings as well (random short move
-prefixes whose evaluation by a judge engine is nearest to 0; see ``balanced_openings``).  Games run in
-parallel processes (the ``spawn`` start method: safe beside threads and on every platform), each with freshly
-built engines, so a result does not depend on which process played it.
+prefixes whose evaluation by a judge engine is nearest to 0; see ``balanced_openings``).  Games run in this
+process, in parallel processes (the ``spawn`` start method: safe beside threads and on every platform), or
+on a Dask cluster (``--cluster``; ``ai.cluster``), each with freshly built engines and seeds that depend only
+on the tournament seed and the game's index, so a result does not depend on where it was played.
 
-The result reports wins, draws, losses, score %, the Elo difference with its 95% interval (``ai.elo``), mean
-and maximum time per move and the number of moves that overran the time limit; ``TournamentResult`` writes
-it as a table, CSV or JSON.  Benchmarks and evaluator tuning call ``compare`` directly.
+The result reports wins, draws, losses, score %, the Elo difference with its 95% interval (``ai.elo``), the
+pentanomial counts of the pairs with their own Elo interval (``ai.sprt``), mean and maximum time per move and
+the number of moves that overran the time limit; ``TournamentResult`` writes it as a table, CSV or JSON.
+Benchmarks and evaluator tuning call ``compare`` directly.
+
+``--sprt elo0=,elo1=`` turns the run into a sequential test (fishtest's pentanomial GLLR, in logistic or
+normalized Elo): ``--games`` becomes a cap, and the run stops at the first pair whose LLR reaches a bound.
+``--checkpoint FILE`` appends every record to a JSON-lines file as it arrives, and ``--resume FILE``
+continues that run (``ai.checkpoint``).
 
 Fairness details: an engine with a ``seed`` parameter that the spec leaves unset gets a fresh seed per game,
 derived from the tournament seed, so seeded-random engines do not replay one game a hundred times.  An engine
@@ -23,18 +32,20 @@ import csv
 import io
 import json
 import math
-import multiprocessing
 import random
 import sys
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import IO, Any, Callable, Iterator, Sequence
 
+from ai import checkpoint as checkpoints
 from ai.base import CancelToken, EngineError, Limits, SearchAborted
+from ai.cluster import GameRunner, make_runner
 from ai.elo import EloEstimate, elo_estimate, format_elo
 from ai.registry import engine_info, engines as registered_engines, parse_engine_spec
+from ai.sprt import SprtSettings, SprtState, pair_elo, pair_outcome, sprt_state
 from ai.worker import fallback_result
 from rules import Game, Move, RulesError, State, parse_game_spec
 
@@ -42,6 +53,8 @@ OVERRUN_MARGIN = 0.010
 """Seconds a move may exceed its time limit before it counts as an overrun."""
 MAX_PLIES = 20_000
 """A safety cap far above every game's own limit; a game reaching it is scored a draw (reason ``ply cap``)."""
+SPRT_GAME_CAP = 20_000
+"""The default game cap of a sequential test (``--sprt`` without ``--games``)."""
 JUDGES = ("alphabeta:depth=6", "pvs:depth=6", "minimax:depth=4", "greedy")
 """Engines tried, in order, to judge candidate openings when no judge is named; random playouts otherwise."""
 
@@ -197,6 +210,10 @@ class TournamentResult:
     openings: list[tuple[Move, ...]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     records: list[GameRecord] = field(default_factory=list)
+    pentanomial: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """Colour-swapped pairs in which A scored 0, 1/2, 1, 3/2 and 2 points (see ``ai.sprt``)."""
+    sprt: SprtState | None = None
+    """The SPRT's LLR and verdict, when the run was a sequential test."""
 
     def elo(self, side: int = 0) -> EloEstimate:
         """Engine A's (side 0) or B's (side 1) Elo difference over the other, with its 95% interval."""
@@ -271,6 +288,12 @@ class TournamentResult:
             lines.append(f"game {record.index} forfeited: {record.forfeit.splitlines()[0]}")
         if len(forfeits) > 3:
             lines.append(f"... and {len(forfeits) - 3} more forfeits")
+        if any(self.pentanomial):
+            lines.append(f"pairs {sum(self.pentanomial)}: pentanomial {list(self.pentanomial)} "
+                         f"(A scored 0, 1/2, 1, 3/2, 2 points), Elo {pair_elo(self.pentanomial).format()}")
+        if self.sprt is not None:
+            lines.append(f"SPRT {self.sprt.settings.describe()}: {self.sprt.line()}")
+            lines.append(self.sprt.verdict_text())
         return "\n".join(lines)
 
     def to_csv(self) -> str:
@@ -286,20 +309,16 @@ class TournamentResult:
     def to_json(self) -> str:
         """Summary, settings, openings and every game's record (infinite or undefined Elo written as null)."""
         game = parse_game_spec(self.game)
-        openings = []
-        for moves in self.openings:
-            state, texts = game.initial_state(), []
-            for move in moves:
-                texts.append(game.format_move(state, move))
-                state = game.apply(state, move)
-            openings.append(texts)
         document = {
             "game": self.game,
             "engines": list(self.specs),
             "settings": self.settings,
             "summary": [_finite(asdict(row)) for row in self.summaries()],
             "first_player_score": _finite_value(self.first_player_score()),
-            "openings": openings,
+            "pentanomial": list(self.pentanomial),
+            "pair_elo": _finite(asdict(pair_elo(self.pentanomial))),
+            "sprt": None if self.sprt is None else self.sprt.to_dict(),
+            "openings": [_opening_text(game, moves) for moves in self.openings],
             "games": [asdict(record) for record in self.records],
         }
         return json.dumps(document, indent=2)
@@ -411,6 +430,10 @@ def compare(
     *,
     games: int = 100,
     jobs: int = 1,
+    cluster: str | None = None,
+    sprt: SprtSettings | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
     openings: int = 0,
     opening_plies: int = 4,
     judge: str | None = None,
@@ -419,57 +442,187 @@ def compare(
     overrun_margin: float = OVERRUN_MARGIN,
     max_plies: int = MAX_PLIES,
     progress: ProgressHook | None = None,
+    play: Callable[[GameTask], GameRecord] = play_game,
 ) -> TournamentResult:
     """Play ``games`` games of ``spec_a`` against ``spec_b`` on ``game`` and return the result.
 
     Games come in colour-swapped pairs: game ``i`` starts from opening ``(i // 2) % n`` (the start position
     is opening 0, followed by ``openings`` balanced ones), with A moving first when ``i`` is even.  ``jobs``
-    processes play in parallel (1: in this process).  ``time_limit`` (seconds per move) goes to both engines
-    as ``Limits.time`` and a cancel-token deadline; without it an engine's own ``time`` parameter, if any, is
-    its limit for counting overruns.  ``progress(done, total, partial_result)`` is called after each game.
+    processes play in parallel (1: in this process); with ``cluster`` (``"local"`` or a Dask scheduler
+    address) the games run on Dask instead (``ai.cluster``).  Each game's seeds depend only on ``seed`` and
+    its index, so the games are the same wherever they run.  ``time_limit`` (seconds per move) goes to both
+    engines as ``Limits.time`` and a cancel-token deadline; without it an engine's own ``time`` parameter, if
+    any, is its limit for counting overruns.  ``progress(done, total, partial_result)`` is called after each
+    game.
+
+    With ``sprt``, ``games`` is a cap: the run stops as soon as the pentanomial LLR of the pairs played so far
+    reaches a bound (``ai.sprt``).  The test reads the pairs in index order, so its verdict and stopping
+    point do not depend on which game finished first; games finished beyond the stopping pair are left out.
+
+    ``checkpoint`` names a JSON-lines file that receives each record as it arrives (``ai.checkpoint``); with
+    ``resume`` the file must exist, belong to the same run, and only its missing games are played.
     """
     rules_object = parse_game_spec(game) if isinstance(game, str) else game
     if rules_object.num_players != 2:
         raise EngineError(f"a tournament needs a two-player game; {rules_object.title} is a puzzle")
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    if sprt is not None and (games < 2 or games % 2):
+        raise ValueError(f"an SPRT plays game pairs: the game cap must be even and at least 2, not {games}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
         raise ValueError(f"the time limit must be a positive number of seconds, not {time_limit}")
+    if resume and checkpoint is None:
+        raise ValueError("resume needs the checkpoint file to resume from")
     specs = (spec_a.strip(), spec_b.strip())
     _check_specs(rules_object, specs)
-    prefixes = [()] + balanced_openings(rules_object, openings, plies=opening_plies, seed=seed, judge=judge)
-    seeded = [("seed" in dict(engine_info(spec.partition(":")[0].strip()).defaults()))
-              and "seed" not in _explicit_keys(spec) for spec in specs]
-    rng = random.Random(f"tournament:{seed}")
-    tasks = []
-    for index in range(games):
-        opening = (index // 2) % len(prefixes)
-        game_seeds = tuple(rng.randrange(2**31) if seeded[side] else None for side in (0, 1))
-        tasks.append(GameTask(index, rules_object.spec, specs, index % 2, opening, prefixes[opening],
-                              game_seeds, time_limit, overrun_margin, max_plies))
+    run = {"seed": seed, "openings": openings, "opening_plies": opening_plies, "judge": judge,
+           "time_limit": time_limit, "overrun_margin": overrun_margin, "max_plies": max_plies}
+    path = Path(checkpoint) if checkpoint is not None else None
+    done: dict[int, GameRecord] = {}
+    if path is not None and resume:
+        first, saved = checkpoints.load(path)
+        checkpoints.check_same_run(path, first, rules_object.spec, specs, run)
+        prefixes = [_parse_opening(rules_object, texts) for texts in first["openings"]]
+        for item in saved:
+            record = _record_from_dict(item)
+            if record.index < games:  # a smaller cap than before leaves the later games out
+                done.setdefault(record.index, record)
+        stream = checkpoints.resume(path)
+    else:
+        prefixes = [()] + balanced_openings(rules_object, openings, plies=opening_plies, seed=seed, judge=judge)
+        stream = None
+        if path is not None:
+            texts = [_opening_text(rules_object, moves) for moves in prefixes]
+            stream = checkpoints.start(path, checkpoints.header(rules_object.spec, specs, run, texts))
     result = TournamentResult(
         rules_object.spec, specs, games, prefixes,
-        {"games": games, "jobs": jobs, "openings": openings, "opening_plies": opening_plies, "judge": judge,
-         "seed": seed, "time_limit": time_limit, "overrun_margin": overrun_margin},
+        {"games": games, "jobs": jobs, "cluster": cluster, **run,
+         "sprt": None if sprt is None else asdict(sprt), "checkpoint": None if path is None else str(path),
+         "resumed_games": len(done)},
     )
-    if jobs == 1:
-        records = map(play_game, tasks)
-        _collect(result, records, progress)
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(min(jobs, games)) as pool:
-            _collect(result, pool.imap_unordered(play_game, tasks), progress)
-    result.records.sort(key=lambda record: record.index)
+    try:
+        runner = make_runner(play, jobs if cluster is not None else min(jobs, games), cluster)
+    except BaseException:
+        if stream is not None:
+            stream.close()
+        raise
+    result.settings["runner"] = runner.description
+    try:
+        _run(result, rules_object, specs, prefixes, run, done, runner, sprt, stream, progress)
+    finally:
+        runner.close()
+        if stream is not None:
+            stream.close()
     return result
 
 
-def _collect(result: TournamentResult, records, progress: ProgressHook | None) -> None:
-    for record in records:
+def _tasks(game: Game, specs: tuple[str, str], prefixes: list[tuple[Move, ...]], run: dict[str, Any],
+           games: int) -> Iterator[GameTask]:
+    """The tournament's games in index order; a game's seeds depend only on the tournament seed and its index."""
+    seeded = [("seed" in dict(engine_info(spec.partition(":")[0].strip()).defaults()))
+              and "seed" not in _explicit_keys(spec) for spec in specs]
+    rng = random.Random(f"tournament:{run['seed']}")
+    for index in range(games):
+        opening = (index // 2) % len(prefixes)
+        game_seeds = tuple(rng.randrange(2**31) if seeded[side] else None for side in (0, 1))
+        yield GameTask(index, game.spec, specs, index % 2, opening, prefixes[opening], game_seeds,
+                       run["time_limit"], run["overrun_margin"], run["max_plies"])
+
+
+def _run(result: TournamentResult, game: Game, specs: tuple[str, str], prefixes: list[tuple[Move, ...]],
+         run: dict[str, Any], done: dict[int, GameRecord], runner: GameRunner, sprt: SprtSettings | None,
+         stream: IO[str] | None, progress: ProgressHook | None) -> None:
+    """Submit games a few at a time, collect records as they finish, and stop at the cap or the SPRT verdict."""
+    pending = _tasks(game, specs, prefixes, run, result.games_planned)
+    tally = _PairTally(sprt)
+    stop_at: int | None = None  # games, once the SPRT has decided: pairs up to the deciding one
+    for record in sorted(done.values(), key=lambda r: r.index):
         result.records.append(record)
+        stop_at = stop_at or tally.add(record)
+    in_flight = 0
+    exhausted = False
+    while True:
+        while stop_at is None and not exhausted and in_flight < runner.capacity():
+            task = next(pending, None)
+            if task is None:
+                exhausted = True
+            elif task.index not in done:
+                runner.submit(task)
+                in_flight += 1
+        if in_flight == 0 or stop_at is not None:
+            break
+        record = runner.next_record()
+        in_flight -= 1
+        if stream is not None:
+            checkpoints.append(stream, record)
+        done[record.index] = record
+        result.records.append(record)
+        stop_at = tally.add(record)
+        result.pentanomial, result.sprt = tuple(tally.counts), tally.state()  # type: ignore[assignment]
         if progress is not None:
             progress(len(result.records), result.games_planned, result)
+    if stop_at is not None:
+        result.settings["games_after_verdict"] = sum(r.index >= stop_at for r in result.records)
+        result.records = [r for r in result.records if r.index < stop_at]
+    result.records.sort(key=lambda record: record.index)
+    result.pentanomial, result.sprt = tuple(tally.counts), tally.state()  # type: ignore[assignment]
+
+
+class _PairTally:
+    """The pentanomial counts of the pairs finished so far, read in index order (pair 0, 1, ... with no gap)."""
+
+    def __init__(self, settings: SprtSettings | None) -> None:
+        self.settings = settings
+        self.counts = [0] * 5
+        self._points: dict[int, float] = {}  # A's points per finished game, until its pair is counted
+        self._next_pair = 0
+        self._state: SprtState | None = None if settings is None else sprt_state(settings, self.counts)
+
+    def add(self, record: GameRecord) -> int | None:
+        """Count ``record``; return the number of games that decided the test once it has decided, else None."""
+        self._points[record.index] = 1.0 if record.winner == "A" else 0.5 if record.winner is None else 0.0
+        while 2 * self._next_pair in self._points and 2 * self._next_pair + 1 in self._points:
+            first = 2 * self._next_pair
+            points = self._points.pop(first) + self._points.pop(first + 1)
+            self.counts[pair_outcome(points)] += 1
+            self._next_pair += 1
+            if self.settings is not None:
+                self._state = sprt_state(self.settings, self.counts)
+                if self._state.verdict is not None:
+                    return 2 * self._next_pair
+        return None
+
+    def state(self) -> SprtState | None:
+        return self._state
+
+
+def _opening_text(game: Game, moves: tuple[Move, ...]) -> list[str]:
+    state, texts = game.initial_state(), []
+    for move in moves:
+        texts.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    return texts
+
+
+def _parse_opening(game: Game, texts: list[str]) -> tuple[Move, ...]:
+    state, moves = game.initial_state(), []
+    for text in texts:
+        move = game.parse_move(state, text)
+        moves.append(move)
+        state = game.apply(state, move)
+    return tuple(moves)
+
+
+def _record_from_dict(item: dict[str, Any]) -> GameRecord:
+    try:
+        fields = dict(item)
+        fields["scores"] = tuple(fields["scores"])
+        fields["stats"] = tuple(MoveStats(**stats) for stats in fields["stats"])
+        return GameRecord(**fields)
+    except (KeyError, TypeError) as error:
+        raise checkpoints.CheckpointError(f"a checkpoint line is not a game record: {error}") from None
 
 
 # -- the command line -----------------------------------------------------------------------------------------------
@@ -512,6 +665,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _sprt(text: str) -> SprtSettings:
+    try:
+        return SprtSettings.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--sprt ")) from None
+
+
 def _parser() -> _Parser:
     parser = _Parser(
         prog="stonecave compare",
@@ -523,8 +683,23 @@ def _parser() -> _Parser:
     parser.add_argument("--game", required=True, help="game spec, e.g. kalah or kalah:pits=4,seeds=3")
     parser.add_argument("--engine", action="append", default=[], metavar="SPEC",
                         help="engine spec, given twice: name or name:key=value,... (e.g. alphabeta:depth=8)")
-    parser.add_argument("--games", type=_positive_int, default=100, help="number of games (default 100)")
-    parser.add_argument("--jobs", type=_positive_int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--games", type=_positive_int, metavar="N",
+                        help=f"number of games (default 100); with --sprt, the cap (default {SPRT_GAME_CAP})")
+    parser.add_argument("--jobs", type=_positive_int, default=1,
+                        help="parallel processes (default 1); with --cluster local, Dask workers")
+    parser.add_argument("--sprt", type=_sprt, metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]",
+                        help="a sequential test: play game pairs until the pentanomial LLR accepts H0 (A is not "
+                             "stronger than B by more than elo0) or H1 (A is stronger by at least elo1), in "
+                             "logistic Elo (model=normalized: fishtest's normalized Elo); alpha and beta "
+                             "default to 0.05")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run the games on Dask: a scheduler address such as tcp://host:8786, or 'local' "
+                             'for a Dask cluster of --jobs workers on this machine (needs pip install -e ".[cluster]")')
+    files = parser.add_mutually_exclusive_group()
+    files.add_argument("--checkpoint", metavar="FILE",
+                       help="write each game's record to FILE (JSON lines) as it finishes")
+    files.add_argument("--resume", metavar="FILE",
+                       help="continue the run checkpointed in FILE (same arguments), playing only missing games")
     parser.add_argument("--openings", type=_count, default=0, metavar="N",
                         help="also play from N balanced openings, each with both colours (default 0)")
     parser.add_argument("--opening-plies", type=_positive_int, default=4, metavar="PLIES",
@@ -541,12 +716,24 @@ def _parser() -> _Parser:
 
 def _progress_line(stream) -> ProgressHook:
     interactive = stream.isatty()
+    shown_pairs = [-1]
+    width = [0]  # of the last line, so a shorter one overwrites all of it
 
     def show(done: int, total: int, partial: TournamentResult) -> None:
         wins, draws, losses = partial._results(0)
         score = (wins + draws / 2) / done
         line = f"game {done}/{total}: A +{wins} ={draws} -{losses} ({100 * score:.1f}%)"
-        stream.write(("\r" + line + ("\n" if done == total else "")) if interactive else line + "\n")
+        state = partial.sprt
+        if state is not None:
+            if state.pairs == shown_pairs[0] and not interactive:
+                return  # one line per counted pair when the stream is a log
+            shown_pairs[0] = state.pairs
+            line += f"  pairs {state.pairs}  Elo {state.elo().format()}  {state.line()}"
+        if interactive:  # one line rewritten in place; main ends it
+            stream.write("\r" + line.ljust(width[0]))
+            width[0] = len(line)
+        else:
+            stream.write(line + "\n")
         stream.flush()
 
     return show
@@ -565,19 +752,33 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         game = parse_game_spec(args.game)
-        for path in (args.csv, args.json):
+        for path in (args.csv, args.json, args.checkpoint):
             if path and not Path(path).resolve().parent.is_dir():
                 raise ValueError(f"cannot write {path}: the folder {Path(path).resolve().parent} does not exist")
+        if args.cluster is not None and not args.cluster.strip():
+            raise ValueError("--cluster needs a scheduler address (tcp://host:8786) or 'local'")
+        games = args.games if args.games is not None else SPRT_GAME_CAP if args.sprt else 100
+        if args.sprt is not None and games % 2:
+            raise ValueError(f"--games {games}: an SPRT plays game pairs, so the cap must be even")
+        progress = None if args.quiet else _progress_line(sys.stderr)
+        if args.sprt is not None and not args.quiet:
+            print(f"SPRT {args.sprt.describe()}, A = {args.engine[0]}, B = {args.engine[1]}, "
+                  f"at most {games} games", file=sys.stderr)
         result = compare(
-            game, args.engine[0], args.engine[1], games=args.games, jobs=args.jobs, openings=args.openings,
-            opening_plies=args.opening_plies, judge=args.judge, seed=args.seed, time_limit=args.time_limit,
-            progress=None if args.quiet else _progress_line(sys.stderr),
+            game, args.engine[0], args.engine[1], games=games, jobs=args.jobs, cluster=args.cluster,
+            sprt=args.sprt, checkpoint=args.resume or args.checkpoint, resume=args.resume is not None,
+            openings=args.openings, opening_plies=args.opening_plies, judge=args.judge, seed=args.seed,
+            time_limit=args.time_limit, progress=progress,
         )
+        if progress is not None and sys.stderr.isatty():
+            sys.stderr.write("\n")
     except (RulesError, EngineError, ValueError) as error:
         print(f"stonecave compare: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nstonecave compare: interrupted", file=sys.stderr)
+        saved = args.resume or args.checkpoint
+        print("\nstonecave compare: interrupted" + (f"; continue with --resume {saved}" if saved else ""),
+              file=sys.stderr)
         return 130
     print(result.table())
     if args.csv:

@@ -3,6 +3,7 @@
     pip install -e '.[bench]'                          # open_spiel from PyPI (the pyspiel module)
     python bench/bench_openspiel.py --verify 300       # check the translation only
     python bench/bench_openspiel.py --game kalah --games 100 --time 1 --jobs 2
+    python bench/bench_openspiel.py --game kalah --openings 50 --time 1 --jobs 2   # balanced openings, both colours
     python bench/bench_openspiel.py --game oware --games 100 --time 1 --jobs 2
 
 The peer is ``pyspiel.MCTSBot``, OpenSpiel's C++ MCTS (UCT, c = 2, one random rollout per leaf, MCTS-Solver
@@ -206,6 +207,8 @@ class Task:
     seed: int
     book: bool = False
     """True: our engine plays the variant's opening book (``--book``, ``ai.book``; off by default)."""
+    opening: tuple = ()
+    """Moves played before the engines take over (``--openings``: a balanced opening, each with both colours)."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +242,11 @@ def play(task: Task) -> Record:
     book_moves = 0
     moves = []
     plies = 0
+    for move in task.opening:
+        moves.append(bridge.ours.format_move(state, move))
+        os_state.apply_action(bridge.to_action(state, move))
+        state = bridge.ours.apply(state, move)
+        plies += 1
     while not bridge.ours.is_terminal(state):
         if os_state.is_terminal():
             raise AssertionError(f"OpenSpiel ended the game first at {bridge.ours.to_text(state)}")
@@ -319,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf (default 1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--book", action="store_true", help="our engine plays its opening book (ai.book)")
+    parser.add_argument("--openings", type=int, default=0, metavar="N",
+                        help="play from N balanced 4-ply openings (ai.tournament.balanced_openings), each with both "
+                             "colours: --games is then 2N (default 0: the start position only)")
     parser.add_argument("--record", metavar="FILE", help="write every game's moves as JSON lines")
     parser.add_argument("--verify", type=int, default=200, metavar="GAMES",
                         help="random games replayed in both programs first (default 200; 0 to skip)")
@@ -339,8 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.verify_only:
         return 0
     engine = args.engine or strongest_engine(bridge.ours)
+    openings = [()]
+    if args.openings:
+        from ai.tournament import balanced_openings
+
+        openings = balanced_openings(bridge.ours, args.openings, plies=4, seed=args.seed)
+        args.games = 2 * len(openings)
     tasks = [Task(args.game, i, engine, args.time, i % 2, args.uct_c, args.rollouts, args.seed * 100_003 + i,
-                  args.book) for i in range(args.games)]
+                  args.book, openings[(i // 2) % len(openings)]) for i in range(args.games)]
     records: list[Record] = []
     started = time.perf_counter()
     print(f"{engine} on {bridge.ours.spec} vs OpenSpiel MCTSBot(uct_c={args.uct_c:g}, rollouts={args.rollouts}, "
@@ -362,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if pool is not None:
             pool.terminate()
-    target = 0.80 if args.game == "kalah" else 0.75
+    target = 0.90 if args.game == "kalah" else 0.95
     print(report(sorted(records, key=lambda r: r.index), engine, args.time, target))
     if args.record:
         with open(args.record, "w", encoding="utf-8") as out:

@@ -4,7 +4,8 @@
     stonecave text GAME [options]  play in the terminal (kalah, oware, hus, cave, solitaire)
     stonecave compare [options]    a tournament between two engines
     stonecave games                list the games and their parameters
-    stonecave engines [GAME]       list the engines and their parameters
+    stonecave engines [GAME]       list the engines and their parameters, and the search core in use
+    stonecave doctor               which search core runs (compiled or pure Python) and why; what is missing
 
 Each sub-command lives in its own module and is imported only when used, so the console never loads arcade.
 """
@@ -48,6 +49,9 @@ def _list_engines(argv: list[str]) -> int:
     if game is not None:
         for level, spec in registry.presets(game).items():
             print(f"preset {level}: {spec}")
+    import ai.core
+
+    print(f"search core: {ai.core.status().describe()}")
     return 0
 
 
@@ -74,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         return _list_games()
     if command == "engines":
         return _list_engines(rest)
+    if command == "doctor":
+        from game.doctor import main as doctor_main
+
+        return doctor_main(rest)
     if command == "gui":
         from game.app import run
 

@@ -73,13 +73,37 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         _XVFB = None
 
 
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
     outcome = yield
     report = outcome.get_result()
-    if report.skipped and item.get_closest_marker("gui") and os.environ.get("CI", "").lower() == "true":
+    if report.skipped and _in_ci() and (item.get_closest_marker("gui") or "[compiled" in item.nodeid):
         report.outcome = "failed"
-        report.longrepr = f"gui test skipped under CI=true (skips are failures in CI): {report.longrepr}"
+        report.longrepr = f"test skipped under CI=true (skips are failures in CI): {report.longrepr}"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Under CI the run must prove that the compiled core, not the pure-Python fallback, searched."""
+    if not _in_ci() or session.testscollected < 50 or exitstatus != 0:
+        return
+    import ai.core
+
+    if ai.core.module() is None or ai.core.runs_started == 0:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        why = ai.core.status().why if ai.core.module() is None else "no compiled search ran"
+        message = f"CI=true: the compiled search core was not used ({why})"
+        if reporter is not None:
+            reporter.write_line(message, red=True, bold=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    else:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"compiled search core: {ai.core.runs_started} compiled searches ran "
+                                f"({ai.core.status().why})")
 
 
 # -- the window and helpers ----------------------------------------------------------------------------------

@@ -91,5 +91,5 @@ def test_a_shipped_book_entry_is_what_the_builder_computes_today():
     book = book_for(GAME)
     notation = "pits=5,5,5,4,0,1/6,6,5,4,4,0 stores=2,1 move=N"  # 172,508 nodes at depth 18
     entry = book.entries[notation]
-    result = PVSEngine(GAME, time=None, depth=entry.depth, tt=4_000_000).search(GAME.from_text(notation))
+    result = PVSEngine(GAME, time=None, depth=entry.depth, memory=256).search(GAME.from_text(notation))
     assert (result.move, result.score) == (entry.move, entry.score)

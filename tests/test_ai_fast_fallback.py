@@ -10,6 +10,7 @@ from ai.registry import make_engine
 from ai.base import Limits
 from rules import get_game
 from rules.hus import HusState
+from tests.cores import compiled_only
 
 KALAH = get_game("kalah")
 
@@ -40,7 +41,7 @@ def test_the_solver_gives_the_true_margin_of_a_position_with_another_seed_total(
 
 
 def test_the_packed_kalah_kernel_says_which_positions_it_holds() -> None:
-    kernel = kernel_for(KALAH, get_evaluator(KALAH, "default"))
+    kernel = kernel_for(KALAH, get_evaluator(KALAH, "default"), compiled=False)
     assert kernel.accepts(KALAH.initial_state())
     odd = KALAH.from_text(ODD_TOTALS[0])
     assert not kernel.accepts(odd)
@@ -55,3 +56,13 @@ def test_a_hus_position_over_the_packed_limit_is_searched_on_the_rules_kernel() 
     fast = make_engine(game, "pvs:depth=1").search(state, Limits())
     general = make_engine(game, "pvs:depth=1,fast=false").search(state, Limits())
     assert (fast.move, fast.score) == (general.move, general.score)
+
+
+@compiled_only
+def test_the_compiled_kalah_kernel_holds_any_seed_total() -> None:
+    kernel = kernel_for(KALAH, get_evaluator(KALAH, "default"), compiled=True)
+    assert kernel.compiled
+    for text in ODD_TOTALS:
+        state = KALAH.from_text(text)
+        assert kernel.accepts(state) and kernel_holding(kernel, state) is kernel
+        assert kernel.decode(kernel.encode(state), state.to_move) == state

@@ -6,6 +6,7 @@ the final result is the last completed one.  ``bench/bench_worker.py`` measures 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -153,7 +154,9 @@ def test_an_escaping_search_aborted_falls_back_to_the_last_progress_report(kalah
     assert isinstance(final, Finished)
     reports = [m for m in messages if isinstance(m, Progress)]
     if reports:
-        assert final.result == reports[-1].result
+        # On a loaded machine the watchdog may answer first, with the same result marked ``at_deadline``.
+        info = {key: value for key, value in final.result.info.items() if key != "at_deadline"}
+        assert replace(final.result, info=info) == reports[-1].result
     else:
         assert final.result.info["fallback"] is True
 

@@ -1,52 +1,34 @@
-"""Frame pacing of the sowing screen: the search yields finer while the board moves, and the board's
-offscreen picture draws exactly what its mesh draws.
+"""Frame pacing of the sowing screen: the computer's search runs beside the window (on the compiled core,
+without the GIL), and the board's offscreen picture draws exactly what its mesh draws.
 
 No timings are asserted (those are in ``bench/bench_gui.py``): these tests check the mechanisms.
 """
 from __future__ import annotations
 
-import types
-
 import arcade
 
 import rules
-from ai.base import CancelToken
-import ai.search
-from ai.search import Budget
+import ai.core
 from game.match import Match
 from game.savegame import Seat
 from game.scenes import meshes
-from game.views.match_view import SEARCH_YIELD_SECONDS
 from game.views.sowing_view import SowingView
 
 
-def test_a_finer_yield_asks_for_polls_more_often(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # A frozen clock: 10,000 nodes in exactly 10 ms, about a million a second, however loaded the machine is.
-    monkeypatch.setattr(ai.search, "time", types.SimpleNamespace(perf_counter=lambda: 100.0))
-    intervals = {}
-    for seconds in (None, 0.0002):
-        budget = Budget(None, CancelToken(yield_seconds=seconds), poll=1_000_000)
-        budget._last = (0, 100.0 - 0.01)
-        intervals[seconds] = budget.poll(10_000)
-    assert abs(intervals[None] - 1_000) <= 2  # the default: a poll about every millisecond
-    assert abs(intervals[0.0002] - 200) <= 2  # while the board moves: every 0.2 ms
-
-
-def test_the_search_yields_finer_only_while_the_board_moves(gui):  # type: ignore[no-untyped-def]
+def test_the_computer_thinks_on_the_compiled_core_while_the_window_draws(gui):  # type: ignore[no-untyped-def]
+    """No throttling: the search runs in C without the GIL, so frames and search progress go on together."""
     gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat("pvs:depth=99,time=3600", 30.0))))
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, SowingView)
-    view.MOVE_TIME_LIMIT = None  # the seat's 30 s: the search outlasts the settling stones
+    view.MOVE_TIME_LIMIT = None  # the seat's 30 s: the search outlasts the frames below
     place = view.scene.layout.places[view.spec.move_location(0, 0)]
     gui.click(place.x, place.y)  # South sows pit 0; North, the computer, thinks while the stones fly
     gui.frames_until(lambda: view.worker is not None, limit=400)
-    gui.frame()
-    assert view.scene.is_moving and view.worker.token.yield_seconds == SEARCH_YIELD_SECONDS
-    view.scene.finish()
-    gui.frames_until(lambda: not view.scene.is_moving, limit=600)
-    gui.frame()
-    assert view.worker is not None and view.worker.token.yield_seconds is None
+    worker = view.worker
+    assert getattr(worker.engine.kernel, "compiled", False) == (ai.core.module() is not None)
+    gui.frames_until(lambda: worker.result is not None and worker.result.depth >= 8, limit=2000)
+    assert worker.result.info["core"] == ("compiled" if ai.core.module() is not None else "python")
     gui.press("Undo")
 
 

@@ -13,7 +13,6 @@ include "search.pxi"
 include "kalah.pxi"
 include "oware.pxi"
 include "hus.pxi"
-include "perft.pxi"
 
 WIN = WIN_SCORE
 ABI = 1

@@ -281,6 +281,7 @@ cdef class HusCore(CoreKernel):
         self.vt.expand = hus_expand
         self.vt.evaluate = hus_evaluate
         self.vt.key = hus_key
+        self.vt.leaf = NULL
         self.vt.uses_line = 0
 
     def pack(self, own, other, int ply):

@@ -19,6 +19,22 @@ cdef inline double final_value(int margins, int margin) noexcept nogil:
     return WIN_SCORE + margin if margin > 0 else -WIN_SCORE + margin
 
 
+cdef inline int sow_rest(uint16_t* ring, int pit, int rest, int cycle) noexcept nogil:
+    # One seed in each of the `rest` fields after `pit` (rest < cycle), in at most two straight runs; the
+    # field of the last seed (the pit itself when there is none).
+    cdef int first = pit + 1, i
+    cdef int end = first + rest
+    if end <= cycle:
+        for i in range(first, end):
+            ring[i] += 1
+        return end - 1 if rest else pit
+    for i in range(first, cycle):
+        ring[i] += 1
+    for i in range(end - cycle):
+        ring[i] += 1
+    return end - cycle - 1
+
+
 cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
     cdef const KalahCtx* k = <const KalahCtx*>ctx
     cdef int n = k.n
@@ -27,8 +43,11 @@ cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
     cdef int own_left, their_left
     cdef Child* c
     cdef Pos q
-    for i in range(2 * n + 2):
-        total += p.w[i]
+    cdef int own_before = 0, their_before = 0
+    for i in range(n):
+        own_before += p.w[i]
+        their_before += p.w[n + 1 + i]
+    total = own_before + their_before + p.w[n] + p.w[2 * n + 1]
     for pit in range(n - 1, -1, -1):     # rightmost first: it keeps the others' extra turns available
         seeds = p.w[pit]
         if seeds == 0:
@@ -45,13 +64,7 @@ cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
         if laps:
             for f in range(cycle):
                 q.w[f] += laps
-        f = pit
-        for i in range(rest):
-            f += 1
-            if f == cycle:
-                f = 0
-            q.w[f] += 1
-        last = f
+        last = sow_rest(q.w, pit, rest, cycle)
         own_left = 0
         their_left = 0
         if last == n:                   # the last seed in the own store: an extra turn
@@ -84,13 +97,11 @@ cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
             c.order = 0
             continue
         c.kind = KIND_OTHER
-        # what the move adds to the mover's store, then seeds kept on the mover's side: a cheap order
-        c.order = 64 * (q.w[n] - p.w[n]) + own_left
-        for i in range(n + 1):          # turn the board round: the opponent's fields first
-            c.pos.w[i] = q.w[n + 1 + i]
-            c.pos.w[n + 1 + i] = q.w[i]
-        for i in range(2 * n + 2, POS_WORDS * 4):
-            c.pos.w[i] = 0
+        # the change in the linear part of the evaluation (store, and seeds on each side at a quarter)
+        c.order = 4 * (q.w[n] - p.w[n]) + (own_left - their_left) - (own_before - their_before)
+        c.pos.q[k.words - 1] = 0        # the fields past the ring, up to the key's last word, stay 0
+        memcpy(&c.pos.w[0], &q.w[n + 1], (n + 1) * sizeof(uint16_t))  # turn the board round:
+        memcpy(&c.pos.w[n + 1], &q.w[0], (n + 1) * sizeof(uint16_t))  # the opponent's fields first
     return count
 
 
@@ -107,6 +118,71 @@ cdef double kalah_evaluate(const void* ctx, const Pos* p) noexcept nogil:
         other_busy += p.w[n + 1 + i] != 0
     return (<double>(p.w[n] - p.w[2 * n + 1]) + k.side_weight * (own - other)
             + k.mobility_weight * (own_busy - other_busy))
+
+
+cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double beta, int32_t* best_move,
+                       int64_t* leaves, int* path) noexcept nogil:
+    # Each move sown on a local copy of the ring and scored from the mover's side: extra turns first (they
+    # tend to be the best), then the rest; the first child reaching beta ends the node.
+    cdef const KalahCtx* k = <const KalahCtx*>ctx
+    cdef int n = k.n, cycle = 2 * n + 1, total = 0
+    cdef int pass_, pit, seeds, laps, rest, f, i, last, taken, opposite, own_left, their_left, own_busy, their_busy
+    cdef int counted = 0
+    cdef uint16_t q[POS_WORDS * 4]
+    cdef double best = -C_INFINITY, value
+    for i in range(2 * n + 2):
+        total += p.w[i]
+    for pass_ in range(2):
+        for pit in range(n - 1, -1, -1):
+            seeds = p.w[pit]
+            if seeds == 0:
+                continue
+            if ((pit + seeds) % cycle == n) != (pass_ == 0):  # extra turns in the first pass only
+                continue
+            for i in range(2 * n + 2):
+                q[i] = p.w[i]
+            q[pit] = 0
+            laps = seeds // cycle
+            rest = seeds - laps * cycle
+            if laps:
+                for f in range(cycle):
+                    q[f] += laps
+            last = sow_rest(q, pit, rest, cycle)
+            if last < n and q[last] == 1:
+                opposite = 2 * n - last
+                taken = q[opposite]
+                if taken or k.empty_capture:
+                    q[n] += taken + 1
+                    q[last] = 0
+                    q[opposite] = 0
+            own_left = 0
+            their_left = 0
+            own_busy = 0
+            their_busy = 0
+            for i in range(n):
+                own_left += q[i]
+                their_left += q[n + 1 + i]
+                own_busy += q[i] != 0
+                their_busy += q[n + 1 + i] != 0
+            if last == n and own_left == 0:      # the mover emptied its side: the opponent keeps its seeds
+                value = final_value(k.margins, 2 * q[n] - total)
+            elif last != n and (own_left == 0 or their_left == 0):
+                value = final_value(k.margins, 2 * (q[n] + own_left) - total)
+            else:
+                counted += 1
+                if k.zero:
+                    value = 0.0
+                else:  # the child's evaluation from the mover's side (exactly minus the opponent's view)
+                    value = (<double>(q[n] - q[2 * n + 1]) + k.side_weight * (own_left - their_left)
+                             + k.mobility_weight * (own_busy - their_busy))
+            if value > best:
+                best = value
+                best_move[0] = pit
+                if value >= beta:
+                    leaves[0] = counted
+                    return best
+    leaves[0] = counted
+    return best
 
 
 cdef uint64_t kalah_key(const void* ctx, const Pos* p) noexcept nogil:
@@ -133,6 +209,7 @@ cdef class KalahCore(CoreKernel):
         self.vt.expand = kalah_expand
         self.vt.evaluate = kalah_evaluate
         self.vt.key = kalah_key
+        self.vt.leaf = kalah_leaf
         self.vt.uses_line = 0
 
     def pack(self, fields):

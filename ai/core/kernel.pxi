@@ -46,12 +46,19 @@ cdef struct Line:
 ctypedef int (*expand_fn)(const void* ctx, const Pos* position, const Line* line, Child* out) noexcept nogil
 ctypedef double (*evaluate_fn)(const void* ctx, const Pos* position) noexcept nogil
 ctypedef uint64_t (*key_fn)(const void* ctx, const Pos* position) noexcept nogil
+# Optional: a depth-1 node's best child value, scored from the mover's side without building the children
+# (the evaluation is antisymmetric, so a child after which the opponent moves needs no turning round),
+# stopping at the first that reaches `beta`; `best_move` and `leaves` (children evaluated) are written back,
+# and `path` is set when a path-dependent end was counted.  NULL: the search expands and evaluates.
+ctypedef double (*leaf_fn)(const void* ctx, const Pos* position, const Line* line, double beta,
+                           int32_t* best_move, int64_t* leaves, int* path) noexcept nogil
 
 cdef struct KernelVT:
     const void* ctx
     expand_fn expand
     evaluate_fn evaluate
     key_fn key
+    leaf_fn leaf          # may be NULL
     int uses_line         # 1: keep `Line` up to date while searching (costs a key per node)
 
 

@@ -72,15 +72,61 @@ class CompiledKernel:
         """Keys of the positions before ``state`` that the rules look back on (none for most games)."""
         return None
 
-    def make_run(self, table: Any, budget: Any, poll: int, state: State | None = None) -> Any:
+    def make_run(self, table: Any, budget: Any, poll: int, state: State | None = None) -> "CompiledRun":
+        """The compiled search of one root (``poll`` is C's own: the clock is read every few hundred nodes)."""
         core.runs_started += 1
-        return core.module().Run(
+        run = core.module().Run(
             self.core, table,
             deadline=deadline_of(budget),
             max_nodes=None if budget is None else budget.max_nodes,
             cancel_flag=cancel_flag(budget),
             history=None if state is None else self.history(state),
         )
+        return CompiledRun(self, run)
+
+
+class CompiledRun:
+    """``ai.search._Run``'s interface over a compiled ``Run``: the iterations run in C without the GIL."""
+
+    __slots__ = ("kernel", "run")
+
+    def __init__(self, kernel: CompiledKernel, run: Any) -> None:
+        self.kernel = kernel
+        self.run = run
+
+    def root(self, root: bytes, depth: int) -> tuple[float, Move, bool]:
+        return self.run.root(root, depth)
+
+    @property
+    def nodes(self) -> int:
+        return self.run.nodes
+
+    @property
+    def partial_move(self) -> Move | None:
+        return self.run.partial_move
+
+    @property
+    def partial_score(self) -> float:
+        return self.run.partial_score
+
+    @property
+    def partial_depth(self) -> int:
+        return self.run.partial_depth
+
+    def principal_variation(self, root: bytes, move: Move, depth: int) -> tuple:
+        """The best line, read from the table's moves (at most ``depth`` moves, stopping at a repetition)."""
+        line, position, seen = [move], root, {root}
+        while len(line) < depth:
+            child = next((c[1] for c in self.kernel.children(position) if c[0] == line[-1]), None)
+            if child is None or child in seen:
+                break
+            following = self.run.table_move(child)
+            if following is None:
+                break
+            seen.add(child)
+            line.append(following)
+            position = child
+        return tuple(line)
 
 
 class CompiledKalahKernel(CompiledKernel):

@@ -291,6 +291,7 @@ cdef class OwareCore(CoreKernel):
         self.vt.expand = oware_expand
         self.vt.evaluate = oware_evaluate
         self.vt.key = oware_key
+        self.vt.leaf = NULL
         self.vt.uses_line = 1
 
     @property

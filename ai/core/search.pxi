@@ -19,24 +19,26 @@ cdef extern from *:
     static inline int sc_read_flag(const unsigned char* flag) {
         return *(const volatile unsigned char*)flag;
     }
-    /* Ask for 2 MB pages for a big table's untouched memory (Linux; elsewhere a no-op): a probe anywhere in
-       the table then rarely misses the TLB as well as the cache. */
-    #if defined(__linux__)
     #include <sys/mman.h>
-    #include <stdint.h>
-    static inline void sc_ask_huge_pages(void* start, size_t size) {
-        const uintptr_t huge = (uintptr_t)1 << 21;
-        uintptr_t first = ((uintptr_t)start + huge - 1) & ~(huge - 1);
-        uintptr_t end = ((uintptr_t)start + size) & ~(huge - 1);
-        if (end > first) madvise((void*)first, end - first, MADV_HUGEPAGE);
-    }
-    #else
-    static inline void sc_ask_huge_pages(void* start, size_t size) { (void)start; (void)size; }
+    /* Zeroed memory for a big table, in huge pages where the system allows (far fewer page faults and TLB
+       misses on random probes); NULL on failure. */
+    static void* sc_table_alloc(size_t bytes) {
+        void* memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) return NULL;
+    #ifdef MADV_HUGEPAGE
+        madvise(memory, bytes, MADV_HUGEPAGE);
     #endif
+        return memory;
+    }
+    static void sc_table_free(void* memory, size_t bytes) {
+        if (memory != NULL) munmap(memory, bytes);
+    }
     """
+    void* sc_table_alloc(size_t bytes) nogil
+    void sc_prefetch "__builtin_prefetch"(const void* address) nogil
+    void sc_table_free(void* memory, size_t bytes) nogil
     double sc_monotonic() noexcept nogil
     int sc_read_flag(const unsigned char* flag) noexcept nogil
-    void sc_ask_huge_pages(void* start, size_t size) noexcept nogil
 
 cdef enum:
     EXACT = 0
@@ -121,17 +123,16 @@ cdef class Table:
         cdef int64_t buckets = 1
         while buckets * 4 <= wanted:
             buckets *= 2
-        self.data.slots = <Entry*>calloc(buckets * 2, sizeof(Entry))
+        self.data.slots = <Entry*>sc_table_alloc(buckets * 2 * sizeof(Entry))
         if self.data.slots == NULL:
             raise MemoryError(f"cannot allocate a {megabytes:g} MB transposition table")
-        sc_ask_huge_pages(self.data.slots, buckets * 2 * sizeof(Entry))
         self.data.bucket_mask = buckets - 1
         self.data.capacity = buckets * 2
         self.data.used = 0
         self.data.generation = 1
 
     def __dealloc__(self):
-        free(self.data.slots)
+        sc_table_free(self.data.slots, self.data.capacity * sizeof(Entry))
 
     def __len__(self):
         return self.data.used
@@ -145,6 +146,8 @@ cdef class Table:
         return self.data.capacity * sizeof(Entry) / 1_000_000
 
     def clear(self):
+        if self.data.used == 0:
+            return  # untouched: its pages need not be written (a big table costs nothing until used)
         memset(self.data.slots, 0, self.data.capacity * sizeof(Entry))
         self.data.used = 0
         self.data.generation = 1
@@ -171,7 +174,12 @@ cdef class CoreKernel:
             self._fill_line(line_buf, line, &p)
             count = self.vt.expand(self.vt.ctx, &p, line_buf, out)
             result = []
-            for i in range(count):
+            # the search's own order before any table, killer or history knowledge: winning ends, extra
+            # turns, then the kernel's hint (ties in the kernel's order), losing ends last
+            ranked = sorted(range(count), key=lambda i: (
+                -(out[i].kind == KIND_FINAL and out[i].final > 0), -(out[i].kind == KIND_SAME),
+                out[i].kind == KIND_FINAL, -out[i].order))
+            for i in ranked:
                 if out[i].kind == KIND_FINAL:
                     result.append((out[i].move, None, False, out[i].final))
                 else:
@@ -181,6 +189,24 @@ cdef class CoreKernel:
         finally:
             free(line_buf)
             free(out)
+
+    def perft(self, bytes position, int depth, line=None):
+        """The number of move sequences of ``depth`` moves from ``position`` (a move that ends the game ends its
+        sequence): the move generator's fingerprint, compared with the rules' in the tests."""
+        cdef Pos p = self._pos(position)
+        cdef Line* line_buf = <Line*>calloc(1, sizeof(Line))
+        cdef Child* buffer = <Child*>malloc((depth + 1) * MAX_MOVES * sizeof(Child))
+        cdef int64_t total
+        if not 0 <= depth <= 64:
+            raise ValueError(f"perft depth is 0..64, not {depth}")
+        try:
+            self._fill_line(line_buf, line, &p)
+            with nogil:
+                total = perft_count(&self.vt, &p, depth, line_buf, buffer)
+            return total
+        finally:
+            free(line_buf)
+            free(buffer)
 
     def evaluate(self, bytes position):
         cdef Pos p = self._pos(position)
@@ -213,6 +239,30 @@ cdef class CoreKernel:
         return 0
 
 
+cdef int64_t perft_count(const KernelVT* vt, const Pos* p, int depth, Line* line, Child* buffer) noexcept nogil:
+    cdef int count, i, saved_start
+    cdef int64_t total = 0
+    if depth == 0:
+        return 1
+    count = vt.expand(vt.ctx, p, line, buffer)
+    if depth == 1:
+        return count
+    for i in range(count):
+        if buffer[i].kind == KIND_FINAL:
+            continue
+        saved_start = line.start
+        if vt.uses_line:
+            line.keys[line.length] = vt.key(vt.ctx, &buffer[i].pos)
+            if buffer[i].reset:
+                line.start = line.length
+            line.length += 1
+        total += perft_count(vt, &buffer[i].pos, depth - 1, line, buffer + MAX_MOVES)
+        if vt.uses_line:
+            line.length -= 1
+            line.start = saved_start
+    return total
+
+
 cdef struct Search:
     KernelVT vt
     TableData* table
@@ -224,6 +274,7 @@ cdef struct Search:
     double deadline        # a monotonic instant, or -1: none
     const unsigned char* cancel
     int aborted
+    double aborted_at      # the monotonic instant the poll saw the stop (for measuring cancel latency)
     int32_t killers[MAX_PLY + 2][2]
     int64_t history[MAX_MOVES]
     int32_t previous_best
@@ -241,6 +292,8 @@ cdef inline void poll(Search* s) noexcept nogil:
         s.aborted = 1
     elif s.deadline >= 0 and sc_monotonic() >= s.deadline:
         s.aborted = 1
+    if s.aborted:
+        s.aborted_at = sc_monotonic()
     s.next_poll = s.nodes + POLL_NODES
     if s.max_nodes >= 0 and s.next_poll > s.max_nodes:
         s.next_poll = s.max_nodes
@@ -301,7 +354,7 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
     cdef Entry* entry
     cdef uint64_t key
     cdef int32_t table_move = -1
-    cdef int count, i, first, flag, saved_start
+    cdef int count = 0, i, first, flag, saved_start, path_flag
     cdef int64_t horizon_before, path_before, leaves
     cdef double best, value, a
     cdef int32_t best_move = -1
@@ -334,9 +387,19 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
     horizon_before = s.horizon
     path_before = s.path_events
     children = s.children + ply * MAX_MOVES
-    count = s.vt.expand(s.vt.ctx, p, &s.line, children)
+    if depth > 1 or s.vt.leaf == NULL:
+        count = s.vt.expand(s.vt.ctx, p, &s.line, children)
     best = -C_INFINITY
-    if depth == 1:
+    if depth == 1 and s.vt.leaf != NULL:
+        # The leaves, scored by the kernel itself without building the children.
+        leaves = 0
+        path_flag = 0
+        best = s.vt.leaf(s.vt.ctx, p, &s.line, beta, &best_move, &leaves, &path_flag)
+        if path_flag:
+            s.path_events += 1
+        s.nodes += leaves
+        s.horizon += leaves
+    elif depth == 1:
         # The leaves: each child scored in the kernel's order, stopping at the first that reaches beta.
         leaves = 0
         for i in range(count):
@@ -359,6 +422,9 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
         s.horizon += leaves
     else:
         order_children(s, children, count, table_move, ply, order)
+        for i in range(count if depth > 2 else 0):  # start loading the children's table buckets while the
+            if children[i].kind != KIND_FINAL:            # first is searched (nodes above the leaves use none)
+                sc_prefetch(s.table.slots + 2 * (s.vt.key(s.vt.ctx, &children[i].pos) & s.table.bucket_mask))
         a = alpha
         first = 1
         for i in range(count):
@@ -419,6 +485,8 @@ cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, i
     cdef Child* children = s.children
     cdef int count = s.vt.expand(s.vt.ctx, root, &s.line, children)
     cdef uint8_t order[MAX_MOVES]
+    if count <= 0:
+        return -2
     cdef int64_t priority[MAX_MOVES]
     cdef int64_t horizon_before = s.horizon
     cdef int64_t path_before = s.path_events
@@ -555,6 +623,8 @@ cdef class Run:
         self.s.line.start = 0
         with nogil:
             rc = root_search(self.s, &p, depth, &score, &move, &resolved)
+        if rc == -2:
+            raise ValueError("the root has no moves: a finished game is not searched")
         if rc < 0:
             from ai.base import SearchAborted
             raise SearchAborted
@@ -563,6 +633,11 @@ cdef class Run:
     @property
     def nodes(self):
         return self.s.nodes
+
+    @property
+    def aborted_at(self):
+        """The ``time.perf_counter`` instant the search noticed its stop (cancel, clock or node limit), or None."""
+        return self.s.aborted_at if self.s.aborted else None
 
     @property
     def partial_move(self):

@@ -14,6 +14,7 @@ would (the same children in the same order, the same scores).
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any, Hashable, Protocol
 
 from ai.evaluators import Evaluator, evaluator_for, final_margin, final_score
@@ -47,6 +48,38 @@ class Kernel(Protocol):
 
     def key(self, position: Position) -> Hashable:
         """The transposition-table key of a position."""
+
+
+class Run(Protocol):
+    """One search of one root, one iteration per ``root`` call: what ``ai.search.PVSEngine`` drives.
+
+    ``ai.search._Run`` is the Python one (over any ``Kernel``); a compiled kernel's ``make_run`` gives the C
+    one (``ai.core.kernels.CompiledRun``).  Both return the same values at a fixed depth.
+    """
+
+    nodes: int
+    partial_move: Move | None
+    """The best root move proven so far in the iteration under way (played if the clock cuts it short)."""
+    partial_score: float
+    partial_depth: int
+
+    def root(self, root: Position, depth: int) -> tuple[float, Move, bool]:
+        """Search ``root`` to ``depth``: (score, best move, resolved), or raise ``SearchAborted``."""
+
+    def principal_variation(self, root: Position, move: Move, depth: int) -> tuple:
+        """The best line from ``root`` starting with ``move``, as far as the table knows it."""
+
+
+class CompiledKernelProtocol(Kernel, Protocol):
+    """A kernel on the compiled core: a table in C memory and a search run in C without the GIL."""
+
+    compiled: bool
+
+    def new_table(self, megabytes: float) -> Any:
+        """A transposition table of ``megabytes`` (``ai.core._core.Table``)."""
+
+    def make_run(self, table: Any, budget: Any, poll: int, state: State | None = None) -> Run:
+        """The search of one root; ``state`` gives the rules' history the kernel looks back on (Oware)."""
 
 
 class GameKernel:
@@ -104,29 +137,52 @@ class GameKernel:
         return self.game.key(position)
 
 
-def kernel_for(game: Game, evaluator: Evaluator, margins: bool = False, fast: bool = True) -> Any:
-    """The fastest exact kernel for ``game`` and ``evaluator`` (``GameKernel`` when no fast one applies)."""
-    if fast and game.name == "kalah":
-        from ai.fast.kalah import KalahKernel
+KERNELS: dict[str, list[str]] = {
+    "kalah": ["ai.core.kernels:CompiledKalahKernel", "ai.fast.kalah:KalahKernel"],
+    "oware": ["ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"],
+    "hus": ["ai.core.kernels:CompiledHusKernel", "ai.fast.hus:HusKernel"],
+    # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
+    "magnetic-cave": ["ai.fast.magnetic_cave:CaveKernel"],
+}
+"""Each game's exact kernels, fastest first, as ``module:class``.  A class has ``supports(game, evaluator,
+margins)`` and is built as ``cls(game, evaluator, margins)``; a class with ``compiled = True`` runs on the
+compiled core (``ai.core``) and is passed over when that core is not loaded."""
 
-        if KalahKernel.supports(game, evaluator):
-            return KalahKernel(game, evaluator, margins)
-    if fast and game.name == "oware":
-        from ai.fast.oware import OwareKernel
 
-        if OwareKernel.supports(game, evaluator, margins):
-            return OwareKernel(game, evaluator, margins)
-    if fast and game.name == "hus":
-        from ai.fast.hus import HusKernel
+def register_kernel(game_name: str, path: str, first: bool = True) -> None:
+    """Add a kernel class (``module:class``) for ``game_name``, tried before the others when ``first``."""
+    kernels = KERNELS.setdefault(game_name, [])
+    if path in kernels:
+        kernels.remove(path)
+    kernels.insert(0 if first else len(kernels), path)
 
-        if HusKernel.supports(game, evaluator):
-            return HusKernel(game, evaluator, margins)
-    if fast and game.name == "magnetic-cave":
-        # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
-        from ai.fast.magnetic_cave import CaveKernel
 
-        if CaveKernel.supports(game, evaluator):
-            return CaveKernel(game, evaluator, margins)
+def _kernel_class(path: str) -> Any:
+    module_name, _, name = path.partition(":")
+    return getattr(importlib.import_module(module_name), name)
+
+
+def kernel_for(
+    game: Game, evaluator: Evaluator, margins: bool = False, fast: bool = True, compiled: bool | None = None
+) -> Any:
+    """The fastest exact kernel for ``game`` and ``evaluator`` (``GameKernel`` when no fast one applies).
+
+    ``compiled``: None takes a compiled kernel when the compiled core is loaded (``ai.core.status()``);
+    False keeps to the pure-Python kernels; True to the compiled ones (the general kernel when none fits).
+    """
+    if fast:
+        for path in KERNELS.get(game.name, ()):
+            is_compiled = path.startswith("ai.core.")
+            if compiled is not None and compiled != is_compiled:
+                continue
+            if is_compiled:
+                import ai.core
+
+                if ai.core.module() is None:
+                    continue
+            cls = _kernel_class(path)
+            if cls.supports(game, evaluator, margins):
+                return cls(game, evaluator, margins)
     return GameKernel(game, evaluator, margins)
 
 

@@ -78,7 +78,7 @@ class HusKernel:
     """The packed-int kernel of one Hus variant with a ``HusEvaluator`` (or the zero evaluator)."""
 
     @staticmethod
-    def supports(game: Game, evaluator: Evaluator) -> bool:
+    def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         return game.name == "hus" and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
 
     def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:

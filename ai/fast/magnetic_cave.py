@@ -285,7 +285,7 @@ class CaveKernel:
     """The Magnetic Cave kernel for the default (threat) evaluator."""
 
     @staticmethod
-    def supports(game: Game, evaluator: Evaluator) -> bool:
+    def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         return game.name == "magnetic-cave" and isinstance(evaluator, ThreatEvaluator)
 
     def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:

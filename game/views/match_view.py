@@ -18,7 +18,6 @@ Tab the move list, Space finish the animation, F1 the game's rules, Escape back 
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import arcade
@@ -40,14 +39,6 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 WATCH_GAP = 0.6
 """Seconds between two computer moves when only computers play (at speed 1)."""
 HINT_COLOUR = (140, 230, 140, 255)
-SEARCH_YIELD_SECONDS = 0.0002
-"""How often a search in the background yields the GIL while the board moves (``CancelToken.yield_seconds``):
-the window gets the GIL back within 0.2 ms after each of its GL calls (with the search's default of 1 ms a Kalah
-frame with stones flying took twice as long).  Not while the board rests (``scene.is_moving`` where the scene
-has it, else ``is_animating``): each yield is a system call (56 us in a sandbox), a quarter of the search's
-speed at this pace."""
-
-
 class MatchView(ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
 
@@ -268,8 +259,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         state = self.worker_state if self.worker_state is not None else self.match.state
         best = "-" if result.move is None else self.match.game.format_move(state, result.move)
         verb = "chose" if final else "best so far"
+        core = result.info.get("core")  # which search core ran: compiled, or the pure-Python fallback
+        where = "" if core is None else f" ({'compiled' if core == 'compiled' else 'Python'} core)"
         return (f"depth {result.depth}, {verb} {best}, score {result.score:+g}\n"
-                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s")
+                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s{where}")
 
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move) -> None:  # type: ignore[no-untyped-def]
@@ -549,11 +542,6 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
                 widget.disabled = not enabled
 
     def on_draw(self) -> None:
-        moving = getattr(self.scene, "is_moving", None)  # a scene may say it still settles after animating
-        pace = SEARCH_YIELD_SECONDS if (self.scene.is_animating if moving is None else moving) else None
-        for worker in (self.worker, self.hint_worker):
-            if worker is not None:
-                worker.token.yield_seconds = pace
         self._refresh_panels()
         super().on_draw()
 

@@ -1,0 +1,204 @@
+"""Where tournament games run: in this process, in a local process pool, or on a Dask cluster.
+
+A runner takes ``GameTask`` objects and hands back ``GameRecord`` objects as they finish, in any order; the
+tournament (``ai.tournament.compare``) decides what to submit and when to stop.  All three runners call the
+same picklable function on the same task, so a task gives the same record wherever it runs.
+
+- ``InlineRunner``: one game at a time in this process (``--jobs 1``).
+- ``PoolRunner``: a ``multiprocessing`` pool of ``--jobs`` processes (the ``spawn`` start method).
+- ``DaskRunner``: ``dask.distributed``, either an existing scheduler (``--cluster tcp://HOST:PORT``, with
+  workers started by ``dask worker tcp://HOST:PORT`` on machines that have StoneCave installed) or a local
+  cluster of ``--jobs`` worker processes (``--cluster local``).  A worker that dies takes only its game in
+  flight with it: the scheduler gives that game to another worker, and should it give up (Dask's
+  ``KilledWorker`` after repeated deaths) the runner submits the game again, up to ``MAX_REPLAYS`` times.
+
+Dask is an optional extra (``pip install -e ".[cluster]"``), imported only when a Dask runner is asked for.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+import multiprocessing
+import queue
+import time
+import uuid
+from collections import deque
+from typing import Any, Callable, Protocol
+
+from ai.base import EngineError
+
+MAX_REPLAYS = 3
+"""How many times a game lost with its worker is submitted again before the run gives up."""
+CONNECT_TIMEOUT = "20s"
+"""How long to try to reach a remote scheduler before giving up."""
+LOCAL = "local"
+"""The ``--cluster`` value that starts a Dask cluster on this machine."""
+
+Play = Callable[[Any], Any]
+"""The function a runner applies to each task (``ai.tournament.play_game``): picklable, by module and name."""
+
+
+class GameRunner(Protocol):
+    """Plays submitted tasks and returns their records in the order they finish."""
+
+    description: str
+
+    def capacity(self) -> int:
+        """How many games to keep submitted at once (enough to keep every worker busy)."""
+
+    def submit(self, task: Any) -> None:
+        """Queue one game."""
+
+    def next_record(self) -> Any:
+        """Block until a submitted game finishes and return its record."""
+
+    def close(self) -> None:
+        """Stop: drop games not yet finished and release processes or connections."""
+
+
+class InlineRunner:
+    """Plays each game in this process when its record is asked for."""
+
+    description = "1 process"
+
+    def __init__(self, play: Play) -> None:
+        self._play = play
+        self._pending: deque = deque()
+
+    def capacity(self) -> int:
+        return 1
+
+    def submit(self, task: Any) -> None:
+        self._pending.append(task)
+
+    def next_record(self) -> Any:
+        return self._play(self._pending.popleft())
+
+    def close(self) -> None:
+        self._pending.clear()
+
+
+class PoolRunner:
+    """A pool of ``jobs`` spawned processes; records come back through a queue as games finish."""
+
+    def __init__(self, play: Play, jobs: int) -> None:
+        self.description = f"{jobs} processes"
+        self._play = play
+        self._jobs = jobs
+        self._done: queue.Queue = queue.Queue()
+        self._pool = multiprocessing.get_context("spawn").Pool(jobs)
+
+    def capacity(self) -> int:
+        return 2 * self._jobs
+
+    def submit(self, task: Any) -> None:
+        self._pool.apply_async(self._play, (task,), callback=self._done.put,
+                               error_callback=lambda error: self._done.put(_Failure(error)))
+
+    def next_record(self) -> Any:
+        item = self._done.get()
+        if isinstance(item, _Failure):
+            raise item.error
+        return item
+
+    def close(self) -> None:
+        self._pool.terminate()
+        self._pool.join()
+
+
+class _Failure:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def import_distributed():
+    """``dask.distributed``, or an ``EngineError`` that names the extra to install."""
+    try:
+        dask_distributed = importlib.import_module("dask.distributed")
+    except ImportError as error:
+        raise EngineError(
+            f"--cluster needs Dask, which is not installed ({error}): "
+            'pip install -e ".[cluster]" (or pip install "dask[distributed]")') from None
+    return dask_distributed
+
+
+class DaskRunner:
+    """Games as Dask tasks: one task per game, carrying the engine specs, the opening and the seeds."""
+
+    def __init__(self, play: Play, address: str, jobs: int = 2, *, processes: bool = True) -> None:
+        distributed = import_distributed()
+        self._play = play
+        self._cluster = None
+        self._run_id = uuid.uuid4().hex[:8]
+        try:
+            if address == LOCAL:
+                self._cluster = distributed.LocalCluster(
+                    n_workers=jobs, threads_per_worker=1, processes=processes, dashboard_address=None,
+                    silence_logs=logging.ERROR)
+                self._client = distributed.Client(self._cluster)
+                self.description = f"local Dask cluster of {jobs} workers"
+            else:
+                self._client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+                self.description = f"Dask cluster at {address}"
+        except OSError as error:
+            self.close()
+            raise EngineError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        self._killed_worker = getattr(distributed, "KilledWorker", None)
+        if self._killed_worker is None:
+            from distributed.scheduler import KilledWorker
+
+            self._killed_worker = KilledWorker
+        self._completed = distributed.as_completed()
+        self._tasks: dict[Any, tuple[Any, int]] = {}
+        self.replays = 0
+        self._threads, self._threads_asked = 0, -math.inf
+        """Games submitted again after Dask gave up on them (each worker death Dask handles itself)."""
+
+    def capacity(self) -> int:
+        # Workers may join or leave during a run; ask the scheduler at most once a second, not once a game.
+        now = time.monotonic()
+        if now - self._threads_asked > 1.0:
+            self._threads = sum(self._client.nthreads().values())
+            self._threads_asked = now
+        return 2 * max(1, self._threads)
+
+    def submit(self, task: Any, attempt: int = 0) -> None:
+        key = f"stonecave-game-{self._run_id}-{task.index}-{attempt}"
+        future = self._client.submit(self._play, task, key=key, pure=False, retries=0)
+        self._tasks[future] = (task, attempt)
+        self._completed.add(future)
+
+    def next_record(self) -> Any:
+        while True:
+            future = next(self._completed)
+            task, attempt = self._tasks.pop(future)
+            try:
+                return future.result()
+            except self._killed_worker:
+                if attempt >= MAX_REPLAYS:
+                    raise EngineError(f"game {task.index} killed its worker {attempt + 1} times; giving up") from None
+                self.replays += 1
+                self.submit(task, attempt + 1)
+            finally:
+                future.release()
+
+    def close(self) -> None:
+        tasks = getattr(self, "_tasks", {})
+        client = getattr(self, "_client", None)
+        if client is not None:
+            if tasks:
+                client.cancel(list(tasks))
+                tasks.clear()
+            client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_runner(play: Play, jobs: int = 1, cluster: str | None = None) -> GameRunner:
+    """The runner for ``--jobs`` and ``--cluster`` (``local`` or a scheduler address such as tcp://host:8786)."""
+    if cluster is not None:
+        return DaskRunner(play, cluster, jobs)
+    if jobs == 1:
+        return InlineRunner(play)
+    return PoolRunner(play, jobs)
