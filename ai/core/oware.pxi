@@ -133,94 +133,128 @@ cdef inline bint oware_repeats(const OwareCtx* k, const Line* line, uint64_t sam
     return 0
 
 
+cdef enum:
+    OWARE_GOES_ON = 0             # what oware_play says of a move: the game goes on,
+    OWARE_ENDS = 1                # it ends (`final` is the mover's score),
+    OWARE_ENDS_BY_PATH = 2        # it ends by a rule that looks at the path (repetition, no-capture limit)
+
+
+cdef inline int oware_play(const OwareCtx* k, const Pos* p, int house, int counter, const Line* line,
+                           Pos* child, int* captured_out, double* final) noexcept nogil:
+    # Sow `house` (a legal move) and apply the end rules in the rules' order of precedence
+    # (OwareKernel.ending).  `child` receives the position after the move, turned round for the opponent.
+    cdef int seeds = p.b[house], field, captured = 0, i, taken, next_counter, total = k.total
+    cdef int own_store, opp_store, own_side, opp_side
+    cdef const uint8_t* delta = k.delta[house][seeds]
+    cdef uint64_t same, turned
+    cdef Pos q, after
+    for i in range(OWARE_BYTES):        # bytes wrap mod 256: the house's -seeds is +(256 - seeds)
+        q.b[i] = p.b[i] + delta[i]
+    field = k.last[house][seeds]
+    if field > OWARE_STORE:             # the last seed on the opponent's side: capture 2s and 3s backwards
+        after.q[0] = q.q[0]
+        after.q[1] = q.q[1]
+        while field > OWARE_STORE:
+            taken = after.b[field]
+            if taken != 2 and taken != 3:
+                break
+            after.b[field] = 0
+            captured += taken
+            field -= 1
+        if captured:
+            # the opponent's houses are the top byte of word 0 and the low five bytes of word 1
+            if (after.q[0] >> 56) | (after.q[1] & <uint64_t>0xFFFFFFFFFFULL) or k.slam_captures:
+                after.b[OWARE_STORE] += captured
+                q.q[0] = after.q[0]
+                q.q[1] = after.q[1]
+            else:                       # a grand slam that captures nothing
+                captured = 0
+    captured_out[0] = captured
+    own_store = q.b[OWARE_STORE]
+    opp_store = q.b[OWARE_OPP_STORE]
+    if 2 * own_store > total or 2 * opp_store > total or (2 * own_store == total and 2 * opp_store == total):
+        final[0] = oware_final(own_store - opp_store)
+        return OWARE_ENDS
+    own_side = byte_sum(oware_own_houses(&q))
+    opp_side = byte_sum(oware_their_houses(&q))
+    if captured:
+        next_counter = 0
+    elif counter < 65535:
+        next_counter = counter + 1
+    else:                               # only without a limit, where the counter counts for nothing
+        next_counter = counter
+    oware_turn(&q, child, next_counter)
+    if k.repetition and not captured:
+        same = oware_board_hash(&q)
+        turned = oware_board_hash(child)
+        if oware_repeats(k, line, same + <uint64_t>counter * k.counter_step,
+                         turned + <uint64_t>counter * k.counter_step):
+            final[0] = oware_final(own_store + own_side - opp_store - opp_side)
+            return OWARE_ENDS_BY_PATH
+    if not captured and k.limit and counter + 1 >= k.limit:
+        final[0] = oware_final(own_store - opp_store)
+        return OWARE_ENDS_BY_PATH
+    if own_side == 0:                   # the opponent must feed the mover, if any of their houses reaches
+        for i in range(OWARE_HOUSES):
+            if q.b[7 + i] + i >= OWARE_HOUSES:
+                break
+        else:
+            final[0] = oware_final(own_store + own_side - opp_store - opp_side)
+            return OWARE_ENDS
+    if opp_side == 0:                   # the opponent has no move at all
+        final[0] = oware_final(own_store + own_side - opp_store - opp_side)
+        return OWARE_ENDS
+    return OWARE_GOES_ON
+
+
+cdef inline bint oware_legal(const Pos* p, int house, bint starving) noexcept nogil:
+    # A house with seeds; when the opponent is starving, only one whose seeds reach them.
+    return p.b[house] != 0 and not (starving and p.b[house] + house < OWARE_HOUSES)
+
+
 cdef int oware_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
     cdef const OwareCtx* k = <const OwareCtx*>ctx
-    cdef int count = 0, house, seeds, field, captured, i, taken, counter = oware_counter(p)
-    cdef int own_store, opp_store, own_side, opp_side, total = k.total
+    cdef int count = 0, house, captured, ending, counter = oware_counter(p)
     cdef bint starving = oware_their_houses(p) == 0
-    cdef int next_counter
-    cdef const uint8_t* delta
-    cdef uint64_t same, turned
     cdef Child* c
-    cdef Pos q, after
     for house in range(OWARE_HOUSES):
-        seeds = p.b[house]
-        if seeds == 0 or (starving and seeds + house < OWARE_HOUSES):   # a starving opponent must be fed
+        if not oware_legal(p, house, starving):
             continue
-        delta = k.delta[house][seeds]
-        for i in range(OWARE_BYTES):    # bytes wrap mod 256: the house's -seeds is +(256 - seeds)
-            q.b[i] = p.b[i] + delta[i]
-        field = k.last[house][seeds]
-        captured = 0
-        if field > OWARE_STORE:         # the last seed on the opponent's side: capture 2s and 3s backwards
-            after.q[0] = q.q[0]
-            after.q[1] = q.q[1]
-            while field > OWARE_STORE:
-                taken = after.b[field]
-                if taken != 2 and taken != 3:
-                    break
-                after.b[field] = 0
-                captured += taken
-                field -= 1
-            if captured:
-                # the opponent's houses are the top byte of word 0 and the low five bytes of word 1
-                if (after.q[0] >> 56) | (after.q[1] & <uint64_t>0xFFFFFFFFFFULL) or k.slam_captures:
-                    after.b[OWARE_STORE] += captured
-                    q.q[0] = after.q[0]
-                    q.q[1] = after.q[1]
-                else:                   # a grand slam that captures nothing
-                    captured = 0
         c = &out[count]
         count += 1
+        ending = oware_play(k, p, house, counter, line, &c.pos, &captured, &c.final)
         c.move = house
-        c.path = 0
+        c.path = ending == OWARE_ENDS_BY_PATH
         c.reset = captured != 0
-        c.order = 0
-        # The end rules in the rules' order of precedence (OwareKernel.ending).
-        own_store = q.b[OWARE_STORE]
-        opp_store = q.b[OWARE_OPP_STORE]
-        if 2 * own_store > total or 2 * opp_store > total or (2 * own_store == total and 2 * opp_store == total):
-            c.kind = KIND_FINAL
-            c.final = oware_final(own_store - opp_store)
-            continue
-        own_side = byte_sum(oware_own_houses(&q))
-        opp_side = byte_sum(oware_their_houses(&q))
-        if captured:
-            next_counter = 0
-        elif counter < 65535:
-            next_counter = counter + 1
-        else:                           # only without a limit, where the counter counts for nothing
-            next_counter = counter
-        oware_turn(&q, &c.pos, next_counter)
-        if k.repetition and not captured:
-            same = oware_board_hash(&q)
-            turned = oware_board_hash(&c.pos)
-            if oware_repeats(k, line, same + <uint64_t>counter * k.counter_step,
-                             turned + <uint64_t>counter * k.counter_step):
-                c.kind = KIND_FINAL
-                c.path = 1
-                c.final = oware_final(own_store + own_side - opp_store - opp_side)
-                continue
-        if not captured and k.limit and counter + 1 >= k.limit:
-            c.kind = KIND_FINAL
-            c.path = 1
-            c.final = oware_final(own_store - opp_store)
-            continue
-        if own_side == 0:               # the opponent must feed the mover, if any of their houses reaches
-            for i in range(OWARE_HOUSES):
-                if q.b[7 + i] + i >= OWARE_HOUSES:
-                    break
-            else:
-                c.kind = KIND_FINAL
-                c.final = oware_final(own_store + own_side - opp_store - opp_side)
-                continue
-        if opp_side == 0:               # the opponent has no move at all
-            c.kind = KIND_FINAL
-            c.final = oware_final(own_store + own_side - opp_store - opp_side)
-            continue
-        c.kind = KIND_OTHER
-        c.order = captured              # captures first (the search's history and killers come before)
+        c.kind = KIND_OTHER if ending == OWARE_GOES_ON else KIND_FINAL
+        c.order = captured if ending == OWARE_GOES_ON else 0   # captures first
     return count
+
+
+cdef double oware_leaf(const void* ctx, const Pos* p, const Line* line, double beta, int32_t* best_move,
+                       int64_t* leaves, int* path) noexcept nogil:
+    # The search's depth-1 loop over oware_expand's children (the same order, values and stop at `beta`),
+    # without writing a child list.
+    cdef const OwareCtx* k = <const OwareCtx*>ctx
+    cdef int house, captured, ending, counter = oware_counter(p)
+    cdef bint starving = oware_their_houses(p) == 0
+    cdef double best = -C_INFINITY, value
+    cdef Pos child
+    for house in range(OWARE_HOUSES):
+        if not oware_legal(p, house, starving):
+            continue
+        ending = oware_play(k, p, house, counter, line, &child, &captured, &value)
+        if ending == OWARE_ENDS_BY_PATH:
+            path[0] = 1
+        elif ending == OWARE_GOES_ON:
+            leaves[0] += 1
+            value = -oware_evaluate(ctx, &child)
+        if value > best:
+            best = value
+            best_move[0] = house
+            if value >= beta:
+                break
+    return best
 
 
 cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
@@ -291,7 +325,7 @@ cdef class OwareCore(CoreKernel):
         self.vt.expand = oware_expand
         self.vt.evaluate = oware_evaluate
         self.vt.key = oware_key
-        self.vt.leaf = NULL
+        self.vt.leaf = oware_leaf
         self.vt.uses_line = 1
 
     @property
