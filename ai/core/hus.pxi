@@ -176,66 +176,102 @@ cdef inline bint hus_quick_move(const uint8_t* ring) noexcept nogil:
     return 0
 
 
-cdef inline bint hus_has_move(const Pos* c, int can_capture, int lap_limit, int quick) noexcept nogil:
-    # Whether the side to move in `c` has a legal move; `quick` is hus_quick_move of its ring when known
-    # (0 or 1), else -1.
+cdef inline bint hus_opponent_can_move(const Pos* x, int can_capture, int lap_limit, int quick) noexcept nogil:
+    # Whether the opponent (bytes 32..63 of `x`, the mover's frame) has a legal move in reply; `quick` is
+    # hus_quick_move of their ring when known (0 or 1), else -1.
     cdef int pit
     cdef Pos y
     if quick < 0:
-        quick = hus_quick_move(c.b)
+        quick = hus_quick_move(x.b + HUS_RING)
     if quick:
         return 1
     for pit in range(HUS_RING):
-        if c.b[pit] >= 2:
-            memcpy(y.q, c.q, 8 * sizeof(uint64_t))
+        if x.b[HUS_RING + pit] >= 2:
+            memcpy(y.q, x.q + 4, 4 * sizeof(uint64_t))     # their ring first: they move
+            memcpy(y.q + 4, x.q, 4 * sizeof(uint64_t))
             if hus_play(&y, pit, can_capture, lap_limit) >= 0:
                 return 1
     return 0
 
 
+cdef inline int hus_move(const HusCtx* k, const Pos* p, int start, int* their_quick, Pos* x,
+                         double* final) noexcept nogil:
+    # Play `start` (a pit of 2 or more seeds) into `x` (the mover's frame): -1 when the lap limit forbids
+    # it, 1 when it ends the game (`final` is the mover's score, as ai.evaluators.final_score or
+    # final_margin gives it: the opponent cannot move and loses, or the turn limit draws), else 0.
+    # `their_quick` caches hus_quick_move of the opponent's ring as it was before any move (-1: not yet).
+    cdef uint32_t child_ply = <uint32_t>p.q[8] + 1
+    cdef int alive, margin
+    memcpy(x.q, p.q, 8 * sizeof(uint64_t))
+    if hus_play(x, start, <uint32_t>p.q[8] >= 2, k.lap_limit) < 0:
+        return -1
+    if x.q[4] == p.q[4] and x.q[5] == p.q[5] and x.q[6] == p.q[6] and x.q[7] == p.q[7]:
+        # nothing captured: the opponent's quick moves are those of their ring before the move
+        if their_quick[0] < 0:
+            their_quick[0] = hus_quick_move(p.b + HUS_RING)
+        alive = hus_opponent_can_move(x, child_ply >= 2, k.lap_limit, their_quick[0])
+    else:
+        alive = hus_opponent_can_move(x, child_ply >= 2, k.lap_limit, -1)
+    if alive and child_ply < k.ply_limit:
+        return 0
+    margin = hus_ring_sum(x.q) - hus_ring_sum(x.q + 4)
+    final[0] = margin if alive or k.margins else WIN_SCORE + abs(margin)
+    return 1
+
+
 cdef int hus_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
     cdef const HusCtx* k = <const HusCtx*>ctx
-    cdef uint32_t ply = <uint32_t>p.q[8]
-    cdef uint32_t child_ply = ply + 1
-    cdef int can_capture = ply >= 2, child_can_capture = child_ply >= 2
-    cdef int count = 0, start, margin, their_quick = -1, alive, theirs_before = hus_ring_sum(p.q + 4)
+    cdef int count = 0, start, ending, their_quick = -1, theirs_before = hus_ring_sum(p.q + 4)
     cdef Child* c
     cdef Pos x
     for start in range(HUS_RING):
         if p.b[start] < 2:
             continue
-        memcpy(x.q, p.q, 8 * sizeof(uint64_t))
-        if hus_play(&x, start, can_capture, k.lap_limit) < 0:
-            continue
         c = &out[count]
+        ending = hus_move(k, p, start, &their_quick, &x, &c.final)
+        if ending < 0:
+            continue
         count += 1
         c.move = start
         c.path = 0
         c.reset = 0
+        if ending:
+            c.kind = KIND_FINAL
+            c.order = 0
+            continue
+        c.kind = KIND_OTHER
+        c.order = theirs_before - hus_ring_sum(x.q + 4)    # seeds captured: a cheap order
         memcpy(c.pos.q, x.q + 4, 4 * sizeof(uint64_t))   # the opponent's ring first
         memcpy(c.pos.q + 4, x.q, 4 * sizeof(uint64_t))
-        c.pos.q[8] = child_ply
-        if x.q[4] == p.q[4] and x.q[5] == p.q[5] and x.q[6] == p.q[6] and x.q[7] == p.q[7]:
-            # nothing captured: the opponent's quick moves are those of their ring before the move
-            if their_quick < 0:
-                their_quick = hus_quick_move(p.b + HUS_RING)
-            alive = hus_has_move(&c.pos, child_can_capture, k.lap_limit, their_quick)
-        else:
-            alive = hus_has_move(&c.pos, child_can_capture, k.lap_limit, -1)
-        if alive and child_ply < k.ply_limit:
-            c.kind = KIND_OTHER
-            c.order = theirs_before - hus_ring_sum(x.q + 4)    # seeds captured: a cheap order
-            continue
-        # the end: the opponent cannot move (the mover wins) or the turn limit (a draw), scored as
-        # ai.evaluators.final_score (or final_margin) scores it
-        c.kind = KIND_FINAL
-        c.order = 0
-        margin = hus_ring_sum(x.q) - hus_ring_sum(x.q + 4)
-        if alive or k.margins:
-            c.final = margin
-        else:
-            c.final = WIN_SCORE + abs(margin)
+        c.pos.q[8] = <uint32_t>p.q[8] + 1
     return count
+
+
+cdef double hus_leaf(const void* ctx, const Pos* p, const Line* line, double beta, int32_t* best_move,
+                     int64_t* leaves, int* path) noexcept nogil:
+    # The search's depth-1 loop over hus_expand's children (the same order, values and stop at `beta`),
+    # without writing a child list or turning a board round: a child is scored from the mover's side as
+    # the evaluation of the board in the mover's frame, which is exactly the negated evaluation of the
+    # child (every term is a difference, so the doubles are the same to the last bit).
+    cdef const HusCtx* k = <const HusCtx*>ctx
+    cdef int start, ending, their_quick = -1
+    cdef double best = -C_INFINITY, value
+    cdef Pos x
+    for start in range(HUS_RING):
+        if p.b[start] < 2:
+            continue
+        ending = hus_move(k, p, start, &their_quick, &x, &value)
+        if ending < 0:
+            continue
+        if ending == 0:
+            leaves[0] += 1
+            value = hus_evaluate(ctx, &x)
+        if value > best:
+            best = value
+            best_move[0] = start
+            if value >= beta:
+                break
+    return best
 
 
 cdef double hus_evaluate(const void* ctx, const Pos* p) noexcept nogil:
@@ -281,7 +317,7 @@ cdef class HusCore(CoreKernel):
         self.vt.expand = hus_expand
         self.vt.evaluate = hus_evaluate
         self.vt.key = hus_key
-        self.vt.leaf = NULL
+        self.vt.leaf = hus_leaf
         self.vt.uses_line = 0
 
     def pack(self, own, other, int ply):
