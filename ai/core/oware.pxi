@@ -293,7 +293,7 @@ cdef class OwareCore(CoreKernel):
     def __cinit__(self, int seeds, bint skip_start=True, bint slam_captures=False, int limit=100,
                   bint repetition=True, int evaluator=OWARE_OWARE, double side=0.0, double mobility=0.0,
                   double vulnerable=0.0):
-        cdef int house, count, ring_index, start, i
+        cdef int house, count, ring_index, i
         if not 1 <= seeds <= 12:
             raise ValueError(f"Oware has 1..12 seeds a house, not {seeds}")
         if not 0 <= limit <= 65535:
