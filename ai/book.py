@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 import rules
+from guarded import files
 from rules import Game, Move, State
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -119,7 +120,7 @@ def _load(spec: str) -> OpeningBook | None:
     path = DATA / name if name else None
     if path is None or not path.exists():
         return None
-    return OpeningBook.parse(rules.parse_game_spec(spec), path.read_text(encoding="utf-8"), str(path))
+    return OpeningBook.parse(rules.parse_game_spec(spec), files.read_text(path, 16 * 1024 * 1024), str(path))
 
 
 # -- building a book -------------------------------------------------------------------------------------------------

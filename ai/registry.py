@@ -4,6 +4,11 @@ The declarations live in ``ai/data/*.yaml`` (one file per family of engines, so 
 file); presets in ``ai/data/presets.yaml``.  The GUI menus and the command line both read this registry.
 
 Command-line form of an engine: ``name`` or ``name:key=value,key=value``, e.g. ``alphabeta:depth=8``.
+
+``check_engine_spec`` is the one validator of such a spec, used alike by the command line, the settings, save
+files and the window: the engine must exist and suit the game, every parameter must be one it has, numbers must
+be finite and within the declared range, choices (evaluators included) among the valid ones, and every message
+names the valid choices.  A time of ``none`` means "until cancelled": the search stops when its token is.
 """
 from __future__ import annotations
 
@@ -14,9 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ai.base import Engine, EngineError
+from guarded import files
+from guarded.files import clip, quote
 from rules import Game
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -53,24 +58,32 @@ class EngineParam:
                     return False
             if isinstance(value, bool):
                 return value
-            raise EngineError(f"{where} must be true or false, not {value!r}")
+            raise EngineError(f"{where} must be true or false, not {quote(value)}")
         if self.type == "choice":
             text = str(value).strip()
             if self.choices and text not in self.choices:
-                raise EngineError(f"{where} must be one of {', '.join(self.choices)}, not {text!r}")
+                raise EngineError(f"{where} must be one of {', '.join(self.choices)}, not {quote(text)}")
             return text
         if self.type == "str":
-            return str(value)
+            text = str(value).strip()
+            if len(text) > MAX_TEXT:
+                raise EngineError(f"{where} must be a short name (at most {MAX_TEXT} characters), not {quote(text)}")
+            return text
+        if isinstance(value, str) and len(value.strip()) > MAX_NUMBER_TEXT:
+            raise EngineError(f"{where} must be {self._expected()}, not a number written with "
+                              f"{len(value.strip())} characters")
         try:
+            if isinstance(value, str) and (not value.isascii() or "_" in value):
+                raise ValueError(value)  # the one rule for typed numbers: ASCII digits (no ٣, ３ or 1_000)
             number = float(value) if self.type == "float" else _whole(value)
-        except (TypeError, ValueError):
-            raise EngineError(f"{where} must be {self._expected()}, not {value!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise EngineError(f"{where} must be {self._expected()}, not {quote(value)}") from None
         if isinstance(number, float) and not math.isfinite(number):
-            raise EngineError(f"{where} must be a finite number, not {value!r}")
+            raise EngineError(f"{where} must be {self._expected()} (a finite number), not {quote(value)}")
         if (self.minimum is not None and number < self.minimum) or (
             self.maximum is not None and number > self.maximum
         ):
-            raise EngineError(f"{where} must be {self._expected()}, not {number}")
+            raise EngineError(f"{where} must be {self._expected()}, not {quote(number)}")
         return number
 
     def _expected(self) -> str:
@@ -80,6 +93,14 @@ class EngineParam:
         if self.minimum is not None:
             return f"{kind} of at least {self.minimum}"
         return kind
+
+
+MAX_TEXT = 40
+"""Longest text parameter (an evaluator's name) accepted."""
+MAX_NUMBER_TEXT = 40
+"""Longest written number accepted (no declared range needs more; ``int()`` of thousands of digits is slow)."""
+MAX_SPEC = 400
+"""Longest engine spec accepted."""
 
 
 def _whole(value: Any) -> int:
@@ -108,7 +129,7 @@ class EngineInfo:
             if param.name == name:
                 return param
         valid = ", ".join(p.name for p in self.params) or "none"
-        raise EngineError(f"{self.name} has no parameter {name!r} (valid: {valid})")
+        raise EngineError(f"{self.name} has no parameter {quote(name)} (valid: {valid})")
 
     def defaults(self) -> dict[str, Any]:
         return {param.name: param.default for param in self.params}
@@ -152,7 +173,7 @@ def _load_registry() -> dict[str, EngineInfo]:
     for path in sorted(DATA_DIR.glob("*.yaml")):
         if path.name == "presets.yaml":
             continue
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = files.load_yaml(path) or {}
         for name, raw in (data.get("engines") or {}).items():
             if name in engines:
                 raise EngineError(f"{path.name}: engine {name!r} is declared twice")
@@ -179,12 +200,19 @@ def engines(game: Game | None = None) -> list[EngineInfo]:
 def engine_info(name: str) -> EngineInfo:
     registry = _load_registry()
     if name not in registry:
-        raise EngineError(f"unknown engine {name!r} (valid: {', '.join(registry)})")
+        if not name:
+            raise EngineError(f"no engine named (valid: {', '.join(registry)})")
+        raise EngineError(f"unknown engine {quote(name)} (valid: {', '.join(registry)})")
     return registry[name]
 
 
 def parse_engine_spec(spec: str) -> tuple[EngineInfo, dict[str, Any]]:
     """Read ``name:key=value,...`` into the engine's info and its full, checked parameters."""
+    if not isinstance(spec, str):
+        raise EngineError(f"an engine spec must be text such as alphabeta:depth=6, not {quote(spec)}")
+    if len(spec) > MAX_SPEC:
+        raise EngineError(f"an engine spec of {len(spec)} characters is too long (at most {MAX_SPEC}): "
+                          f"{clip(spec)!r}")
     name, _, rest = spec.strip().partition(":")
     info = engine_info(name.strip())
     params = info.defaults()
@@ -192,17 +220,35 @@ def parse_engine_spec(spec: str) -> tuple[EngineInfo, dict[str, Any]]:
         for item in rest.split(","):
             key, sep, value = item.partition("=")
             if not sep:
-                raise EngineError(f"bad engine parameter {item!r} in {spec!r}: expected key=value")
+                raise EngineError(f"bad engine parameter {quote(item)} in {quote(spec)}: expected key=value "
+                                  f"(valid keys: {', '.join(p.name for p in info.params) or 'none'})")
             param = info.param(key.strip())
             params[param.name] = param.convert(info.name, value)
     return info, params
 
 
+def check_engine_spec(spec: str, game: Game | None = None) -> tuple[EngineInfo, dict[str, Any]]:
+    """The one validator of an engine spec: ``parse_engine_spec``, then (given a game) that the engine plays
+    it and that every evaluator named is one the game has; EngineError naming the valid choices otherwise."""
+    info, params = parse_engine_spec(spec)
+    if game is None:
+        return info, params
+    if not info.suits(game):
+        valid = ", ".join(other.name for other in engines(game))
+        raise EngineError(f"engine {info.name} does not play {game.title} (engines that do: {valid})")
+    if isinstance(params.get("eval"), str):
+        from ai.evaluators import evaluator_names
+
+        names = ("default",) + tuple(name for name in evaluator_names(game) if name != "default")
+        if params["eval"] not in names:
+            raise EngineError(f"{info.name}: eval {quote(params['eval'])} is not an evaluator of {game.title} "
+                              f"(valid: {', '.join(names)})")
+    return info, params
+
+
 def make_engine(game: Game, spec: str) -> Engine:
     """Build the engine named by ``spec`` for ``game`` (raises EngineError when it does not suit the game)."""
-    info, params = parse_engine_spec(spec)
-    if not info.suits(game):
-        raise EngineError(f"engine {info.name} does not play {game.title}")
+    info, params = check_engine_spec(spec, game)
     return info.load()(game, **params)
 
 
@@ -223,7 +269,7 @@ def _load_presets() -> dict[str, dict[str, str]]:
     path = DATA_DIR / "presets.yaml"
     if not path.exists():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = files.load_yaml(path) or {}
     return {str(game): {str(level): str(spec) for level, spec in (levels or {}).items()} for game, levels in data.items()}
 
 

@@ -20,7 +20,8 @@ engine then returns its last completed iteration.
 
 The deadline does not depend on the engine unwinding in time: a second thread, the *watchdog*, sleeps until
 ``GRACE`` after the deadline and, if the engine has not finished by then, posts ``Finished`` itself with the
-last completed iteration (``info["at_deadline"]``); whatever the engine returns later is dropped.  So a
+last completed iteration (``info["at_deadline"]``) and cancels the token; whatever the engine returns later
+is dropped.  So a
 deadline is overrun by at most ``GRACE`` plus the time the watchdog needs to be scheduled and take the GIL
 (the search yields it at every poll, about every millisecond).  A ``cancel()`` posts ``Finished`` itself, on
 the caller's side, at once.  Whatever happens, exactly one final message is posted: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
@@ -212,6 +213,9 @@ class SearchWorker(Mailbox):
         if deadline is None or self._done.wait(max(0.0, deadline + GRACE - time.perf_counter())):
             return
         self._answer_now(cancelled=self.token.is_cancelled, note="at_deadline")
+        # The answer is given: tell the search to stop too, so an engine that reads only the cancel flag (a time
+        # of ``none`` means "until cancelled") or unwinds late never keeps a thread busy after its answer.
+        self.token.cancel()
 
     def _answer_now(self, cancelled: bool, note: str | None = None) -> None:
         """Post ``Finished`` with the last completed iteration without waiting for the search thread."""

@@ -330,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openings", type=int, default=0, metavar="N",
                         help="play from N balanced 4-ply openings (ai.tournament.balanced_openings), each with both "
                              "colours: --games is then 2N (default 0: the start position only)")
+    parser.add_argument("--judge", default="pvs:depth=14",
+                        help="engine that judges candidate openings, nearest 0 kept (default pvs:depth=14)")
     parser.add_argument("--record", metavar="FILE", help="write every game's moves as JSON lines")
     parser.add_argument("--verify", type=int, default=200, metavar="GAMES",
                         help="random games replayed in both programs first (default 200; 0 to skip)")
@@ -354,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.openings:
         from ai.tournament import balanced_openings
 
-        openings = balanced_openings(bridge.ours, args.openings, plies=4, seed=args.seed)
+        openings = balanced_openings(bridge.ours, args.openings, plies=4, seed=args.seed, judge=args.judge)
+        print(f"{len(openings)} balanced openings of 4 plies (judged by {args.judge}), each played with both colours")
         args.games = 2 * len(openings)
     tasks = [Task(args.game, i, engine, args.time, i % 2, args.uct_c, args.rollouts, args.seed * 100_003 + i,
                   args.book, openings[(i // 2) % len(openings)]) for i in range(args.games)]

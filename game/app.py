@@ -15,7 +15,7 @@ from pathlib import Path
 
 import arcade
 
-from game import theme
+from game import savegame, theme
 from game.context import AppContext
 from game.settings import CONFIG_ENV, SettingsStore
 
@@ -41,6 +41,8 @@ def start(window: arcade.Window, config_dir: Path | None = None) -> AppContext:
     store = SettingsStore(config_dir)
     settings, problems = store.load()
     context = AppContext(window, store, settings, notices=list(problems))
+    if context.save_dir is not None:
+        savegame.remove_stale_temporaries(context.save_dir)  # what saves killed midway left behind
     context.show_title()
     return context
 

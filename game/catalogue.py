@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from guarded import files
 
 import rules
 
@@ -47,7 +47,7 @@ def _registered(name: str) -> tuple[bool, str]:
 
 @lru_cache(maxsize=1)
 def _data() -> dict:
-    data = yaml.safe_load(MENU_PATH.read_text(encoding="utf-8"))
+    data = files.load_yaml(MENU_PATH)
     if not isinstance(data, dict) or not isinstance(data.get("main"), list) or not isinstance(data.get("games"), list):
         raise ValueError(f"{MENU_PATH.name}: expected 'main' and 'games' lists")
     return data

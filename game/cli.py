@@ -11,9 +11,13 @@ Each sub-command lives in its own module and is imported only when used, so the 
 """
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 USAGE = __doc__.split("\n\n", 1)[1]
+ENGINES_USAGE = "usage: stonecave engines [GAME]   (GAME as in 'stonecave games', e.g. kalah or kalah:pits=4)"
 
 
 def _list_games() -> int:
@@ -36,10 +40,21 @@ def _list_engines(argv: list[str]) -> int:
     from ai import registry
 
     game = None
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(ENGINES_USAGE)
+        return 0
+    if len(argv) > 1:
+        print(f"stonecave engines: expected at most one game, not {len(argv)} words\n{ENGINES_USAGE}", file=sys.stderr)
+        return 2
     if argv:
         import rules
+        from rules import RulesError
 
-        game = rules.parse_game_spec(argv[0])
+        try:
+            game = rules.parse_game_spec(argv[0])
+        except (RulesError, ValueError) as error:
+            print(f"stonecave engines: {error}\n{ENGINES_USAGE}", file=sys.stderr)
+            return 2
     for info in registry.engines(game):
         print(f"{info.name}  ({info.title}, {info.kind}): {info.description}")
         for param in info.params:
@@ -55,25 +70,138 @@ def _list_engines(argv: list[str]) -> int:
     return 0
 
 
+def has_display() -> bool:
+    """False where a window certainly cannot open: an X11 or Wayland desktop with neither variable set."""
+    if sys.platform in ("win32", "darwin") or os.environ.get("ARCADE_HEADLESS"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+NO_DISPLAY = ("stonecave: no display to open the window on (DISPLAY is not set, or the X server cannot be reached). "
+              "Run it from a desktop session, or play in the terminal: stonecave text kalah")
+
+
+def _run_window(argv: list[str]) -> int:
+    """The window, or a one-line message (exit 1) when there is no display to open it on."""
+    if not has_display() and not any(arg in ("-h", "--help") for arg in argv):
+        print(NO_DISPLAY, file=sys.stderr)
+        return 1
+    try:
+        from game.app import run
+
+        return run(argv)
+    except Exception as error:  # noqa: BLE001 - pyglet's display errors share no public base class
+        if type(error).__name__ in ("NoSuchDisplayException", "NoSuchConfigException") or "display" in str(error).lower():
+            print(f"{NO_DISPLAY}\n({type(error).__name__}: {error})", file=sys.stderr)
+            return 1
+        raise
+
+
+COMPARE_COUNTS = ("--games", "--jobs", "--openings", "--opening-plies", "--seed")
+MAX_GAMES = 1_000_000
+"""Most games a ``compare`` plays (a million random-engine Kalah games take hours; more never ends)."""
+
+
+def _flag_values(argv: list[str], flag: str) -> list[str]:
+    values = []
+    for index, arg in enumerate(argv):
+        if arg == flag and index + 1 < len(argv):
+            values.append(argv[index + 1])
+        elif arg.startswith(flag + "="):
+            values.append(arg.split("=", 1)[1])
+    return values
+
+
+def check_compare_numbers(argv: list[str]) -> str | None:
+    """``compare``'s whole-number options under the one rule for numbers (ASCII digits, at most nine) and a
+    bounded number of games; a message, or None.  The tournament's own parser checks the rest."""
+    from rules.base import clip, read_whole_number
+
+    for flag in COMPARE_COUNTS:
+        for value in _flag_values(argv, flag):
+            number = read_whole_number(value)
+            if number is None:
+                return f"argument {flag}: expected a whole number written with the digits 0-9, not {clip(value)!r}"
+            if flag == "--games" and number > MAX_GAMES:
+                return f"argument --games: at most {MAX_GAMES:,} games, not {number:,}"
+    return None
+
+
+def check_output_paths(argv: list[str]) -> str | None:
+    """Why ``compare``'s --csv or --json file could not be written, checked before any game is played; or None.
+
+    The check writes and removes a small temporary file in the target's folder, so a read-only or missing
+    folder, a target that is a folder or a device, or a full disk is found before the tournament, not after.
+    """
+    for flag in ("--csv", "--json"):
+        for value in _flag_values(argv, flag):
+            problem = _unwritable(Path(value))
+            if problem:
+                return f"cannot write {flag} {value}: {problem} (nothing was played)"
+    return None
+
+
+def _unwritable(path: Path) -> str | None:
+    import stat
+
+    from guarded.files import file_kind
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        return error.strerror or str(error)
+    if mode is not None and not stat.S_ISREG(mode):
+        return f"it is {file_kind(mode)}, not a regular file"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".stonecave-check-", suffix=".tmp") as probe:
+            probe.write(b"x" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as error:
+        return error.strerror or str(error)
+    if mode is not None and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``stonecave`` console script and of ``python -m game``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
-        from game.app import run
-
-        return run()
+        return _run_window([])
     command, rest = args[0], args[1:]
     if command in ("-h", "--help", "help"):
         print(USAGE)
         return 0
     if command == "text":
-        from game.console import main as text_main
+        try:
+            from game.console import main as text_main
 
-        return text_main(rest)
+            return text_main(rest)
+        except KeyboardInterrupt:  # a Ctrl-C the console did not catch (while loading, or a second one)
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            print(file=sys.stderr)
+            return 130
     if command == "compare":
+        problem = check_compare_numbers(rest) or check_output_paths(rest)
+        if problem:
+            print(f"stonecave compare: error: {problem}", file=sys.stderr)
+            return 2
         from ai.tournament import main as compare_main
 
-        return compare_main(rest)
+        try:
+            return compare_main(rest)
+        except OSError as error:  # the output checked above became unwritable while the games were played
+            print(f"stonecave compare: error: could not write the results ({error.strerror or error}); "
+                  "the summary table above is complete", file=sys.stderr)
+            return 1
     if command == "games":
         return _list_games()
     if command == "engines":
@@ -83,9 +211,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return doctor_main(rest)
     if command == "gui":
-        from game.app import run
-
-        return run(rest)
+        return _run_window(rest)
     print(f"stonecave: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
 

@@ -33,6 +33,7 @@ from game.console_play import EndOfInput, GameLoop, Terminal, moves_text
 from game.console_session import Session, resolve_seat, seat_choices
 from game.savegame import SaveError, Seat
 from rules import Game, RulesError
+from rules.base import clip, read_whole_number
 
 USAGE = "\n\n".join(__doc__.split("\n\n")[1:3]).strip()
 BACK = object()
@@ -273,17 +274,17 @@ def parse_arguments(argv: list[str]) -> Options:
     options = Options(game, {})
     for name, value in flags.items():
         if name == "time":
+            low, high = savegame.SEAT_TIME
             try:
-                options.seconds = float(value)
+                options.seconds = float(value) if len(value) <= 40 else math.nan
             except ValueError:
                 options.seconds = math.nan
-            if not math.isfinite(options.seconds) or options.seconds <= 0:
-                raise UsageError(f"--time must be a positive number of seconds, not {value!r}")
+            if not math.isfinite(options.seconds) or not low <= options.seconds <= high:
+                raise UsageError(f"--time must be a number of seconds from {low:g} to {high:g}, not {clip(value)!r}")
         elif name == "seed":
-            try:
-                options.seed = int(value)
-            except ValueError:
-                raise UsageError(f"--seed must be a whole number, not {value!r}") from None
+            options.seed = read_whole_number(value)
+            if options.seed is None:
+                raise UsageError(f"--seed must be a whole number (digits 0-9), not {clip(value)!r}")
         elif name == "load":
             options.load = value
         elif name not in seat_flags:

@@ -16,6 +16,7 @@ from ai.base import EngineError
 from game import savegame
 from game.savegame import SavedGame, SaveError, Seat
 from rules import Game, Move, State
+from rules.base import clip
 
 SECONDS_PER_MOVE = {"kalah": 1.0, "oware": 1.0, "hus": 2.0, "magnetic-cave": 3.0}
 """A computer's time per move in each game (the coursework and competition limits); 1 s for others."""
@@ -66,10 +67,10 @@ def resolve_seat(game: Game, text: str, seconds: float | None = None) -> Seat:
         levels = {name.lower(): spec for name, spec in registry.presets(game).items()}
         spec = levels.get(lowered, choice)
     if not spec or any(ch.isspace() for ch in spec):
-        raise ValueError(f"{choice!r} is not a player")
+        raise ValueError(f"{clip(choice)!r} is not a player")
     name = spec.partition(":")[0].strip()
     if name not in {info.name for info in registry.engines(game)}:
-        raise ValueError(f"{choice!r} is neither a player, a level nor an engine of {game.title}")
+        raise ValueError(f"{clip(choice)!r} is neither a player, a level nor an engine of {game.title}")
     try:
         savegame.check_engine(game, spec)
         registry.make_engine(game, spec)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import arcade
 
+from game.autosave import Autosave
 from game.settings import Settings, SettingsStore
 from game.sound import SoundBank
 from game.statistics import StatisticsStore
@@ -32,6 +33,8 @@ class AppContext:
     save_dir: Path | None = None
     statistics: StatisticsStore | None = None
     """Finished two-player games (``statistics.yaml`` beside the settings), read when first needed."""
+    autosave: Autosave | None = None
+    """The game in progress, kept after every move (``autosave.save`` in the saves folder)."""
 
     def __post_init__(self) -> None:
         self.sounds.enabled = bool(self.settings.get("sound"))
@@ -39,6 +42,8 @@ class AppContext:
             self.save_dir = self.store.directory / "saves"
         if self.statistics is None:
             self.statistics = StatisticsStore(self.store.directory)
+        if self.autosave is None:
+            self.autosave = Autosave(self.save_dir)
 
     def record_game(self, match: Match) -> str:
         """Count a finished match in the statistics (once); a message for the screen when something went

@@ -158,8 +158,14 @@ class StoneField:
         self.bowls = dict(bowls)
         self.stone_radius = stone_radius
         for stone in self.stones:
+            new = self.bowls.get(stone.location)
+            if new is None:
+                # A stone with no bowl (held in the sower's hand, or in flight to be placed by the caller) keeps
+                # its place and its flight: the next drop or ``place`` puts it in the new geometry.
+                self._resize(stone)
+                continue
             stone.flight = None
-            previous, new = old.get(stone.location), self.bowls[stone.location]
+            previous = old.get(stone.location)
             if previous is not None:
                 fx, fy = previous.nearest_floor_point(stone.body.position.x, stone.body.position.y)
                 offset = (stone.body.position.x - fx) * scale, (stone.body.position.y - fy) * scale

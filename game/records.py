@@ -22,7 +22,9 @@ from typing import Any
 
 import yaml
 
-from game.settings import config_dir, set_aside, write_atomically
+from game.settings import config_dir, write_atomically
+from guarded import files
+from guarded.files import FileProblem, clip, quote
 
 RECORDS_FILE = "puzzles.yaml"
 FILE_VERSION = 1
@@ -57,16 +59,16 @@ def deal_key(variant: str, seed: int) -> str:
 
 def _read_result(key: str, raw: Any) -> PuzzleResult:
     if not isinstance(raw, dict):
-        raise ValueError(f"results.{key}: expected a mapping with stored, rounds and cleared")
+        raise ValueError(f"results.{clip(key, 40)}: expected a mapping with stored, rounds and cleared")
     values = {}
     for name, kind in (("stored", int), ("rounds", int), ("cleared", bool)):
         value = raw.get(name, False if name == "cleared" else None)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             expected = "true or false" if kind is bool else "a whole number"
-            raise ValueError(f"results.{key}.{name}: expected {expected}, found {value!r}")
+            raise ValueError(f"results.{clip(key, 40)}.{name}: expected {expected}, found {quote(value)}")
         values[name] = value
     if not 0 <= values["stored"] <= 48 or values["rounds"] < 0:
-        raise ValueError(f"results.{key}: stored must be 0..48 and rounds at least 0")
+        raise ValueError(f"results.{clip(key, 40)}: stored must be 0..48 and rounds at least 0")
     return PuzzleResult(**values)
 
 
@@ -88,21 +90,21 @@ class RecordsStore:
         records start empty, so one bad edit never hides behind half-read records.
         """
         self.results = {}
-        if not self.path.exists():
-            return []
         try:
-            data = yaml.safe_load(self.path.read_text(encoding="utf-8"))
+            data = files.load_yaml(self.path)
             if not isinstance(data, dict) or data.get("version") != FILE_VERSION:
                 raise ValueError(f"expected a mapping with version: {FILE_VERSION} and results")
             raw = data.get("results") or {}
             if not isinstance(raw, dict):
                 raise ValueError("results: expected a mapping of puzzle -> result")
             results = {str(key): _read_result(str(key), value) for key, value in raw.items()}
-        except (yaml.YAMLError, UnicodeDecodeError, OSError, ValueError) as error:
-            aside = set_aside(self.path)
+        except FileNotFoundError:
+            return []
+        except (FileProblem, ValueError) as error:
+            _aside, phrase = files.set_aside(self.path)
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
             return [f"Puzzle records {self.path} could not be read ({first}); "
-                    f"the file was set aside as {aside.name} and the records start afresh."]
+                    f"{phrase}; the records start afresh."]
         self.results = results
         return []
 

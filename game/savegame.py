@@ -35,18 +35,31 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import stat
 import tempfile
+import time as clock
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
 import rules
+from guarded import files
+from guarded.files import FileProblem, file_kind
 from rules import Game, Move, RulesError, State
 
 MAGIC = "StoneCave save"
 VERSION = 1
 MAX_BYTES = 16 * 1024 * 1024
 """No real save comes near this (a 5000-turn Hus game is about 150 kB); bigger files are refused unread."""
+SEAT_TIME = (0.001, 3600.0)
+"""The seconds per move a seat may give a computer (the engines' own ``time`` range)."""
+MAX_MOVES = 1_000_000
+"""Most moves a save may list (far beyond any real game; refuses a ``moves:`` count of endless digits)."""
+STALE_TEMPORARY = 60.0
+"""Seconds after which a ``.NAME.*.tmp`` left by a save that was killed is removed."""
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,19}")
+"""A whole number as a save writes it: ASCII digits only (no ``٣``, ``３``, ``²`` or ``+``), at most 19 of them."""
 
 
 class SaveError(ValueError):
@@ -93,14 +106,17 @@ class Seat:
                 key, sep, value = words[2].partition("=")
                 if key != "time" or not sep:
                     raise ValueError(f"expected time=SECONDS after the engine spec, not {words[2]!r}")
+                low, high = SEAT_TIME
                 try:
-                    time = float(value)
+                    time = float(value) if len(value) <= 40 else math.nan
                 except ValueError:
-                    raise ValueError(f"time must be a number of seconds, not {value!r}") from None
-                if not math.isfinite(time) or time <= 0:
-                    raise ValueError(f"time must be a positive number of seconds, not {value!r}")
+                    raise ValueError(f"time must be a number of seconds from {low:g} to {high:g}, "
+                                     f"not {_clip(value)!r}") from None
+                if not math.isfinite(time) or not low <= time <= high:
+                    raise ValueError(f"time must be a number of seconds from {low:g} to {high:g}, "
+                                     f"not {_clip(value)!r}")
             return cls(words[1], time)
-        raise ValueError(f"expected 'human' or 'engine SPEC [time=SECONDS]', not {text!r}")
+        raise ValueError(f"expected 'human' or 'engine SPEC [time=SECONDS]', not {_clip(text)!r}")
 
 
 @dataclass(frozen=True)
@@ -158,15 +174,21 @@ def dumps(saved: SavedGame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
+def save(path: str | os.PathLike[str], saved: SavedGame, durable: bool = True) -> None:
     """Write ``saved`` to ``path`` atomically: the old file stays whole until the new one is complete.
 
     Raises OSError (or ValueError for an impossible file name) when the file cannot be written; the target
-    is then untouched and no temporary file is left behind.
+    is then untouched and no temporary file is left behind.  Only a regular file is ever replaced: a folder, a
+    named pipe, a device or a socket of that name is refused (SaveError).  A symbolic link is followed: the file
+    it points to is replaced and the link stays (a link to nothing, or to something else, is refused).
+    Temporary files that saves killed midway left here are removed (``remove_stale_temporaries``).
+    ``durable=False`` skips the fsyncs (about 10 ms on a disk): the write is still atomic, so it survives a
+    crash of the program, but not necessarily a power cut; the autosave uses it, once per move.
     """
-    target = Path(path)
+    target = writable_target(Path(path))
     data = dumps(saved).encode("utf-8")
     folder = target.parent
+    remove_stale_temporaries(folder, target.name)
     try:
         mode = target.stat().st_mode & 0o777
     except OSError:
@@ -176,7 +198,8 @@ def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                os.fsync(stream.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
@@ -185,7 +208,55 @@ def save(path: str | os.PathLike[str], saved: SavedGame) -> None:
         except OSError:
             pass
         raise
-    _sync_folder(folder)
+    if durable:
+        _sync_folder(folder)
+
+
+def writable_target(target: Path) -> Path:
+    """The regular file a save to ``target`` replaces (a symbolic link resolved), or SaveError naming what
+    is there instead."""
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return target
+    except OSError:
+        return target  # the write reports it
+    if stat.S_ISLNK(info.st_mode):
+        resolved = Path(os.path.realpath(target))
+        try:
+            mode = os.stat(resolved).st_mode
+        except OSError:
+            raise SaveError(f"{str(target)!r} is a symbolic link to {str(resolved)!r}, which does not exist; "
+                            "give the name of a file to save to") from None
+        if not stat.S_ISREG(mode):
+            raise SaveError(f"{str(target)!r} is a symbolic link to {file_kind(mode)}, not a save file; "
+                            "give another name")
+        return resolved
+    if not stat.S_ISREG(info.st_mode):
+        raise SaveError(f"{str(target)!r} is {file_kind(info.st_mode)}, not a save file; it was left untouched: "
+                        "give another name")
+    return target
+
+
+def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
+    """Remove ``.NAME.*.tmp`` files (of ``name``, or of any save when None) in ``folder`` older than
+    ``STALE_TEMPORARY`` seconds: what saves killed midway left; a save in progress elsewhere is younger."""
+    removed = []
+    pattern = f".{name}.*.tmp" if name else ".*.tmp"
+    now = clock.time()
+    try:
+        candidates = list(folder.glob(pattern))
+    except OSError:
+        return removed
+    for candidate in candidates:
+        try:
+            info = os.lstat(candidate)
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMPORARY:
+                os.unlink(candidate)
+                removed.append(candidate)
+        except OSError:
+            continue
+    return removed
 
 
 def _sync_folder(folder: Path) -> None:
@@ -210,12 +281,10 @@ def load(path: str | os.PathLike[str], expect_game: str | None = None) -> SavedG
     file, no permission) is raised as is.
     """
     target = Path(path)
-    if target.is_dir():
-        raise SaveError(f"{str(target)!r} is a folder, not a save file")
-    with open(target, "rb") as stream:
-        data = stream.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise SaveError(f"the file is larger than {MAX_BYTES // (1024 * 1024)} MB: not a StoneCave save")
+    try:
+        data = files.read_bytes(target, MAX_BYTES)
+    except FileProblem as error:
+        raise SaveError(f"{_clip(str(target))!r} {error}: not a StoneCave save") from None
     return loads_bytes(data, expect_game)
 
 
@@ -308,20 +377,21 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
     number, seed_text = lines.field("seed", "a whole number or none")
     seed: int | None = None
     if seed_text.lower() != "none":
-        try:
-            seed = int(seed_text)
-        except ValueError:
-            raise SaveError(f"expected a whole number or none, not {_clip(seed_text)!r}", number, "seed") from None
+        if not WHOLE_NUMBER.fullmatch(seed_text):
+            raise SaveError(f"expected a whole number or none (digits 0-9, at most 19), not {_clip(seed_text)!r}",
+                            number, "seed")
+        seed = int(seed_text)
 
     number, start_text = lines.field("start", "the starting position")
     try:
         start = game.from_text(start_text)
-    except RulesError as error:
-        raise SaveError(f"not a {game.title} position: {error}", number, "start") from None
+    except (RulesError, ValueError, OverflowError) as error:
+        raise SaveError(f"not a {game.title} position: {_clip(str(error), 200)}", number, "start") from None
 
     number, count_text = lines.field("moves", "the number of moves")
-    if not count_text.isdigit():
-        raise SaveError(f"expected the number of moves, not {_clip(count_text)!r}", number, "moves")
+    if not (count_text.isascii() and count_text.isdigit()) or len(count_text) > 7 or int(count_text) > MAX_MOVES:
+        raise SaveError(f"expected the number of moves (digits 0-9, at most {MAX_MOVES}), not {_clip(count_text)!r}",
+                        number, "moves")
     count = int(count_text)
 
     moves: list[Move] = []
@@ -331,15 +401,16 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         try:
             move = game.parse_move(state, move_text)
             state = game.apply(state, move)
-        except RulesError as error:
-            raise SaveError(f"illegal move {_clip(move_text)!r}: {error}", number, f"move {index}") from None
+        except (RulesError, ValueError, OverflowError) as error:
+            raise SaveError(f"illegal move {_clip(move_text)!r}: {_clip(str(error), 200)}", number,
+                            f"move {index}") from None
         moves.append(move)
 
     number, position_text = lines.field("position", "the current position")
     try:
         position = game.from_text(position_text)
-    except RulesError as error:
-        raise SaveError(f"not a {game.title} position: {error}", number, "position") from None
+    except (RulesError, ValueError, OverflowError) as error:
+        raise SaveError(f"not a {game.title} position: {_clip(str(error), 200)}", number, "position") from None
     # Compared as notation, so a game whose state keeps more than its notation shows is not refused wrongly.
     if game.to_text(position) != game.to_text(state):
         raise SaveError(
@@ -353,8 +424,8 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
 def _read_game(spec: str, number: int, expect_game: str | None) -> Game:
     try:
         game = rules.parse_game_spec(spec)
-    except RulesError as error:
-        raise SaveError(f"{error}", number, "game") from None
+    except (RulesError, ValueError, OverflowError) as error:
+        raise SaveError(_clip(str(error), 200), number, "game") from None
     if expect_game is not None:
         try:
             expected = rules.game_class(expect_game)
@@ -379,14 +450,12 @@ def _read_seat(game: Game, lines: _Lines, name: str) -> Seat:
 def check_engine(game: Game, spec: str, line: int | None = None, field_name: str | None = None) -> None:
     """Raise SaveError unless ``spec`` names a registered engine, with valid parameters, that plays ``game``."""
     from ai.base import EngineError  # the engine registry reads YAML: only needed when a computer seat is named
-    from ai.registry import parse_engine_spec
+    from ai.registry import check_engine_spec
 
     try:
-        info, _ = parse_engine_spec(spec)
+        check_engine_spec(spec, game)
     except EngineError as error:
         raise SaveError(str(error), line, field_name) from None
-    if not info.suits(game):
-        raise SaveError(f"engine {info.name} does not play {game.title}", line, field_name)
 
 
 def new_game(game: Game, seats: Sequence[Seat], seed: int | None = None) -> SavedGame:

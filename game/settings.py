@@ -11,6 +11,7 @@ exactly as the command line reads it.
 """
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import time
@@ -19,6 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+import rules
+from guarded import files
+from guarded.files import FileProblem, clip, quote
+from rules import RulesError
 
 SCHEMA_PATH = Path(__file__).parent / "menus" / "settings.yaml"
 SETTINGS_FILE = "settings.yaml"
@@ -54,21 +60,21 @@ class SettingItem:
         if self.type == "bool":
             if isinstance(value, bool):
                 return value
-            raise SettingsError(f"{self.key} must be true or false, not {value!r}")
+            raise SettingsError(f"{self.key} must be true or false, not {quote(value)}")
         if self.type in ("float", "int"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise SettingsError(f"{self.key} must be a number from {self.minimum} to {self.maximum}, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise SettingsError(f"{self.key} must be a number from {self.minimum} to {self.maximum}, not {quote(value)}")
             number = float(value) if self.type == "float" else value
             if self.type == "int" and number != int(number):
-                raise SettingsError(f"{self.key} must be a whole number, not {value!r}")
+                raise SettingsError(f"{self.key} must be a whole number, not {quote(value)}")
             if (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum
             ):
-                raise SettingsError(f"{self.key} must be from {self.minimum} to {self.maximum}, not {value!r}")
+                raise SettingsError(f"{self.key} must be from {self.minimum} to {self.maximum}, not {quote(value)}")
             return int(number) if self.type == "int" else number
         if self.type == "choice":
             if value not in self.choices:
-                raise SettingsError(f"{self.key} must be one of {', '.join(self.choices)}, not {value!r}")
+                raise SettingsError(f"{self.key} must be one of {', '.join(self.choices)}, not {quote(value)}")
             return value
         raise SettingsError(f"{self.key} cannot be set directly")
 
@@ -90,7 +96,7 @@ class SettingsSchema:
     @classmethod
     def load(cls, path: Path = SCHEMA_PATH) -> SettingsSchema:
         """Read and validate the YAML description (a broken description is a programming error: it raises)."""
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = files.load_yaml(path)
         if not isinstance(data, dict) or not isinstance(data.get("groups"), list):
             raise SettingsError(f"{path.name}: expected a mapping with a 'groups' list")
         groups = []
@@ -119,7 +125,7 @@ class SettingsSchema:
             for item in group.items:
                 if item.key == key:
                     return item
-        raise SettingsError(f"no setting named {key!r}")
+        raise SettingsError(f"no setting named {quote(key)}")
 
     def items(self) -> list[SettingItem]:
         return [item for group in self.groups for item in group.items]
@@ -159,14 +165,12 @@ def resolve_engine_choice(choice: str, game: Any) -> str:
         name = choice[len(PRESET_PREFIX):]
         table = registry.presets(game)
         if name not in table:
-            raise SettingsError(f"{game.title} has no preset {name!r} (valid: {', '.join(table) or 'none'})")
+            raise SettingsError(f"{game.title} has no preset {quote(name)} (valid: {', '.join(table) or 'none'})")
         return table[name]
     try:
-        info, _ = registry.parse_engine_spec(choice)
+        registry.check_engine_spec(choice, game)
     except EngineError as error:
         raise SettingsError(str(error)) from None
-    if not info.suits(game):
-        raise SettingsError(f"engine {info.name} does not play {game.title}")
     return choice
 
 
@@ -230,6 +234,7 @@ def config_dir() -> Path:
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(path)
     handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -242,16 +247,29 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+STALE_TEMPORARY = 60.0
+"""Seconds after which a ``NAME.*.tmp`` that a killed write left beside ``NAME`` is removed."""
+
+
+def _remove_stale(path: Path) -> None:
+    """Remove the temporary files that writes of ``path`` killed midway left behind (older than a minute, so a
+    write in progress elsewhere is never touched)."""
+    now = time.time()
+    for candidate in path.parent.glob(path.name + ".*.tmp"):
+        try:
+            if candidate.is_file() and not candidate.is_symlink() and now - candidate.stat().st_mtime > STALE_TEMPORARY:
+                candidate.unlink()
+        except OSError:
+            continue
+
+
 def set_aside(path: Path) -> Path:
     """Rename a file that could not be read out of the way (to ``NAME.bad-STAMP``, never over an earlier one),
-    so the game can start afresh without losing it; the new path."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.bad-{stamp}")
-    counter = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.bad-{stamp}-{counter}")
-        counter += 1
-    os.replace(path, target)
+    so the game can start afresh without losing it; the new path (OSError when it cannot be moved).  The stores
+    use ``guarded.files.set_aside``, which reports instead of raising."""
+    target, phrase = files.set_aside(path)
+    if target is None:
+        raise OSError(phrase)
     return target
 
 
@@ -273,24 +291,24 @@ class SettingsStore:
         to their defaults; good values in a partly bad file are kept.
         """
         settings = Settings(self.schema)
-        if not self.path.exists():
-            return settings, []
         problems: list[str] = []
         try:
-            data = yaml.safe_load(self.path.read_text(encoding="utf-8"))
-        except (yaml.YAMLError, UnicodeDecodeError, OSError) as error:
+            data = files.load_yaml(self.path)
+        except FileNotFoundError:
+            return settings, []
+        except FileProblem as error:
             data = None
-            problems.append(f"the file is not readable YAML ({str(error).splitlines()[0]})")
+            problems.append(f"the file {error}")
         if not problems:
             if not isinstance(data, dict):
                 problems.append("expected a mapping of settings, found " + type(data).__name__)
             elif data.get("version") != FILE_VERSION:
-                problems.append(f"unknown settings version {data.get('version')!r} (expected {FILE_VERSION})")
+                problems.append(f"unknown settings version {quote(data.get('version'))} (expected {FILE_VERSION})")
             else:
                 problems += self._read_values(settings, data)
         if problems:
-            aside = set_aside(self.path)
-            problems = [f"Settings file {self.path} had problems; it was set aside as {aside.name} "
+            _aside, phrase = files.set_aside(self.path)
+            problems = [f"Settings file {self.path} had problems; {phrase}, "
                         "and defaults are used where needed:"] + ["  " + problem for problem in problems]
         return settings, problems
 
@@ -303,21 +321,31 @@ class SettingsStore:
                 item = self.schema.item(str(key))
                 settings.set(item.key, value)
             except SettingsError as error:
-                problems.append(str(error) if "no setting" not in str(error) else f"unknown setting {key!r}")
+                problems.append(str(error) if "no setting" not in str(error) else f"unknown setting {quote(key)}")
         engines = data.get("engines") or {}
         if not isinstance(engines, dict):
             return problems + ["engines must be a mapping of game -> role -> engine"]
         roles = dict(self.schema.engines_item.roles)
         for game_name, choices in engines.items():
+            where = f"engines.{clip(str(game_name), 30)}"
             if not isinstance(choices, dict):
-                problems.append(f"engines.{game_name} must be a mapping of role -> engine")
+                problems.append(f"{where} must be a mapping of role -> engine")
+                continue
+            try:
+                game = rules.get_game(str(game_name))
+            except (RulesError, ValueError):
+                problems.append(f"{where}: unknown game (valid: {', '.join(i.name for i in rules.list_games())})")
                 continue
             for role, choice in choices.items():
                 if role not in roles or not isinstance(choice, str):
-                    problems.append(f"engines.{game_name}.{role}: expected one of the roles {', '.join(roles)} "
+                    problems.append(f"{where}.{clip(str(role), 30)}: expected one of the roles {', '.join(roles)} "
                                     "with an engine or preset name")
                     continue
-                # Validity against the game is checked when used: an engine may be installed later.
+                try:
+                    resolve_engine_choice(choice, game)
+                except SettingsError as error:
+                    problems.append(f"{where}.{role}: {error}; the default is used instead")
+                    continue
                 settings.engine_choices.setdefault(str(game_name), {})[str(role)] = choice
         return problems
 

@@ -11,19 +11,31 @@ line beginning ``Invalid input:`` saying what would be valid.
 """
 from __future__ import annotations
 
+import math
+import signal
 import sys
+import threading
 from typing import TextIO
 
 from ai.base import EngineError, Limits, SearchResult
 from ai.registry import make_engine
 from levels.solitaire import LevelError, find_level, load_levels
 from rules import RulesError
+from rules.base import clip, read_whole_number
 from rules.solitaire import Solitaire, SolitaireState
 
 USAGE = __doc__.split("\n\n")[1].strip()
 COMMANDS = "a round (cw, ccw, 3 cw, cw aside), hint, auto [N], solve, undo, board, levels, help, quit"
 DEFAULT_ENGINE = "packed-dfs"  # the strongest solver (BENCHMARKS.md), as the Strongest preset
 DEFAULT_SECONDS = 2.0
+SECONDS = (0.001, 3600.0)
+"""The range of ``--time``: the engines' own."""
+
+
+def ignore_interrupts() -> None:
+    """Leaving after a Ctrl-C: a second Ctrl-C while we tidy up must not print a traceback."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class SolitaireConsole:
@@ -73,10 +85,12 @@ class SolitaireConsole:
                 if self.echo:
                     self.say(line)
                 if not line:
+                    self.say(f"Invalid input: an empty line; valid: {COMMANDS}")
                     continue
                 if not self.command(line):
                     return 0
-        except KeyboardInterrupt:  # Ctrl-C at the prompt or during a hint leaves as the end of input does
+        except KeyboardInterrupt:  # Ctrl-C at the prompt leaves as the end of input does
+            ignore_interrupts()
             self.say()
             return 0
 
@@ -147,14 +161,21 @@ class SolitaireConsole:
             self.say(f"Game over: {outcome.reason.value}; {stored} stones stored ({verdict}).")
 
     # -- the engine -------------------------------------------------------------------------------------------
-    def think(self) -> SearchResult:
-        return self.engine.search(self.state, Limits(time=self.seconds))
+    def think(self) -> SearchResult | None:
+        """The engine's search of the position, or None when Ctrl-C stopped it (the console goes on)."""
+        try:
+            return self.engine.search(self.state, Limits(time=self.seconds))
+        except KeyboardInterrupt:
+            self.say("Search stopped (Ctrl-C). Ctrl-C at the prompt, or quit, leaves.")
+            return None
 
     def hint(self) -> None:
         if self.game.is_terminal(self.state):
             self.say("Invalid input: the game is over; valid: undo, quit")
             return
         result = self.think()
+        if result is None or result.move is None:
+            return
         move = self.game.format_move(self.state, result.move)
         self.say(f"Hint ({self.engine_spec}): {move} ({result.info.get('reason', '')})")
 
@@ -163,24 +184,26 @@ class SolitaireConsole:
             self.say(f"The game is over with {self.state.stored} stones stored.")
             return
         result = self.think()
+        if result is None:
+            return
         proof = "proven" if result.exhaustive else "not proven: the search ran out of budget"
         self.say(f"{result.info.get('reason', '')}: a line of {len(result.pv)} rounds storing "
                  f"{int(result.score)} in all ({proof}; {result.nodes} states in {result.time:.2f} s)")
 
     def auto(self, argument: str) -> None:
         """Let the engine play ``argument`` rounds (all when empty); Ctrl-C stops between rounds."""
-        try:
-            rounds = int(argument) if argument else None
-            if rounds is not None and rounds < 1:
-                raise ValueError
-        except ValueError:
-            self.say(f"Invalid input: auto takes a number of rounds of at least 1, not {argument!r}")
+        rounds = read_whole_number(argument) if argument else None
+        if argument and (rounds is None or rounds < 1):
+            self.say(f"Invalid input: auto takes a number of rounds of at least 1 (digits 0-9), "
+                     f"not {clip(argument)!r}")
             return
         played = 0
         try:
             while not self.game.is_terminal(self.state) and (rounds is None or played < rounds):
                 if not self._plan:
                     result = self.think()
+                    if result is None or result.move is None:
+                        break
                     self.say(f"({self.engine_spec}: {result.info.get('reason', '')})")
                     self._plan = result.pv if result.info.get("solved") else (result.move,)
                 move, self._plan = self._plan[0], self._plan[1:]
@@ -218,16 +241,19 @@ def parse_arguments(argv: list[str]) -> dict:
             raise ValueError(f"{flag} needs a value")
         value = args.pop(0)
         if name == "seed":
-            if not value.isdigit():
-                raise ValueError(f"--seed must be a whole number, not {value!r}")
-            options["seed"] = int(value)
+            seed = read_whole_number(value)
+            if seed is None:
+                raise ValueError(f"--seed must be a whole number (digits 0-9), not {clip(value)!r}")
+            options["seed"] = seed
         elif name == "time":
             try:
-                options["time"] = float(value)
+                seconds = float(value) if len(value) <= 40 else math.nan
             except ValueError:
-                raise ValueError(f"--time must be a number of seconds, not {value!r}") from None
-            if not options["time"] > 0:
-                raise ValueError(f"--time must be more than 0, not {value!r}")
+                seconds = math.nan
+            if not (math.isfinite(seconds) and SECONDS[0] <= seconds <= SECONDS[1]):
+                raise ValueError(f"--time must be a number of seconds from {SECONDS[0]:g} to {SECONDS[1]:g}, "
+                                 f"not {clip(value)!r}")
+            options["time"] = seconds
         elif name == "variant":
             if value not in ("dose", "lewis"):
                 raise ValueError(f"--variant must be dose or lewis, not {value!r}")

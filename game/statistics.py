@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from game.settings import config_dir, set_aside, write_atomically
+from game.settings import config_dir, write_atomically
+from guarded import files
+from guarded.files import FileProblem, quote
 
 if TYPE_CHECKING:
     from game.match import Match
@@ -96,15 +98,15 @@ def _read_record(index: int, raw: Any) -> GameRecord:
     for name in ("game", "kind", "opponent", "result", "date"):
         value = raw.get(name)
         if not isinstance(value, str) or not value:
-            raise ValueError(f"{where}.{name}: expected a text, found {value!r}")
+            raise ValueError(f"{where}.{name}: expected a text, found {quote(value)}")
         values[name] = value
     moves = raw.get("moves")
     if not isinstance(moves, int) or isinstance(moves, bool) or moves < 0:
-        raise ValueError(f"{where}.moves: expected a whole number of at least 0, found {moves!r}")
+        raise ValueError(f"{where}.moves: expected a whole number of at least 0, found {quote(moves)}")
     if values["kind"] not in KINDS:
-        raise ValueError(f"{where}.kind: expected one of {', '.join(KINDS)}, found {values['kind']!r}")
+        raise ValueError(f"{where}.kind: expected one of {', '.join(KINDS)}, found {quote(values['kind'])}")
     if values["result"] not in RESULTS:
-        raise ValueError(f"{where}.result: expected one of {', '.join(RESULTS)}, found {values['result']!r}")
+        raise ValueError(f"{where}.result: expected one of {', '.join(RESULTS)}, found {quote(values['result'])}")
     return GameRecord(moves=moves, **values)
 
 
@@ -129,21 +131,21 @@ class StatisticsStore:
         statistics start empty.
         """
         self.records, self.loaded = [], True
-        if not self.path.exists():
-            return []
         try:
-            data = yaml.safe_load(self.path.read_text(encoding="utf-8"))
+            data = files.load_yaml(self.path)
             if not isinstance(data, dict) or data.get("version") != FILE_VERSION:
                 raise ValueError(f"expected a mapping with version: {FILE_VERSION} and games")
             raw = data.get("games") or []
             if not isinstance(raw, list):
                 raise ValueError("games: expected a list of finished games")
             records = [_read_record(index, entry) for index, entry in enumerate(raw)]
-        except (yaml.YAMLError, UnicodeDecodeError, OSError, ValueError) as error:
-            aside = set_aside(self.path)
+        except FileNotFoundError:
+            return []
+        except (FileProblem, ValueError) as error:
+            _aside, phrase = files.set_aside(self.path)
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
             return [f"Statistics file {self.path} could not be read ({first}); "
-                    f"it was set aside as {aside.name} and the statistics start afresh."]
+                    f"{phrase}; the statistics start afresh."]
         self.records = records
         return []
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from guarded import files
+from guarded.files import FileProblem, quote
 
 LEVEL_DIR = Path(__file__).with_name("solitaire")
 VARIANTS = ("dose", "lewis")
@@ -62,28 +63,28 @@ def _require(data: dict, key: str, kind: type | tuple[type, ...], source: Path, 
         raise LevelError(f"{source.name}: missing key {key!r} ({expected})")
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise LevelError(f"{source.name}: {key} must be {expected}, not {value!r}")
+        raise LevelError(f"{source.name}: {key} must be {expected}, not {quote(value)}")
     return value
 
 
 def read_level(path: Path) -> Level:
     """Read and validate one level file; LevelError names the file, the key and what is expected."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise LevelError(f"{path.name}: cannot be read ({error})") from None
-    except yaml.YAMLError as error:
-        raise LevelError(f"{path.name}: is not valid YAML ({str(error).splitlines()[0]})") from None
+        data = files.load_yaml(path)
+    except FileNotFoundError:
+        raise LevelError(f"{path.name}: no such file") from None
+    except FileProblem as error:
+        raise LevelError(f"{path.name}: {error}") from None
     if not isinstance(data, dict):
         raise LevelError(f"{path.name}: expected a mapping with id, name, variant, holes, solution, difficulty")
     level_id = _require(data, "id", str, path, "a short text id such as dose-01")
     name = _require(data, "name", str, path, "the level's name as text")
     variant = _require(data, "variant", str, path, "dose or lewis")
     if variant not in VARIANTS:
-        raise LevelError(f"{path.name}: variant must be dose or lewis, not {variant!r}")
+        raise LevelError(f"{path.name}: variant must be dose or lewis, not {quote(variant)}")
     holes = _require(data, "holes", list, path, "a list of 12 hole counts, hole01..hole12")
     if len(holes) != 12 or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in holes):
-        raise LevelError(f"{path.name}: holes must be 12 whole numbers of at least 1 (hole01..hole12), not {holes!r}")
+        raise LevelError(f"{path.name}: holes must be 12 whole numbers of at least 1 (hole01..hole12), not {quote(holes)}")
     if sum(holes) != 48:
         raise LevelError(f"{path.name}: holes must hold 48 stones in all, not {sum(holes)}")
     solution = _require(data, "solution", dict, path, "a mapping with goal, best, length and line")
@@ -112,7 +113,7 @@ def load_levels(directory: Path = LEVEL_DIR) -> tuple[list[Level], list[str]]:
             problems.append(str(error))
             continue
         if level.id in ids:
-            problems.append(f"{path.name}: id {level.id!r} is used by another level")
+            problems.append(f"{path.name}: id {quote(level.id)} is used by another level")
             continue
         ids.add(level.id)
         levels.append(level)
@@ -127,4 +128,4 @@ def find_level(level_id: str, directory: Path = LEVEL_DIR) -> Level:
         if level.id == level_id:
             return level
     valid = ", ".join(level.id for level in levels) or "none"
-    raise LevelError(f"no level {level_id!r} (valid: {valid})")
+    raise LevelError(f"no level {quote(level_id)} (valid: {valid})")

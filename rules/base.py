@@ -10,6 +10,7 @@ The protocol fits two-player zero-sum games (Kalah, Oware, Hus, Magnetic Cave) a
 from __future__ import annotations
 
 import enum
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable
@@ -38,6 +39,22 @@ class NotationError(RulesError):
 
 class ParameterError(RulesError):
     """An unknown game, an unknown parameter or a parameter value out of range."""
+
+
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+"""How every StoneCave console, notation and save reads a number: ASCII digits 0-9 only, no sign, no spaces, at
+most nine of them.  ``٣``, ``３``, ``²``, ``+3``, ``-0`` and a line of 5,000 digits are not numbers."""
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``), for quoting a player's input in a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_whole_number(text: str) -> int | None:
+    """``text`` (spaces around ignored) as a whole number under the one rule of ``WHOLE_NUMBER``, or None."""
+    stripped = text.strip()
+    return int(stripped) if WHOLE_NUMBER.fullmatch(stripped) else None
 
 
 class Reason(enum.Enum):
@@ -110,9 +127,16 @@ class Param:
             if isinstance(value, bool):
                 raise ParameterError(f"{game}: {self.name} must be a whole number, not {value!r}")
             try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise ParameterError(f"{game}: {self.name} must be a whole number, not {value!r}") from None
+                if isinstance(value, str):
+                    parsed = read_whole_number(value)
+                    if parsed is None:
+                        raise ValueError(value)
+                    number = parsed
+                else:
+                    number = int(value)
+            except (TypeError, ValueError, OverflowError):
+                raise ParameterError(f"{game}: {self.name} must be a whole number written with the digits 0-9, "
+                                     f"not {clip(repr(value))}") from None
             if isinstance(value, float) and value != number:
                 raise ParameterError(f"{game}: {self.name} must be a whole number, not {value!r}")
             if (self.minimum is not None and number < self.minimum) or (
@@ -237,7 +261,7 @@ class Game(ABC):
             if self.format_move(state, move).lower() == text.lower():
                 return move
         valid = ", ".join(self.format_move(state, move) for move in moves) or "none (the game is over)"
-        raise IllegalMoveError(f"{text!r} is not a legal move here; legal moves: {valid}")
+        raise IllegalMoveError(f"{clip(text)!r} is not a legal move here; legal moves: {valid}")
 
     def describe_move(self, state: State, move: Move) -> str:
         """A short human description of what the move does (events such as captures); default: the move."""

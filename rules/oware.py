@@ -61,7 +61,8 @@ import random
 from dataclasses import dataclass
 from typing import Iterator
 
-from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, ParameterError, Player, Reason
+from rules.base import (Game, IllegalMoveError, NotationError, Outcome, Param, ParameterError, Player, Reason, clip,
+                        read_whole_number)
 from rules.sowing import SIDE_LETTERS, format_sides, parse_count, parse_side, parse_sides, read_fields, render_two_rows
 
 HOUSES = 6
@@ -483,14 +484,13 @@ class Oware(Game):
 
     def parse_move(self, state: OwareState, text: str) -> int:
         """A house number typed by a player, checked for legality (errors say what would be valid)."""
-        stripped = text.strip() if isinstance(text, str) else text
-        try:
-            move = int(stripped)
-        except (TypeError, ValueError):
+        move = read_whole_number(text) if isinstance(text, str) else None
+        if move is None:
             legal = ", ".join(map(str, self.legal_moves(state))) or "none (the game is over)"
+            typed = clip(text) if isinstance(text, str) else repr(text)
             raise NotationError(
-                f"{text!r} is not a house number: type one of your houses 0..{HOUSES - 1} (legal now: {legal})"
-            ) from None
+                f"{typed!r} is not a house number: type one of your houses 0..{HOUSES - 1} (legal now: {legal})"
+            )
         return self._check(state, move)
 
     def to_text(self, state: OwareState) -> str:

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Reason
+from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Reason, clip
 from rules.sowing import parse_count, parse_counts, read_fields
 
 HOLES = 12
@@ -305,7 +305,7 @@ class Solitaire(Game):
         hole, direction, aside = None, None, False
         for token in text.lower().replace(",", " ").split():
             token = token.strip()
-            number = re.fullmatch(r"(?:hole)?0*(\d+)", token)
+            number = re.fullmatch(r"(?:hole)?0*([0-9]{1,6})", token)  # ASCII digits only, as every console
             if number:
                 hole = int(number.group(1))
             elif token in ("cw", "clockwise", "c"):
@@ -317,9 +317,9 @@ class Solitaire(Game):
             elif token in ("keep", "sow"):
                 aside = False
             else:
-                raise NotationError(f"{text.strip()!r}: cannot read {token!r}; legal rounds: {valid}")
+                raise NotationError(f"{clip(text.strip())!r}: cannot read {clip(token)!r}; legal rounds: {valid}")
         if direction is None:
-            raise NotationError(f"{text.strip()!r}: give a direction (cw or ccw); legal rounds: {valid}")
+            raise NotationError(f"{clip(text.strip())!r}: give a direction (cw or ccw); legal rounds: {valid}")
         if state.selected is not None and hole == state.selected + 1:
             hole = None  # naming the hole the round must start from anyway is fine
         move = Round(hole, direction, aside)
@@ -328,7 +328,7 @@ class Solitaire(Game):
                 self._check(state, move)
             except IllegalMoveError as error:
                 raise IllegalMoveError(f"{error}; legal rounds: {valid}") from None
-            raise IllegalMoveError(f"{text.strip()!r} is not a legal round here; legal rounds: {valid}")
+            raise IllegalMoveError(f"{clip(text.strip())!r} is not a legal round here; legal rounds: {valid}")
         return move
 
     def describe_move(self, state: SolitaireState, move: Round) -> str:

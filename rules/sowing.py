@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from rules.base import NotationError, Player
+from rules.base import NotationError, Player, clip, read_whole_number
 
 SIDE_LETTERS = ("S", "N")
 
@@ -42,10 +42,11 @@ def read_fields(text: str, required: Iterable[str], optional: Iterable[str] = ()
 
 def parse_count(field: str, value: str, *, minimum: int = 0, maximum: int | None = None) -> int:
     """A non-negative whole number, with bounds, or NotationError naming the field."""
-    try:
-        number = int(value)
-    except ValueError:
-        raise NotationError(f"{field}: {value!r} is not a whole number") from None
+    number = read_whole_number(value)
+    if number is None and value.strip().startswith("-") and read_whole_number(value.strip()[1:]) is not None:
+        number = -int(value.strip()[1:])  # a negative count is a number, just out of range
+    if number is None:
+        raise NotationError(f"{field}: {clip(value)!r} is not a whole number (digits 0-9)")
     if number < minimum or (maximum is not None and number > maximum):
         upper = f" to {maximum}" if maximum is not None else " or more"
         raise NotationError(f"{field}: {number} is out of range (expected {minimum}{upper})")

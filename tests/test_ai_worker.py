@@ -117,8 +117,10 @@ def test_limits_time_becomes_the_token_deadline_and_ends_the_search(kalah):
     messages = drain(worker)
     worker._thread.join(WAIT)  # the watchdog may have answered first; the engine still stops by the token
     assert engine.seen_token is worker.token
-    assert engine.stopped_by_token and not worker.token.is_cancelled
+    assert engine.stopped_by_token
     final = messages[-1]
+    # A deadline is not a cancel: the final message says so.  (When the watchdog answered first it also
+    # cancelled the token, so an engine that reads only the cancel flag stops too.)
     assert isinstance(final, Finished) and not final.cancelled
     # The search stopped because the deadline had passed, not earlier.
     assert worker.finished_at >= worker.token.deadline

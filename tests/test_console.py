@@ -371,7 +371,7 @@ def test_command_line_seats_skip_the_questions():
     (["kalah", "--black", "human"], "unknown option --black"),
     (["kalah", "--south"], "--south needs a value"),
     (["kalah", "--north", "grandmaster"], "'grandmaster' is neither a player, a level nor an engine of Kalah"),
-    (["kalah", "--time", "-2"], "--time must be a positive number"),
+    (["kalah", "--time", "-2"], "--time must be a number of seconds from 0.001 to 3600"),
     (["kalah", "stray"], "unexpected 'stray'"),
 ])
 def test_a_bad_command_line_says_what_is_wrong(argv, message):

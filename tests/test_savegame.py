@@ -206,7 +206,7 @@ CORRUPTIONS = [
     ("bad seat", edit("seat South:", "seat South: robot"), "expected 'human' or 'engine SPEC"),
     ("unknown engine", edit("seat North:", "seat North: engine grandmaster"), "unknown engine 'grandmaster'"),
     ("bad engine parameter", edit("seat North:", "seat North: engine random:seed=x"), "seed must be"),
-    ("bad time", edit("seat North:", "seat North: engine random time=-1"), "time must be a positive"),
+    ("bad time", edit("seat North:", "seat North: engine random time=-1"), "time must be a number of seconds from 0.001 to 3600"),
     ("seat of another game", edit("seat South:", "seat Black: human"), "expected 'seat South:"),
     ("bad seed", edit("seed:", "seed: lucky"), "expected a whole number or none"),
     ("bad start", edit("start:", "start: pits=4,4/4,4 stores=0,0 move=S"), "not a Kalah position"),

@@ -44,7 +44,7 @@ def test_a_sample_replays_its_recorded_line_and_is_solved_again(level_id):
     (lambda t: t.replace("name: ", "title: "), "bad.yaml: missing key 'name'"),
     (lambda t: t.replace("  length: ", "  length: 1"), "bad.yaml: solution.length says"),
     (lambda t: t.replace("  value: ", "  value: lots "), "bad.yaml: value must be difficulty.value"),
-    (lambda t: "id: [unclosed", "bad.yaml: is not valid YAML"),
+    (lambda t: "id: [unclosed", "bad.yaml: line 1: not valid YAML"),
 ])
 def test_a_malformed_level_is_refused_naming_the_file_and_key_and_the_others_still_load(tmp_path: Path, change,
                                                                                        message):

@@ -34,9 +34,7 @@ def engine_spec(settings: Any, game: Solitaire, role: str = "hint") -> str:
         if not choice:
             continue
         try:
-            spec = resolve_engine_choice(choice, game)
-            if registry.parse_engine_spec(spec)[0].suits(game):
-                return spec
+            return resolve_engine_choice(choice, game)  # checked by registry.check_engine_spec
         except (EngineError, ValueError):  # SettingsError is a ValueError
             continue
     # No choice made: the registry's strongest preset (a puzzle's hint should be the best line known).
@@ -49,8 +47,8 @@ def check_engine(game: Solitaire, spec: str) -> None:
     Only the spec is read: building some engines (``packed-dfs``'s table of rounds) takes a tenth of a
     second, which the window must not spend; the search process builds the engine.
     """
-    info, _ = registry.parse_engine_spec(spec)
-    if not info.suits(game) or info.kind != "single-agent":
+    info, _ = registry.check_engine_spec(spec, game)
+    if info.kind != "single-agent":
         raise EngineError(f"{spec} is not a single-agent engine; it cannot solve {game.title}")
 
 

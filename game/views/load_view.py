@@ -12,7 +12,7 @@ from pathlib import Path
 
 import arcade.gui
 
-from game import catalogue, savegame, theme
+from game import autosave, catalogue, savegame, theme
 from game.context import AppContext
 from game.match import Match
 from game.views.base import MenuView
@@ -27,7 +27,8 @@ def save_files(folder: Path) -> list[Path]:
     """The save files in ``folder``, newest first."""
     if not folder.is_dir():
         return []
-    files = [path for path in folder.iterdir() if path.suffix == SUFFIX and path.is_file()]
+    files = [path for path in folder.iterdir()
+             if path.suffix == SUFFIX and path.name != autosave.NAME and path.is_file()]
     return sorted(files, key=lambda path: path.stat().st_mtime, reverse=True)
 
 
@@ -65,7 +66,24 @@ def open_save(context: AppContext, path: Path) -> str | None:
     return None
 
 
-def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path) -> None:
+def resume(context: AppContext) -> str | None:
+    """Open the autosaved game as a new, unsaved game; on failure return the message (the file set aside)."""
+    assert context.autosave is not None
+    saved, problem = context.autosave.load()
+    if saved is None:
+        return problem or "There is no game to resume."
+    try:
+        if saved.game.name == PUZZLE_GAME:
+            _open_puzzle(context, saved, None)
+            return None
+        match = match_from_saved(saved)
+    except (savegame.SaveError, OSError, ValueError) as error:
+        return f"The game you were playing could not be restored: {error}"
+    context.show_match(match, save_path=None)
+    return None
+
+
+def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None) -> None:
     """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one)."""
     from game.records import RecordsStore
     from game.scenes.solitaire_session import PuzzleSession

@@ -276,7 +276,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.animate_move(before, move, after)
 
     def _after_change(self) -> None:
-        """The position changed: searches for the old one are stale, the hint too."""
+        """The position changed: searches for the old one are stale, the hint too; the autosave is renewed."""
+        problem = self.context.autosave.keep(self.match.saved, self.match.is_over)
+        if problem:
+            self.say(problem, warning=True)
         self.cancel_search()
         self.hint_location = None
         self.hint_text = ""
@@ -379,6 +382,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.say(f"Could not save: {error}", warning=True)
             return
         self.save_path = path
+        self.context.autosave.clear()  # saved by the player: nothing left to restore
         self.say(f"Saved to {path}")
 
     def leave(self) -> None:
@@ -602,6 +606,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key = arcade.key
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if symbol == key.F11:
+            self.toggle_fullscreen()
+            return True
         if self.scene.is_animating and symbol not in (key.ESCAPE,):
             self.scene.finish()
             if symbol == key.SPACE:

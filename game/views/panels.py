@@ -164,6 +164,12 @@ class ScreenChrome:
         self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
                                         anchor_x="center", anchor_y="center")
 
+    def toggle_fullscreen(self) -> None:
+        """F11 on a game screen, as on the menus: full screen on or off, remembered in the settings."""
+        context = self.context  # type: ignore[attr-defined]
+        context.settings.set("fullscreen", not context.settings.get("fullscreen"))
+        context.save_settings()
+
     def toast(self, text: str) -> None:
         self.toasts.append((text, self.clock + TOAST_TIME))
 

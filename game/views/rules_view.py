@@ -16,10 +16,10 @@ from typing import Callable
 
 import arcade
 import arcade.gui
-import yaml
 
 from game import theme
 from game.views.base import MenuView
+from guarded import files
 
 RULES_PATH = Path(__file__).parent.parent / "menus" / "rules.yaml"
 DIAGRAMS = ("sowing", "oware", "hus", "cave", "solitaire")
@@ -42,7 +42,7 @@ class RulesPage:
 @lru_cache(maxsize=1)
 def pages() -> tuple[RulesPage, ...]:
     """The pages in ``rules.yaml``, checked (a malformed entry names what is wrong)."""
-    data = yaml.safe_load(RULES_PATH.read_text(encoding="utf-8"))
+    data = files.load_yaml(RULES_PATH)
     if not isinstance(data, dict) or not isinstance(data.get("games"), list):
         raise ValueError(f"{RULES_PATH.name}: expected a 'games' list")
     result = []

@@ -71,6 +71,7 @@ class PuzzleFiles:
             self.say(f"Could not save: {error}", warning=True)
             return
         self.save_path = path
+        self.context.autosave.clear()  # saved by the player: nothing left to restore
         self.say(f"Saved to {path}")
 
     # -- load ---------------------------------------------------------------------------------------------------

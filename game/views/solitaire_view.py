@@ -341,7 +341,8 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
             self.scene.animate(plan_round(self.game, before, move, after))
 
     def _after_change(self) -> None:
-        """The position changed: a hint for the old one is stale."""
+        """The position changed: a hint for the old one is stale; the autosave is renewed."""
+        self._autosave()
         if self.hint_worker is not None:
             self.hint_worker.cancel()
         self.hint_worker = self.hint_state = None
@@ -399,10 +400,16 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         self._layout(self.window.width, self.window.height)  # lewis and dose have different controls
         self.scene.show(counts(session.state))
 
+    def _autosave(self) -> None:
+        problem = self.context.autosave.keep(self.session.saved(self.watch_spec), self.session.is_over)
+        if problem:
+            self.say(problem, warning=True)
+
     def end_here(self) -> None:
         if self.game.is_lewis or self.watching or self.session.is_over or not self.session.rounds:
             return
         self.session.end_here()
+        self._autosave()
         self.say("")
 
     def leave(self) -> None:
@@ -595,6 +602,9 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key = arcade.key
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if symbol == key.F11:
+            self.toggle_fullscreen()
+            return True
         if self.scene.is_animating and symbol != key.ESCAPE:
             self.scene.finish()
             if symbol == key.SPACE:

@@ -91,6 +91,15 @@ class TitleView(MenuView):
 
     def build(self) -> None:
         box = arcade.gui.UIBoxLayout(space_between=10)
+        kept = self.context.autosave
+        if kept is not None and kept.exists():
+            saved, problem = kept.load()
+            if saved is not None:
+                widget = theme.button(f"Resume the game you were playing ({kept.summary(saved)})", width=560,
+                                      height=46, font_size=16)
+                box.add(self.on_click(widget, self.resume))
+            elif problem:
+                self.context.notices.append(problem)
         actions = {
             "play": self.context.show_play,
             "puzzles": self.context.show_puzzles,
@@ -107,6 +116,13 @@ class TitleView(MenuView):
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=-70)
         self.ui.add(anchor)
+
+    def resume(self) -> None:
+        from game.views.load_view import resume
+
+        problem = resume(self.context)
+        if problem:
+            self.message(problem, warning=True)
 
     def back(self) -> None:
         """Escape on the title screen does nothing (Quit is a button, so no game is lost to a stray key)."""

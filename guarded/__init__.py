@@ -1,0 +1,1 @@
+"""Guarded file reading shared by every StoneCave package (see ``guarded.files``)."""

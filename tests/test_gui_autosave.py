@@ -1,0 +1,94 @@
+"""The game in progress survives a crash: autosaved after every move, offered again on the title screen (issue 22)."""
+from __future__ import annotations
+
+import arcade
+
+from game import app, savegame
+from game.autosave import NAME
+from game.views.solitaire_view import SolitaireView
+from game.views.sowing_view import SowingView
+from game.views.title import TitleView
+
+
+def _human_kalah(gui):  # type: ignore[no-untyped-def]
+    import rules
+    from game.match import Match
+    from game.savegame import Seat
+
+    gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat())))
+    gui.frame()
+    return gui.window.current_view
+
+
+def test_every_move_is_autosaved_and_resumed_after_an_abnormal_exit(gui):  # type: ignore[no-untyped-def]
+    view = _human_kalah(gui)
+    path = gui.context.save_dir / NAME
+    assert not path.exists()
+    for key in (arcade.key.KEY_3, arcade.key.KEY_2, arcade.key.KEY_6):
+        gui.key(key)
+        assert list(savegame.load(path).moves) == list(view.match.moves)  # after every move, not only at the end
+    moves = view.match.moves
+    assert not list(gui.context.save_dir.glob(".*.tmp"))
+    # The process dies here: nothing runs but a new start on the same folder.
+    context = app.start(gui.window, gui.config_dir)
+    context.sounds.enabled = False
+    gui.context = context
+    gui.frame()
+    assert isinstance(gui.window.current_view, TitleView)
+    assert gui.button("Resume the game you were playing").text.endswith("(Kalah, 3 moves)")
+    gui.press("Resume the game you were playing")
+    resumed = gui.window.current_view
+    assert isinstance(resumed, SowingView) and list(resumed.match.moves) == list(moves)
+    assert resumed.save_path is None  # Save writes a save of its own, never over the autosave
+    gui.press("Save")
+    assert resumed.save_path is not None and resumed.save_path.name != NAME
+    assert not path.exists(), "saved by the player: the autosave is removed"
+    context.show_title()
+    gui.frame()
+    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+
+
+def test_the_autosave_goes_when_the_game_ends_or_is_undone_to_its_start(gui):  # type: ignore[no-untyped-def]
+    view = _human_kalah(gui)
+    path = gui.context.save_dir / NAME
+    gui.key(arcade.key.KEY_3)
+    assert path.exists()
+    view.undo()
+    assert not path.exists()
+    while not view.match.is_over:
+        view.play(view.match.game.legal_moves(view.match.state)[0])
+        view.scene.finish()
+        if not view.match.is_over:
+            assert path.exists()
+    assert not path.exists()
+
+
+def test_a_corrupt_autosave_is_set_aside_with_a_message(gui):  # type: ignore[no-untyped-def]
+    folder = gui.context.save_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NAME).write_text("StoneCave save 1\ngame: kalah\nmoves: ²\n")
+    gui.context.show_title()
+    gui.frame()
+    view = gui.window.current_view
+    assert "could not be restored" in view._message.text and "set aside" in view._message.text
+    assert not (folder / NAME).exists() and list(folder.glob(NAME + ".bad-*"))
+    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+
+
+def test_a_puzzle_in_progress_is_autosaved_and_resumed(gui):  # type: ignore[no-untyped-def]
+    gui.context.show_puzzles()
+    gui.frame()
+    gui.press("Deal")
+    view = gui.window.current_view
+    assert isinstance(view, SolitaireView)
+    path = gui.context.save_dir / NAME
+    move = view.game.legal_moves(view.session.state)[0]
+    view.play(move)
+    view.scene.finish()
+    assert savegame.load(path).moves == (move,)
+    gui.context.show_title()
+    gui.frame()
+    gui.press("Resume the game you were playing")
+    resumed = gui.window.current_view
+    assert isinstance(resumed, SolitaireView) and tuple(resumed.session.moves) == (move,)
+    assert resumed.save_path is None
