@@ -22,6 +22,7 @@ from ai.evaluators import ZeroEvaluator, get_evaluator
 from ai.evaluators.hus import HusEvaluator
 from ai.evaluators.oware import OwareEvaluator
 from ai.fast import GameKernel
+from ai.registry import make_engine
 from rules import Reason, get_game
 
 CORE = ai.core.module()
@@ -313,6 +314,21 @@ def compiled_kernels():
     yield game, oware_kernel(game, get_evaluator(game))
     game = get_game("hus")
     yield game, hus_kernel(game, get_evaluator(game))
+
+
+@pytest.mark.parametrize("name, depth", [("oware", 5), ("hus", 3)])
+def test_the_pvs_engine_runs_the_compiled_kernel_and_agrees_with_the_alphabeta_engine(name, depth):
+    from ai.core.kernels import CompiledHusKernel, CompiledOwareKernel
+
+    game = get_game(name)
+    started = ai.core.runs_started
+    for state in playout_positions(game, 8, seed=12, longest=40):
+        engine = make_engine(game, f"pvs:depth={depth},time=none")
+        assert isinstance(engine.kernel, (CompiledOwareKernel, CompiledHusKernel))
+        expected = make_engine(game, f"alphabeta:depth={depth}").search(state)
+        result = engine.search(state)
+        assert result.score == expected.score and result.move in game.legal_moves(state), game.to_text(state)
+    assert ai.core.runs_started >= started + 8  # the compiled search is the one that ran
 
 
 @pytest.mark.parametrize("game, kernel", list(compiled_kernels()), ids=lambda x: getattr(x, "name", ""))
