@@ -80,7 +80,7 @@ def search_value(kernel, state, depth, table=None):
 # -- Oware ------------------------------------------------------------------------------------------------------
 OWARE_VARIANTS = [dict(), dict(seeds=3, grand_slam="capture", no_capture_limit=40),
                   dict(skip_start=False, repetition=False), dict(no_capture_limit=6), dict(seeds=6),
-                  dict(no_capture_limit=0, grand_slam="capture", seeds=2)]
+                  dict(no_capture_limit=0, grand_slam="capture", seeds=2), dict(grand_slam="forbidden", seeds=3)]
 OWARE_WEIGHTED = OwareEvaluator("weighted", side=0.1, mobility=0.3, vulnerable=0.7)  # inexact doubles on purpose
 
 
@@ -119,6 +119,11 @@ def test_oware_children_finals_and_evaluations_match_the_rules(variant):
             else:
                 decoded = kernel.decode(child, rules_child.to_move, rules_child.seen)
                 assert decoded == rules_child, (text, move)
+    if game.grand_slam == "forbidden":  # grand slams were really refused (the same board's moves without it)
+        allowed = get_game("oware", **{**variant, "grand_slam": "no-capture"})
+        endings["grand slam refused"] = sum(
+            game.legal_moves(state) != allowed.legal_moves(state) for state in game_positions(game, 2500, seed=len(str(variant))))
+        assert endings["grand slam refused"] >= 5, endings
     reasons = {Reason.MAJORITY} if game.no_capture_limit != 6 else {Reason.NO_CAPTURE_LIMIT}
     if not variant:
         reasons |= {Reason.REPETITION, Reason.CANNOT_FEED}
@@ -185,7 +190,7 @@ def near_the_limits(game, count, seed):
 
 
 @pytest.mark.parametrize("variant", [dict(), dict(no_capture_limit=12), dict(seeds=2, grand_slam="capture"),
-                                     dict(seeds=3, no_capture_limit=0)])
+                                     dict(seeds=3, no_capture_limit=0), dict(seeds=2, grand_slam="forbidden")])
 def test_oware_compiled_search_returns_the_alphabeta_value(variant):
     game = get_game("oware", **variant)
     rng = random.Random(17)

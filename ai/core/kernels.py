@@ -164,7 +164,7 @@ OWARE_ZERO, OWARE_SOWING, OWARE_OWARE = 0, 1, 2
 
 
 class CompiledOwareKernel(CompiledKernel):
-    """Oware abapa (grand slam no-capture or capture, any seeds, limit, repetition and sowing rule) with an
+    """Oware abapa (every grand slam rule, any seeds, limit, repetition and sowing rule) with an
     Oware, store-only or zero evaluator.  A position is the board seen from the side to move and the moves
     since the last capture; the boards seen since that capture reach the search through ``history``."""
 
@@ -172,8 +172,8 @@ class CompiledOwareKernel(CompiledKernel):
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         from ai.evaluators.oware import OwareEvaluator
 
-        return (game.name == "oware" and game.grand_slam != "forbidden" and not margins
-                and isinstance(evaluator, (OwareEvaluator, SowingEvaluator, ZeroEvaluator)))
+        return game.name == "oware" and not margins and isinstance(
+            evaluator, (OwareEvaluator, SowingEvaluator, ZeroEvaluator))
 
     def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
         from ai.evaluators.oware import OwareEvaluator
@@ -187,7 +187,7 @@ class CompiledOwareKernel(CompiledKernel):
             kind, weights = OWARE_ZERO, (0.0, 0.0, 0.0)
         self.core = core.module().OwareCore(
             game.seeds, game.skip_start, game.grand_slam == "capture", game.no_capture_limit, game.repetition,
-            kind, *weights,
+            kind, *weights, game.grand_slam == "forbidden",
         )
 
     def accepts(self, state: State) -> bool:
