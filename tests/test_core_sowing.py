@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import random
 import threading
 import time
@@ -24,11 +23,10 @@ from ai.evaluators.oware import OwareEvaluator
 from ai.fast import GameKernel
 from ai.registry import make_engine
 from rules import Reason, get_game
+from tests.cores import compiled_only
 
 CORE = ai.core.module()
-pytestmark = pytest.mark.skipif(
-    CORE is None and os.environ.get("CI") != "true", reason=f"no compiled core: {ai.core.status().why}"
-)
+pytestmark = compiled_only  # skipped where the extension is not built, except under CI
 DATA = Path(__file__).parent / "data"
 
 
@@ -314,11 +312,9 @@ def test_hus_a_table_shared_by_searches_never_reuses_a_value_across_the_turn_lim
 
 
 # -- both games: determinism, no mutation, cancellation ----------------------------------------------------------
-def compiled_kernels():
-    game = get_game("oware")
-    yield game, oware_kernel(game, get_evaluator(game))
-    game = get_game("hus")
-    yield game, hus_kernel(game, get_evaluator(game))
+def compiled_kernel(name):
+    game = get_game(name)
+    return game, (oware_kernel if name == "oware" else hus_kernel)(game, get_evaluator(game))
 
 
 @pytest.mark.parametrize("name, depth", [("oware", 5), ("hus", 3)])
@@ -336,8 +332,9 @@ def test_the_pvs_engine_runs_the_compiled_kernel_and_agrees_with_the_alphabeta_e
     assert ai.core.runs_started >= started + 8  # the compiled search is the one that ran
 
 
-@pytest.mark.parametrize("game, kernel", list(compiled_kernels()), ids=lambda x: getattr(x, "name", ""))
-def test_a_fixed_depth_search_is_deterministic_and_leaves_its_input_alone(game, kernel):
+@pytest.mark.parametrize("name", ["oware", "hus"])
+def test_a_fixed_depth_search_is_deterministic_and_leaves_its_input_alone(name):
+    game, kernel = compiled_kernel(name)
     for state in playout_positions(game, 6, seed=9, longest=60):
         text = game.to_text(state)
         position = kernel.encode(state)
@@ -348,8 +345,9 @@ def test_a_fixed_depth_search_is_deterministic_and_leaves_its_input_alone(game, 
         assert position == copy and game.to_text(state) == text
 
 
-@pytest.mark.parametrize("game, kernel", list(compiled_kernels()), ids=lambda x: getattr(x, "name", ""))
-def test_a_cancelled_search_stops_within_milliseconds(game, kernel):
+@pytest.mark.parametrize("name", ["oware", "hus"])
+def test_a_cancelled_search_stops_within_milliseconds(name):
+    game, kernel = compiled_kernel(name)
     state = game.initial_state()
     flag = bytearray(1)
     run = CORE.Run(kernel.core, CORE.Table(16), cancel_flag=flag, history=kernel.history(state))
