@@ -8,7 +8,8 @@
 (``ai.search._Run`` over the game's Python kernel), alternating, CPU time summed per side; the scores must
 agree (both are exact at a fixed depth).  With ``--rev`` the earlier commit's packed Python loop
 (``KalahRun``/``OwareRun`` of ``ai/fast/<game>.py`` at that commit) is timed too: the fastest Python this
-project had.  ``depth``: the depth completed from the start position in ``--seconds`` of wall time.
+project had.  ``depth``: the depth completed from the start position in ``--seconds`` of wall time, and the whole process's
+peak RSS (Hus's course limit is 500 MB).
 ``cancel``: how long a search takes to return after ``CancelToken.cancel()`` from another thread.
 """
 from __future__ import annotations
@@ -46,8 +47,9 @@ def positions(game, count: int, seed: int) -> list:
     return found
 
 
-def engine_on(game, depth: int | None, compiled: bool, time_limit: float | None = None) -> PVSEngine:
-    engine = PVSEngine(game, time=time_limit, depth=depth)
+def engine_on(game, depth: int | None, compiled: bool, time_limit: float | None = None,
+              memory: float | None = None) -> PVSEngine:
+    engine = PVSEngine(game, time=time_limit, depth=depth, **({} if memory is None else {"memory": memory}))
     engine.kernel = kernel_for(game, engine.evaluator, compiled=compiled)
     engine.table = new_table(engine.kernel, engine.memory)
     return engine
@@ -96,13 +98,22 @@ def speed(args) -> None:
 def depth(args) -> None:
     game = parse_game_spec(args.game)
     for run in range(args.runs):
-        engine = engine_on(game, None, not args.python, time_limit=args.seconds)
+        engine = engine_on(game, None, not args.python, time_limit=args.seconds, memory=args.memory)
         started = time.perf_counter()
         result = engine.search(game.initial_state(), Limits())
         wall = time.perf_counter() - started
         print(f"{game.spec} run {run + 1}: depth {result.depth} completed"
               f" (cut-short iteration {result.info.get('partial_depth', '-')}), {result.nodes:,} nodes in {wall:.3f} s,"
               f" {result.nodes / wall / 1e6:.2f} M nodes/s, core {result.info.get('core')}")
+    print(f"  whole-process RSS: peak {peak_rss_mb():.0f} MB (table {engine.memory:g} MB)")
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident set in MB (Linux reports ``ru_maxrss`` in kB, macOS in bytes)."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
 
 def cancel(args) -> None:
@@ -148,6 +159,7 @@ def main() -> None:
     parser.add_argument("--rev", help="also time this commit's packed Python loop (kalah, oware)")
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--memory", type=float, help="depth: the table's MB (default: the engine's)")
     parser.add_argument("--python", action="store_true", help="depth/cancel on the pure-Python kernel")
     args = parser.parse_args()
     {"speed": speed, "depth": depth, "cancel": cancel}[args.mode](args)

@@ -171,6 +171,19 @@ def _unwritable(path: Path) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``stonecave`` console script and of ``python -m game``."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+        return code
+    except BrokenPipeError:  # the reader went away (``stonecave engines | head``): stop quietly, as cat does
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush cannot complain either
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         return _run_window([])

@@ -159,6 +159,112 @@ class CompiledKalahKernel(CompiledKernel):
         return KalahState(ring, to_move)
 
 
+OWARE_ZERO, OWARE_SOWING, OWARE_OWARE = 0, 1, 2
+"""The evaluator kinds of ``_core.OwareCore`` (oware.pxi)."""
+
+
+class CompiledOwareKernel(CompiledKernel):
+    """Oware abapa (every grand slam rule, any seeds, limit, repetition and sowing rule) with an
+    Oware, store-only or zero evaluator.  A position is the board seen from the side to move and the moves
+    since the last capture; the boards seen since that capture reach the search through ``history``."""
+
+    @staticmethod
+    def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
+        from ai.evaluators.oware import OwareEvaluator
+
+        return game.name == "oware" and not margins and isinstance(
+            evaluator, (OwareEvaluator, SowingEvaluator, ZeroEvaluator))
+
+    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+        from ai.evaluators.oware import OwareEvaluator
+
+        super().__init__(game, evaluator, margins)
+        if isinstance(evaluator, OwareEvaluator):
+            kind, weights = OWARE_OWARE, (evaluator.side, evaluator.mobility, evaluator.vulnerable)
+        elif isinstance(evaluator, SowingEvaluator):
+            kind, weights = OWARE_SOWING, (evaluator.side, evaluator.mobility, 0.0)
+        else:
+            kind, weights = OWARE_ZERO, (0.0, 0.0, 0.0)
+        self.core = core.module().OwareCore(
+            game.seeds, game.skip_start, game.grand_slam == "capture", game.no_capture_limit, game.repetition,
+            kind, *weights, game.grand_slam == "forbidden",
+        )
+
+    def accepts(self, state: State) -> bool:
+        return state.since_capture <= 65535 or not self.game.no_capture_limit
+
+    def _pack(self, pits: tuple[int, ...], stores: tuple[int, int], to_move: int, counter: int) -> bytes:
+        own, other = (pits[:6], pits[6:]) if to_move == 0 else (pits[6:], pits[:6])
+        return self.core.pack(own, stores[to_move], other, stores[1 - to_move], min(counter, 65535))
+
+    def encode(self, state: State) -> bytes:
+        return self._pack(state.pits, state.stores, state.to_move, state.since_capture)
+
+    def decode(self, position: bytes, to_move: int = 0, seen: frozenset = frozenset()) -> State:
+        """The rules state of a position given who is to move and the boards seen (the position has neither)."""
+        from rules.oware import OwareState
+
+        own, own_store, other, other_store, counter = self.core.unpack(position)
+        if to_move == 0:
+            return OwareState(own + other, (own_store, other_store), 0, counter, seen)
+        return OwareState(other + own, (other_store, own_store), 1, counter, seen)
+
+    def children(self, position: bytes, history: list[int] | None = None) -> list[tuple]:
+        """The protocol's children; ``history`` (from ``history(state)``) lets a repetition of a board seen
+        before ``position`` end the game as the rules say."""
+        return self.core.children(position, history)
+
+    def history(self, state: State) -> list[int]:
+        """The keys of the boards ``state`` has seen since the last capture, laid out as the search's line.
+
+        The rules keep those boards as a set, without who was to move or their counters; any board equal to
+        one of them repeats it, whoever moves.  So each is written in the frame of the side to move, at an
+        even distance from the root (a key that never matches fills the odd places), with the counter the
+        kernel's repetition test expects at that distance (see ``oware_repeats`` in oware.pxi).
+        """
+        boards = sorted(state.seen)
+        step, counter = self.core.counter_step, state.since_capture
+        keys: list[int] = []
+        for index, board in enumerate(boards):
+            distance = 2 * (len(boards) - index)
+            pits = tuple(board.to_bytes(12, "little"))
+            plain = self.core.key(self._pack(pits, state.stores, state.to_move, 0))
+            keys += [(plain + (counter - distance) * step) % (1 << 64), 0]
+        return keys
+
+
+class CompiledHusKernel(CompiledKernel):
+    """Hus (any lap and turn limit) with a Hus or zero evaluator; positions of up to 255 seeds."""
+
+    @staticmethod
+    def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
+        from ai.evaluators.hus import HusEvaluator
+
+        return game.name == "hus" and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
+
+    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+        super().__init__(game, evaluator, margins)
+        zero = isinstance(evaluator, ZeroEvaluator)
+        weights = (0.0, 0.0, 0.0) if zero else (evaluator.mobility, evaluator.exposure, evaluator.inner)
+        self.core = core.module().HusCore(game.lap_limit, game.turn_limit, margins, zero, *weights)
+
+    def accepts(self, state: State) -> bool:
+        return sum(state.pits) <= 255
+
+    def encode(self, state: State) -> bytes:
+        player = state.to_move
+        own, other = state.pits[32 * player: 32 * player + 32], state.pits[32 - 32 * player: 64 - 32 * player]
+        return self.core.pack(own, other, 2 * state.turn + player)
+
+    def decode(self, position: bytes, to_move: int | None = None) -> State:
+        """The rules state of a position (the ply says who is to move)."""
+        from rules.hus import HusState
+
+        own, other, ply = self.core.unpack(position)
+        player = ply & 1
+        return HusState(own + other if player == 0 else other + own, player, ply >> 1)
+
+
 class CompiledCaveKernel(CompiledKernel):
     """Magnetic Cave with the threat, simple (``windows``) or zero evaluator.
 

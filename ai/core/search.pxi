@@ -302,7 +302,11 @@ cdef inline void poll(Search* s) noexcept nogil:
 cdef inline void order_children(Search* s, Child* children, int count, int32_t table_move, int ply,
                                 uint8_t* order) noexcept nogil:
     # `order` receives the children's indices, best first: the table's move, winning ends, extra turns,
-    # the killers, the history score, then the kernel's own hint; ties keep the kernel's order.
+    # the kernel's hint where it is positive (what the move wins at once: captures), the killers, the
+    # history score, then the rest of the hint; ties keep the kernel's order.  A move that wins material
+    # now refutes more often than a quiet move that refuted a sibling (chess's captures before killers):
+    # measured from the start, Oware to depth 16 searches 4.4 M nodes instead of 6.9 M, Hus to depth 9
+    # 3.5 M instead of 6.8 M.
     cdef int64_t priority[MAX_MOVES]
     cdef int64_t hint[MAX_MOVES]
     cdef int i, j
@@ -315,16 +319,18 @@ cdef inline void order_children(Search* s, Child* children, int count, int32_t t
         c = &children[i]
         p = 0
         if c.move == table_move:
-            p += <int64_t>1 << 40
+            p += <int64_t>1 << 62
         if c.kind == KIND_FINAL and c.final > 0:
-            p += <int64_t>1 << 39
+            p += <int64_t>1 << 61
         if c.kind == KIND_SAME:
-            p += <int64_t>1 << 38
+            p += <int64_t>1 << 60
+        if c.order > 0:                 # bits 40..59
+            p += (c.order if c.order < (<int64_t>1 << 20) else (<int64_t>1 << 20) - 1) << 40
         if c.move == first_killer:
-            p += <int64_t>1 << 37
+            p += <int64_t>1 << 39
         elif c.move == second_killer:
-            p += <int64_t>1 << 36
-        p += s.history[c.move]
+            p += <int64_t>1 << 38
+        p += s.history[c.move] if s.history[c.move] < (<int64_t>1 << 38) else (<int64_t>1 << 38) - 1
         # insertion sort, stable: a child goes after every earlier one it does not beat
         j = i
         while j > 0 and (priority[j - 1] < p or (priority[j - 1] == p and hint[j - 1] < c.order)):
@@ -364,8 +370,12 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
     if depth <= 0:
         s.horizon += 1
         return s.vt.evaluate(s.vt.ctx, p)
-    key = s.vt.key(s.vt.ctx, p)
-    entry = probe_slots(s.table, key)
+    # A node one ply above the leaves neither reads nor writes the table: its probe would be a cache miss
+    # that costs more than scoring its few children, and its entries would crowd out the deeper ones.
+    entry = NULL
+    if depth > 1:
+        key = s.vt.key(s.vt.ctx, p)
+        entry = probe_slots(s.table, key)
     if entry != NULL:
         table_move = entry.move
         if entry.flags & F_VALUE and (entry.depth == depth or (entry.flags & F_RESOLVED and depth >= entry.depth)):
@@ -412,8 +422,8 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
         s.horizon += leaves
     else:
         order_children(s, children, count, table_move, ply, order)
-        for i in range(count):  # start loading the children's table buckets while the first is searched
-            if children[i].kind != KIND_FINAL:
+        for i in range(count if depth > 2 else 0):  # start loading the children's table buckets while the
+            if children[i].kind != KIND_FINAL:            # first is searched (nodes above the leaves use none)
                 sc_prefetch(s.table.slots + 2 * (s.vt.key(s.vt.ctx, &children[i].pos) & s.table.bucket_mask))
         a = alpha
         first = 1
@@ -457,6 +467,8 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
                             s.killers[ply][0] = c.move
                         s.history[c.move] += depth * depth
                         break
+    if depth == 1:
+        return best
     if s.path_events != path_before:  # a score that depends on the path: keep only the move, for ordering
         store_slots(s.table, key, -1, 0, 0.0, best_move)
     else:

@@ -139,8 +139,8 @@ class GameKernel:
 
 KERNELS: dict[str, list[str]] = {
     "kalah": ["ai.core.kernels:CompiledKalahKernel", "ai.fast.kalah:KalahKernel"],
-    "oware": ["ai.fast.oware:OwareKernel"],
-    "hus": ["ai.fast.hus:HusKernel"],
+    "oware": ["ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"],
+    "hus": ["ai.core.kernels:CompiledHusKernel", "ai.fast.hus:HusKernel"],
     # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
     "magnetic-cave": ["ai.core.kernels:CompiledCaveKernel", "ai.fast.magnetic_cave:CaveKernel"],
 }

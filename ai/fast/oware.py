@@ -1,4 +1,4 @@
-"""An Oware search kernel on positions packed into one int, seen from the side to move, with its own PVS loop.
+"""An Oware search kernel on positions packed into one int, seen from the side to move.
 
 *Positions.*  Fourteen fields of ``B`` bits, field 0 lowest: the mover's houses 0..5, the mover's score
 house, the opponent's houses 0..5, the opponent's score house (``2^B - 1`` exceeds the seeds in play, so no
@@ -8,18 +8,11 @@ walks back from the last seed's field.  The packed int leaves the history out an
 
 *History.*  The end rules need the no-capture counter and the boards seen since the last capture.  Through
 the kernel protocol (tests, the root, principal variations) a position is the triple ``(board, since_capture,
-seen)`` with ``seen`` in the mover's frame, so ``children`` computes exactly what the rules compute.  Inside
-``OwareRun`` the counter is an argument and the boards of the current line are two sets (one per frame,
-seeded from the game's ``seen``), so a repetition inside the search ends the game there, as the rules say.
-
-*Path-dependent scores.*  A repetition or the no-capture limit makes a score depend on how the position was
-reached, which a history-free key cannot see.  The choice made here: such an ending is scored exactly where
-it happens, and a node whose subtree met one stores no value in the table (only its best move, for
-ordering), so a path-dependent score is never reused on another path.  What remains is the classic
-graph-history interaction: a value stored from a line without repetitions can be reused on a line where one
-of its continuations would repeat an earlier position of that line (rare in Oware, where every capture
-clears the history).  The counter is likewise left out of the key: near the limit of 100 moves a reused
-value may ignore that the limit falls inside its subtree.
+seen)`` with ``seen`` in the mover's frame, so ``children`` computes exactly what the rules compute, and a
+repetition inside the search ends the game there, as the rules say.  ``ai.search._Run`` keys its table by the
+whole triple, so no value is reused under another history (exact, at the cost of fewer transpositions).
+This is the pure-Python kernel: the reference the compiled one (``ai/core/oware.pxi``) is tested against and
+the fallback where the compiled core is not built.
 
 *Evaluation.*  ``ai.evaluators.oware.OwareEvaluator`` (and the store-only ``SowingEvaluator``) with integer
 weights: houses holding 1 or 2 seeds and non-empty houses are counted with two carry tricks over all fields
@@ -27,16 +20,12 @@ at once.  ``tests/test_ai_fast.py`` checks children, final scores and evaluation
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ai.evaluators import WIN, Evaluator, ZeroEvaluator
 from ai.evaluators.oware import OwareEvaluator
 from ai.evaluators.sowing import SowingEvaluator
-from ai.transposition import NO_MOVE, TranspositionTable, pack_entry
-from rules import Game, Move, State
+from rules import Game, Move
 from rules.oware import HOUSES, RING, OwareState, sowing_path
 
-INFINITY = 1 << 62
 SCALES = (1, 2, 4, 8, 10, 16, 20, 32, 64, 100)
 OwarePosition = tuple  # (packed board, since_capture, seen boards in the mover's frame)
 
@@ -236,280 +225,3 @@ class OwareKernel:
                 if value >= beta:
                     break
         return best, best_move, leaves
-
-    def make_run(self, table: TranspositionTable, budget: Any, poll: int) -> "OwareRun | None":
-        """The specialised search for ``ai.search.PVSEngine``, or None when the weights need float scores."""
-        return OwareRun(self, table, budget, poll) if self.integer_weights() is not None else None
-
-
-class OwareRun:
-    """One PVS search on packed Oware positions (the interface of ``ai.search._Run``).
-
-    Children are ordered: the table's move, then by the static evaluation of the position each leads to
-    (captures score their seeds there).  The line's boards live in two sets, one per player's frame, so a
-    child is tested for repetition without turning it round; see the module docstring for what the table
-    stores when a repetition or the no-capture limit was met below a node.
-    """
-
-    def __init__(self, kernel: OwareKernel, table: TranspositionTable, budget: Any, poll: int) -> None:
-        self.kernel = kernel
-        self.table = table
-        self.budget = budget
-        self.scale = kernel.integer_weights()[0]
-        self.previous_best: Move | None = None
-        self.partial_move: Move | None = None
-        self.partial_score = 0.0
-        self.partial_depth = 0
-        """The iteration ``partial_move`` belongs to: the best move among the root moves searched so far."""
-        self.lines: tuple[set[int], set[int]] = (set(), set())
-        self._search, self._counts = self._build(poll)
-
-    @property
-    def nodes(self) -> int:
-        return self._counts()[0]
-
-    def root(self, root: OwarePosition, depth: int) -> tuple[float, Move, bool]:
-        """Search the root to ``depth`` with PVS, the previous iteration's best move first."""
-        kernel, search, scale = self.kernel, self._search, self.scale
-        board, since_capture, seen = root
-        mine, theirs = self.lines
-        mine.clear()
-        theirs.clear()
-        if kernel.repetition:
-            mine.update(seen)
-            mine.add(board)
-            theirs.update(kernel.flip(x) for x in seen)
-            theirs.add(kernel.flip(board))
-        _, horizon_before, path_before = self._counts()
-        children = kernel.children(root)
-        previous = self.previous_best
-        children.sort(key=lambda c: c[0] != previous)
-        alpha, beta = -INFINITY, INFINITY
-        best, best_move = -INFINITY, children[0][0]
-        first = True
-        for move, child, _, final in children:
-            if final is not None:
-                value = int(final * scale)
-            else:
-                child_board, counter, _ = child
-                if first:
-                    value = -search(child_board, depth - 1, -beta, -alpha, 1, counter)
-                else:
-                    value = -search(child_board, depth - 1, -alpha - 1, -alpha, 1, counter)
-                    if alpha < value < beta:
-                        self._note_partial(move, value, depth)  # proven better already, should the re-search abort
-                        value = -search(child_board, depth - 1, -beta, -alpha, 1, counter)
-            first = False
-            if value > best:
-                best, best_move = value, move
-                alpha = max(alpha, value)
-                self._note_partial(move, value, depth)
-        _, horizon, path = self._counts()
-        self.previous_best = best_move
-        if path == path_before:
-            self.table.entries[board] = pack_entry(depth, 0, best, best_move, horizon == horizon_before)
-        return best / scale, best_move, horizon == horizon_before and path == path_before
-
-    def _note_partial(self, move: Move, value: int, depth: int) -> None:
-        """Remember the best root move proven so far in this iteration (used if the iteration is cut short)."""
-        self.partial_move, self.partial_score, self.partial_depth = move, value / self.scale, depth
-
-    def principal_variation(self, root: OwarePosition, move: Move, depth: int) -> tuple:
-        """The best line, read from the table's moves (at most ``depth`` moves)."""
-        kernel, entries = self.kernel, self.table.entries
-        line, position = [move], root
-        while len(line) < depth:
-            child = next((c[1] for c in kernel.children(position) if c[0] == line[-1]), None)
-            entry = entries.get(child[0]) if child is not None else None
-            if entry is None or entry & 31 == NO_MOVE:
-                break
-            line.append(entry & 31)
-            position = child
-        return tuple(line)
-
-    def _build(self, poll: int):
-        """The recursive search as a closure over local constants."""
-        k = self.kernel
-        M, shifts, total, half, low_half = k.mask, k.shifts, k.total, k.half, k.low_half
-        OWN, OPP = k.own_houses, k.opp_houses
-        SS, OS = k.store_shift, k.opp_store_shift
-        MOD = M
-        LOW, LOW2, TOP = k.low, k.low_minus_two, k.top
-        OWN_TOP, OPP_TOP = OWN & TOP, OPP & TOP
-        HOUSE_TOP = OWN_TOP | OPP_TOP
-        scale, WS, WD, WM, WV = k.integer_weights()
-        SLAM = k.slam_captures
-        LIMIT = k.limit
-        REPETITION = k.repetition
-        win = int(WIN) * scale
-        FINAL = {m: (win if m > 0 else -win if m < 0 else 0) + m * scale for m in range(-total, total + 1)}
-        MOVES = tuple((h, shifts[h], k.deltas[h], k.lasts[h], HOUSES - h) for h in range(HOUSES))
-        FEED = tuple((shifts[HOUSES + 1 + h], HOUSES - h) for h in range(HOUSES))  # opponent's house, seeds needed
-        FIELD_SHIFT = shifts
-        POSITION_BITS = (2 * HOUSES + 2) * k.bits
-        POSITION = (1 << POSITION_BITS) - 1
-        PRIORITY = POSITION_BITS + 4
-        TABLE_MOVE = 1 << 40
-        OFFSET = 1 << 38
-        entries = self.table.entries
-        capacity = self.table.capacity
-        get = entries.get
-        budget = self.budget
-        lines = self.lines
-        nodes = 0
-        horizon = 0  # heuristic leaves met
-        path = 0  # repetitions and no-capture-limit endings met (path-dependent scores)
-        next_poll = poll
-
-        def search(p: int, depth: int, alpha: int, beta: int, parity: int, counter: int) -> int:
-            """Negamax value of board ``p`` (mover's frame) for the mover; ``parity`` 0 when the root's mover
-            moves, ``counter`` the moves since the last capture."""
-            nonlocal nodes, horizon, path, next_poll
-            nodes += 1
-            if nodes >= next_poll:
-                next_poll = nodes + budget.poll(nodes)
-            if depth <= 0:
-                horizon += 1
-                nz = (((p & LOW) + LOW) | p) & HOUSE_TOP
-                e = WS * (((p >> SS) & M) - (p >> OS)) + WM * ((nz ^ OPP_TOP).bit_count() - HOUSES)
-                if WD:
-                    e += WD * ((p & OWN) % MOD - (p & OPP) % MOD)
-                if WV:
-                    weak = nz ^ ((((p & LOW) + LOW2) | p) & TOP)
-                    e += WV * ((weak & OPP_TOP).bit_count() - (weak & OWN_TOP).bit_count())
-                return e
-            if depth > 1:
-                entry = get(p)
-                table_move = NO_MOVE
-                if entry is not None:
-                    entry_depth = (entry >> 8) & 255
-                    if entry_depth == depth or (entry & 128 and depth >= entry_depth):
-                        v = entry >> 16
-                        flag = entry & 96
-                        if flag == 0 or (v >= beta if flag == 32 else v <= alpha):
-                            if not entry & 128:
-                                horizon += 1
-                            return v
-                    table_move = entry & 31
-            horizon_before = horizon
-            path_before = path
-            line = lines[parity]
-            starving = not p & OPP
-            best = -INFINITY
-            best_move = NO_MOVE
-            children = [] if depth > 1 else None
-            leaves = 0
-            for h, shift, deltas, lasts, reach in MOVES:
-                s = (p >> shift) & M
-                if not s or (starving and s < reach):
-                    continue
-                q = p + deltas[s]
-                field = lasts[s]
-                captured = 0
-                if field > HOUSES:
-                    x = q
-                    while field > HOUSES:
-                        count = (x >> FIELD_SHIFT[field]) & M
-                        if count != 2 and count != 3:
-                            break
-                        x -= count << FIELD_SHIFT[field]
-                        captured += count
-                        field -= 1
-                    if captured:
-                        if x & OPP or SLAM:
-                            q = x + (captured << SS)
-                        else:
-                            captured = 0
-                # The end rules, in the rules' order of precedence (see OwareKernel.ending).
-                v = None
-                if captured:
-                    own_store = (q >> SS) & M
-                    if 2 * own_store > total or (2 * own_store == total and 2 * (q >> OS) == total):
-                        v = FINAL[own_store - (q >> OS)]
-                elif REPETITION and q in line:
-                    path += 1
-                    v = FINAL[((q >> SS) & M) + (q & OWN) % MOD - (q >> OS) - (q & OPP) % MOD]
-                elif counter + 1 >= LIMIT:
-                    path += 1
-                    v = FINAL[((q >> SS) & M) - (q >> OS)]
-                if v is None:
-                    if not q & OWN:
-                        for feed_shift, needed in FEED:
-                            if (q >> feed_shift) & M >= needed:
-                                break
-                        else:
-                            v = FINAL[((q >> SS) & M) - (q >> OS) - (q & OPP) % MOD]
-                    elif not q & OPP:
-                        v = FINAL[((q >> SS) & M) + (q & OWN) % MOD - (q >> OS)]
-                if v is None:
-                    # Own non-empty houses minus the opponent's is (nz ^ OPP_TOP).bit_count() - HOUSES; the
-                    # terms whose weight is 0 (the tuned default's side and vulnerable) are skipped.
-                    nz = (((q & LOW) + LOW) | q) & HOUSE_TOP
-                    e = WS * (((q >> SS) & M) - (q >> OS)) + WM * ((nz ^ OPP_TOP).bit_count() - HOUSES)
-                    if WD:
-                        e += WD * ((q & OWN) % MOD - (q & OPP) % MOD)
-                    if WV:
-                        weak = nz ^ ((((q & LOW) + LOW2) | q) & TOP)
-                        e += WV * ((weak & OPP_TOP).bit_count() - (weak & OWN_TOP).bit_count())
-                    if children is not None:
-                        priority = OFFSET + e
-                        if h == table_move:
-                            priority |= TABLE_MOVE
-                        children.append((priority << PRIORITY) | ((h if captured else h | 8) << POSITION_BITS) | (q >> half) | ((q & low_half) << half))
-                        continue
-                    leaves += 1
-                    v = e
-                if v > best:
-                    best = v
-                    best_move = h
-                    if v >= beta:
-                        break
-            else:
-                if children:
-                    a = best if best > alpha else alpha
-                    children.sort(reverse=True)
-                    first = True
-                    d1 = depth - 1
-                    other = parity ^ 1
-                    if REPETITION:
-                        line.add(p)
-                        lines[other].add((p >> half) | ((p & low_half) << half))
-                    for code in children:
-                        c = code & POSITION
-                        next_counter = counter + 1 if code >> (POSITION_BITS + 3) & 1 else 0
-                        if first:
-                            v = -search(c, d1, -beta, -a, other, next_counter)
-                        else:
-                            v = -search(c, d1, -a - 1, -a, other, next_counter)
-                            if a < v < beta:
-                                v = -search(c, d1, -beta, -a, other, next_counter)
-                        first = False
-                        if v > best:
-                            best = v
-                            best_move = (code >> POSITION_BITS) & 7
-                            if v > a:
-                                a = v
-                                if v >= beta:
-                                    break
-                    if REPETITION:
-                        line.discard(p)
-                        lines[other].discard((p >> half) | ((p & low_half) << half))
-            if depth == 1:
-                nodes += leaves
-                horizon += leaves
-                return best
-            if path != path_before:  # a path-dependent score below: keep only the move
-                if entry is not None or len(entries) < capacity:
-                    entries[p] = best_move
-                return best
-            flag = 64 if best <= alpha else 32 if best >= beta else 0
-            if horizon == horizon_before:
-                flag |= 128
-            if entry is not None or len(entries) < capacity:
-                entries[p] = (best << 16) | (depth << 8) | flag | best_move
-            return best
-
-        def counts() -> tuple[int, int, int]:
-            return nodes, horizon, path
-
-        return search, counts
