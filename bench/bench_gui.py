@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         blank.append((time.perf_counter() - now) * 1000)
     window.show_view(view)
     print(f"frame time, 1280x720, 48 stones flying and settling (mean {statistics.mean(flying):.0f} in the air), "
-          f"alpha-beta searching{' throughout' if searching else ' (search ended early!)'}: "
+          f"{SEARCH_ENGINE} searching{' throughout' if searching else ' (search ended early!)'}: "
           f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
           f"worst {max(times):.1f} ms over {len(times)} frames")
     print(f"  same run, a window that only clears itself: median {statistics.median(blank):.1f} ms "
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cave_times, cave_sliding, cave_searching = cave_frames(window, context, options.frames, frame)
     print(f"frame time, 1280x720, Magnetic Cave, 16 bricks on the board and 6 sliding home every half second "
-          f"(mean {statistics.mean(cave_sliding):.1f} sliding), alpha-beta searching in "
+          f"(mean {statistics.mean(cave_sliding):.1f} sliding), {SEARCH_ENGINE} searching in "
           f"{100 * cave_searching:.0f}% of frames (restarted at its 3-second limit): median "
           f"{statistics.median(cave_times):.1f} ms, p95 {percentile(cave_times, 0.95):.1f} ms, worst "
           f"{max(cave_times):.1f} ms over {len(cave_times)} frames; load average {os.getloadavg()[0]:.1f}")
