@@ -60,13 +60,13 @@ from pathlib import Path
 import arcade
 import rules
 from game import app
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
 window._enable_event_queue = False
 context = app.start(window, Path(tempfile.mkdtemp()))
 context.sounds.enabled = False
-match = Match.new(rules.get_game("kalah"), (Seat(), Seat()))
+match = Session.new(rules.get_game("kalah"), (Seat(), Seat()))
 context.show_match(match)
 view = window.current_view
 locations = sorted(view.spec.locations)
@@ -116,11 +116,11 @@ def cave_frames(window, context, frames: int, frame):  # type: ignore[no-untyped
     Returns the frame times (ms), the bricks sliding in each frame and the fraction of frames with a search.
     """
     import rules
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
     game = rules.get_game("magnetic-cave")
-    match = Match.new(game, (Seat(SEARCH_ENGINE, 3600.0), Seat()))
+    match = Session.new(game, (Seat(SEARCH_ENGINE, 3600.0), Seat()))
     for text in CAVE_OPENING:
         match.play(game.parse_move(match.state, text))
     context.show_match(match)
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import rules
     from game import app
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
     window = arcade.Window(1280, 720, "bench", resizable=True, antialiasing=False, vsync=False)
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     context.sounds.enabled = False
     game = rules.get_game("kalah")
     # North (the computer, searching without limit) to move: South has just played pit 0.
-    match = Match.new(game, (Seat(), Seat(SEARCH_ENGINE, 3600.0)))
+    match = Session.new(game, (Seat(), Seat(SEARCH_ENGINE, 3600.0)))
     match.play(0)
     context.show_match(match)
     view = window.current_view

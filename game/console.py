@@ -30,8 +30,9 @@ from typing import TextIO
 import rules
 from game import savegame
 from game.console_play import EndOfInput, GameLoop, Terminal, moves_text
-from game.console_session import Session, resolve_seat, seat_choices
+from game.console_session import resolve_seat, seat_choices
 from game.savegame import SaveError, Seat
+from game.session import Session
 from rules import Game, RulesError
 from rules.base import clip, read_whole_number
 
@@ -140,8 +141,7 @@ class Console:
             if seat is BACK or seat is QUIT:
                 return seat
             seats.append(seat)
-        self.session = Session.from_saved(savegame.new_game(self.game, seats, self.seed))
-        self.session.saved_moves = None
+        self.session = Session.from_saved(savegame.new_game(self.game, seats, self.seed))  # not saved yet
         self._play()
         return None
 
@@ -187,14 +187,12 @@ class Console:
                 if path is None:
                     return False
             try:
-                savegame.save(path, self.session.to_saved())
+                self.session.save(path)
             except (OSError, ValueError) as error:
                 self.io.invalid(f"cannot write {path!r} ({_reason(error)})",
                                 "the name of a file in a folder you can write to, or cancel")
                 path = None
                 continue
-            self.session.saved_moves = tuple(self.session.moves)
-            self.session.path = Path(path)
             self.io.say(f"Saved to {path} ({moves_text(len(self.session.moves))}).")
             return True
 

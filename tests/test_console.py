@@ -17,8 +17,9 @@ from ai.base import SearchResult
 from game import savegame
 from game.console import Console, main
 from game.console_play import Terminal
-from game.console_session import Session, seconds_per_move
+from game.console_session import seconds_per_move
 from game.savegame import Seat
+from game.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_PLAYER = [pytest.param(info.name, id=info.name) for info in rules.list_games() if info.num_players == 2]
@@ -134,7 +135,7 @@ def test_undo_takes_back_the_computer_reply_too_and_redo_replays_it():
     assert "Took back 2 moves." in output
     assert "Replayed 2 moves." in output
     assert session.moves == [] and session.states == [session.game.initial_state()]
-    assert session.redo and len(session.redo) == 2
+    assert session.undone and len(session.undone) == 2
 
 
 def test_undo_in_a_human_game_takes_back_one_move_and_a_new_move_forgets_redo():

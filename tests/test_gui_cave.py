@@ -12,7 +12,7 @@ import numpy
 import pymunk
 
 import rules
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.views.cave_view import CaveView
 from game.views.match_view import SPEEDS
@@ -23,7 +23,7 @@ QUICK = 0.05
 
 
 def open_cave(gui, seats: tuple[Seat, Seat]) -> CaveView:  # type: ignore[no-untyped-def]
-    gui.context.show_match(Match.new(rules.get_game("magnetic-cave"), seats))
+    gui.context.show_match(Session.new(rules.get_game("magnetic-cave"), seats))
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, CaveView)

@@ -9,7 +9,7 @@ import arcade
 import pytest
 
 import rules
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.views.sowing_view import SPEEDS, SowingView
 from game.views.title import TitleView
@@ -17,7 +17,7 @@ from game.views.title import TitleView
 
 def open_match(gui, game_name: str, seats: tuple[Seat, Seat], **parameters) -> SowingView:  # type: ignore[no-untyped-def]
     game = rules.get_game(game_name, **parameters)
-    gui.context.show_match(Match.new(game, seats))
+    gui.context.show_match(Session.new(game, seats))
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, SowingView)

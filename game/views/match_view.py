@@ -6,7 +6,7 @@ position is shown at once or a move animated, what the scores are and why a clic
 ``set_rect``, ``update``, ``finish``, ``is_animating``, ``speed``, ``announce``, ``on_sound``, ``location_at`` and
 ``draw(highlights, outlines)``, with places ("locations") it can highlight.
 
-The match (``game.match``) is the truth; the scene animates the difference between the position shown and
+The match (``game.session``) is the truth; the scene animates the difference between the position shown and
 the new one.  The computer thinks in ``ai.worker.SearchWorker`` threads, drained once a frame in
 ``on_update``; leaving the screen, undo, redo, new game or load cancel a search at once, and a result that
 arrives for a position no longer on the board is dropped.  The window never waits on a thread.
@@ -28,7 +28,7 @@ from ai.base import EngineError, Limits
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import savegame, theme
 from game.context import AppContext
-from game.match import Match
+from game.session import Session
 from rules import Move, State
 from game.views.frugal_ui import FrugalUIManager
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
@@ -51,7 +51,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     GAME_OVER_AT_TOP = False
     """Show the game-over panel at the top of the board rather than over its middle."""
 
-    def __init__(self, context: AppContext, match: Match, save_path: Path | None = None) -> None:
+    def __init__(self, context: AppContext, match: Session, save_path: Path | None = None) -> None:
         super().__init__()
         self._init_chrome()  # bars, toasts, notice, overlay (game.views.panels.ScreenChrome)
         self.ui = FrugalUIManager()  # the bottom bar, laid out and rendered only when it changes
@@ -356,13 +356,20 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         if not self.match.can_redo():
             self.say("Nothing to redo.")
             return
-        self.play(self.match.redo_moves[-1])  # Match.play pops it, keeping the rest of the redo list
+        replayed = self.match.redo()  # up to the next human turn: the mirror of undo
+        if len(replayed) > 1:
+            self.show_state(self.match.states[-2])
+        before, move, after = self.match.states[-2], replayed[-1], self.match.states[-1]
+        self._after_change()
+        self.last_text = self.match.game.describe_move(before, move)
+        self.last_location = self.move_location(before, move)
+        self.animate_move(before, move, after)
 
     def new_game(self) -> None:
         self.scene.finish()
         self.stop_replay()
         self.cancel_search()
-        self.match = Match.new(self.match.game, self.match.seats, self.match.seed)
+        self.match = Session.new(self.match.game, self.match.seats, self.match.seed)
         self.save_path = None
         self._after_change()
         self._describe_last()
