@@ -13,7 +13,7 @@ from typing import Callable, TextIO
 
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
-from game.console_session import hint_engine, seat_label, seconds_per_move
+from game.console.seats import hint_engine, seat_label, seconds_per_move
 from game.savegame import Seat
 from game.session import Session
 from rules import Move, RulesError
