@@ -89,7 +89,7 @@ def main() -> int:
         frames(30, 1 / 30)
         shoot("magnetic-cave")
     if "solitaire" in registered:
-        from game.scenes.solitaire_session import Puzzle
+        from game.puzzle_session import Puzzle
         from game.views.puzzles import PuzzlesView
         from game.views.solitaire_view import SolitaireView
         from levels.solitaire import find_level

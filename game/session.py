@@ -157,19 +157,23 @@ class Session:
 
     @property
     def next_redo(self) -> Move | None:
-        """The move redo would replay first."""
-        return self.undone[-1] if self.undone else None
+        """The move redo would replay first (None when there is nothing to redo)."""
+        return self.undone[-1] if self.can_redo() else None
 
     def redo(self) -> list[Move]:
         """Replay undone moves by the module's rule; returns them (empty: nothing to redo)."""
         replayed: list[Move] = []
-        while self.undone:
+        while self.can_redo():
             move = self.undone[-1]
-            self.play(move)
+            self._replay(move)
             replayed.append(move)
             if self.is_over or not self.has_human or self.is_human_turn:
                 break
         return replayed
+
+    def _replay(self, move: Move) -> None:
+        """Play an undone move again (a subclass adds what it records beside the move)."""
+        self.play(move)
 
     def move_list(self) -> list[str]:
         """Each move as the player typed it, prefixed by the mover's name initial (S/N)."""

@@ -159,7 +159,7 @@ def _open_more(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
     from game.autosave import NAME
     from game.session import Session
     from game.savegame import Seat
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
     from levels.solitaire import load_levels
 
@@ -215,7 +215,7 @@ def test_resizing_during_a_sowing_animation_keeps_the_game(gui):  # type: ignore
 
 def test_resizing_during_a_puzzle_round_keeps_the_puzzle(gui):  # type: ignore[no-untyped-def]
     from game.scenes.solitaire_board import counts
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
 
     view = SolitaireView(gui.context, Puzzle.from_seed("dose", 5))
@@ -235,7 +235,7 @@ def test_f11_toggles_full_screen_on_the_game_screens_too(gui):  # type: ignore[n
     import rules
     from game.session import Session
     from game.savegame import Seat
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
 
     settings = gui.context.settings

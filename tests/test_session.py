@@ -9,6 +9,7 @@ import pytest
 import rules
 from game import savegame
 from game.savegame import Seat
+from game.puzzle_session import Puzzle, PuzzleSession
 from game.session import Session
 
 HUMAN = Seat()
@@ -115,3 +116,41 @@ def test_undo_then_redo_is_the_identity_in_every_two_player_game(name: str):
     while session.can_redo():
         session.redo()
     assert session.states == states
+
+
+# -- the puzzle: the same rule with one human seat ------------------------------------------------------------
+def dose_puzzle() -> PuzzleSession:
+    return PuzzleSession(Puzzle.from_seed("dose", 7))
+
+
+def test_a_puzzle_undoes_and_redoes_one_round_and_remembers_who_played_it():
+    session = dose_puzzle()
+    session.play(session.legal_moves[0])
+    session.play(session.legal_moves[0], by_computer=True)
+    states = list(session.states)
+    assert session.undo() == 1 and session.rounds == 1 and session.next_redo_by_computer
+    assert session.undo() == 1 and session.rounds == 0 and not session.next_redo_by_computer
+    assert not session.can_undo()
+    assert len(session.redo()) == 1 and session.by_computer == [False]
+    assert len(session.redo()) == 1 and session.by_computer == [False, True] and session.assisted
+    assert session.states == states
+
+
+def test_a_puzzle_restart_keeps_every_round_for_redo_and_a_new_round_forgets_them():
+    session = dose_puzzle()
+    for _ in range(3):
+        session.play(session.legal_moves[0])
+    first = session.moves[0]
+    session.restart()
+    assert session.rounds == 0 and session.next_redo == first
+    other = next(m for m in session.legal_moves if m != first)
+    session.play(other)
+    assert not session.can_redo() and session.undone_by_computer == []
+
+
+def test_ending_a_dose_puzzle_here_is_taken_back_by_one_undo():
+    session = dose_puzzle()
+    session.play(session.legal_moves[0])
+    session.end_here()
+    assert session.is_over and session.can_undo() and not session.can_redo()
+    assert session.undo() == 1 and not session.is_over and session.rounds == 1

@@ -86,7 +86,7 @@ def resume(context: AppContext) -> str | None:
 def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None) -> None:
     """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one)."""
     from game.records import RecordsStore
-    from game.scenes.solitaire_session import PuzzleSession
+    from game.puzzle_session import PuzzleSession
     from game.views.solitaire_view import SolitaireView
     from levels.solitaire import load_levels
 
