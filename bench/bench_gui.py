@@ -136,9 +136,9 @@ def cave_frames(window, context, frames: int, frame):  # type: ignore[no-untyped
             state = view.match.state
             for cell in movers:
                 scene.physics.launch(cell, state.at(cell) - 1, state.occupied & ~(1 << cell))
-        view.pending_move = None  # keep the computer thinking: a finished search starts again
+        view.controller.pending_move = None  # keep the computer thinking: a finished search starts again
         sliding.append(sum(1 for brick in scene.bricks.values() if brick.is_moving))
-        searching += view.worker is not None
+        searching += view.controller.worker is not None
         now = time.perf_counter()
         frame(now - last)
         last = now
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
 
     for _ in range(10):
         frame(1 / 60)
-    assert view.worker is not None, "the computer should be searching"
+    assert view.controller.worker is not None, "the computer should be searching"
     times: list[float] = []
     flying: list[int] = []
     last = time.perf_counter()
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         frame(now - last)
         last = now
         times.append((time.perf_counter() - now) * 1000)
-    searching = view.worker is not None
+    searching = view.controller.worker is not None
     # The machine's own floor, measured in the same run: a frame that only clears the window.
     class Blank(arcade.View):
         def on_draw(self) -> None:
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         view.play(0)
         for _ in range(5):
             frame(1 / 60)
-        worker = view.worker
+        worker = view.controller.worker
         assert worker is not None and worker.running
         time.sleep(0.05)
         pressed = time.perf_counter()

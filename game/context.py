@@ -45,12 +45,6 @@ class AppContext:
         if self.autosave is None:
             self.autosave = Autosave(self.save_dir)
 
-    def record_game(self, match: Session) -> str:
-        """Count a finished match in the statistics (once); a message for the screen when something went
-        wrong (a bad file set aside, a failed write), else an empty string."""
-        assert self.statistics is not None
-        return " ".join(self.statistics.record_match(match))
-
     # -- settings ---------------------------------------------------------------------------------------------
     def save_settings(self) -> None:
         """Write the settings; a failure becomes a notice, never a crash."""

@@ -80,7 +80,7 @@ def _open(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
         context.show_match(Session.new(rules.get_game(screen), (Seat(), Seat("random", 0.1))))
     gui.frame()
     if isinstance(gui.window.current_view, SowingView):
-        gui.window.current_view.speed_index = 3
+        gui.window.current_view.controller.speed_index = 3
 
 
 # -- every screen, every kind of window event (issue 22) -----------------------------------------------------------

@@ -21,11 +21,11 @@ def test_the_computer_thinks_on_the_compiled_core_while_the_window_draws(gui):  
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, SowingView)
-    view.MOVE_TIME_LIMIT = None  # the seat's 30 s: the search outlasts the frames below
+    view.controller.move_time_limit = None  # the seat's 30 s: the search outlasts the frames below
     place = view.scene.layout.places[view.spec.move_location(0, 0)]
     gui.click(place.x, place.y)  # South sows pit 0; North, the computer, thinks while the stones fly
-    gui.frames_until(lambda: view.worker is not None, limit=400)
-    worker = view.worker
+    gui.frames_until(lambda: view.controller.worker is not None, limit=400)
+    worker = view.controller.worker
     assert getattr(worker.engine.kernel, "compiled", False) == (ai.core.module() is not None)
     gui.frames_until(lambda: worker.result is not None and worker.result.depth >= 8, limit=2000)
     assert worker.result.info["core"] == ("compiled" if ai.core.module() is not None else "python")
