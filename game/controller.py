@@ -9,6 +9,7 @@ thread.  What the screen should say is queued in ``notices`` (text, warning) for
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 from ai import registry
@@ -69,6 +70,8 @@ class MatchController:
         self.thinking = ""
         self.paused = False
         self.speed_index = 1
+        self.save_path: Path | None = None
+        """The file this game was loaded from or last saved to (None: a save makes a new one)."""
         self.replay_index: int | None = None
         self.replay_wait = 0.0
         self.clock = 0.0
@@ -92,6 +95,25 @@ class MatchController:
     def take_notices(self) -> list[tuple[str, bool]]:
         notices, self.notices = self.notices, []
         return notices
+
+    def turn(self) -> tuple[str, int | None]:
+        """The top bar's turn line and the player it names (None: no one's turn, as in a replay)."""
+        session = self.session
+        if self.replay_index is not None:
+            return "Replay", None
+        if session.is_over:
+            return "Game over", None
+        player = session.to_move
+        humans = sum(seat.is_human for seat in session.seats)
+        who = "computer" if not session.seat(player).is_human else "you" if humans == 1 else "human"
+        return f"{session.game.player_names[player]} to move ({who})", player
+
+    def rules_text(self) -> str:
+        """The game's parameters that differ from the standard rules, or ``standard rules``."""
+        game = self.session.game
+        defaults = {param.name: param.default for param in game.params}
+        changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
+        return ", ".join(changed) if changed else "standard rules"
 
     def describe_search(self, result: SearchResult, speed: float, final: bool = False) -> str:
         state = self.worker_state if self.worker_state is not None else self.session.state
@@ -211,6 +233,15 @@ class MatchController:
         self.hint_move = None
         self.hint_text = ""
 
+    def why_not_now(self) -> str:
+        """Why a human cannot play now (the game is over, the computer's turn), or an empty string."""
+        session = self.session
+        if session.is_over:
+            return "The game is over: Undo, New game or Replay."
+        if not session.is_human_turn:
+            return f"It is the computer's turn ({session.game.player_names[session.to_move]})."
+        return ""
+
     def hint(self) -> bool:
         """Start the hint's search; False (and a notice) when there can be none now."""
         session = self.session
@@ -260,7 +291,23 @@ class MatchController:
         self.cancel_search()
         session = self.session
         self.session = Session.new(session.game, session.seats, session.seed)
+        self.save_path = None
         self.after_change()
+
+    def save(self, path: Path) -> bool:
+        """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a
+        warning, when it cannot be written."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.session.save(path)
+        except (OSError, ValueError) as error:
+            self.say(f"Could not save: {error}", warning=True)
+            return False
+        self.save_path = path
+        if self.autosave is not None:
+            self.autosave.clear()  # saved by the player: nothing left to restore
+        self.say(f"Saved to {path}")
+        return True
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused

@@ -215,3 +215,29 @@ def test_the_autosave_follows_the_game_and_new_game_starts_over(tmp_path: Path):
     old = controller.session
     controller.new_game()
     assert controller.session is not old and controller.session.moves == [] and not autosave.exists()
+
+
+def test_save_writes_the_game_and_removes_the_autosave_and_a_bad_path_warns(tmp_path: Path):
+    autosave = Autosave(tmp_path / "saves")
+    controller = MatchController(Session.new(rules.get_game("kalah"), (HUMAN, HUMAN)), FakeSettings(), autosave,
+                                 FakeStatistics())
+    controller.play(controller.session.legal_moves[0])
+    path = tmp_path / "saves" / "mine.stonecave"
+    assert controller.save(path) and controller.save_path == path and path.exists() and not autosave.exists()
+    (tmp_path / "file").write_text("")
+    assert not controller.save(tmp_path / "file" / "inside.stonecave")
+    assert controller.take_notices()[-1][1]  # a warning
+    controller.new_game()
+    assert controller.save_path is None
+
+
+def test_the_top_bar_lines_say_whose_turn_and_which_rules():
+    controller = controller_for((HUMAN, COMPUTER))
+    text, player = controller.turn()
+    assert player == 0 and text.endswith("to move (you)") and controller.why_not_now() == ""
+    assert controller.rules_text() == "standard rules"
+    controller.start_replay()
+    assert controller.turn() == ("Replay", None)
+    other = MatchController(Session.new(rules.get_game("kalah", pits=4, seeds=3), (COMPUTER, HUMAN)),
+                            FakeSettings(), None, None)
+    assert "pits 4" in other.rules_text() and other.why_not_now().startswith("It is the computer's turn")

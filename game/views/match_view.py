@@ -2,9 +2,8 @@
 
 ``MatchView`` is the screen less its board: a subclass (``SowingView`` for the pit-and-seed games, ``CaveView``
 for Magnetic Cave) builds the scene and says how a move maps to a place on it (``move_location``), how a
-position is shown at once or a move animated, what the scores are and why a click cannot play.  A scene offers
-``set_rect``, ``update``, ``finish``, ``is_animating``, ``speed``, ``announce``, ``on_sound``, ``location_at`` and
-``draw(highlights, outlines)``, with places ("locations") it can highlight.
+position is shown at once or a move animated, what the scores are and why a click cannot play.  The scene it
+builds meets ``game.scenes.contract.MatchScene``.
 
 The match (``game.session``) is the truth; the scene animates the difference between the position shown and
 the new one.  What is not drawing (the search workers, the computer's pending move, hint, pause, speed,
@@ -23,18 +22,18 @@ from pathlib import Path
 import arcade
 import arcade.gui
 
-from game import savegame, theme
+from game import theme
 from game.context import AppContext
 from game.controller import SPEEDS, MatchController
+from game.scenes.contract import Location, MatchScene
 from game.session import Session
 from game.views.frugal_ui import FrugalUIManager
+from game.views.match_panels import button_bar, end_panel
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 from rules import Move, State
 
 __all__ = ["MatchView", "SPEEDS", "Location"]
 
-Location = int
-"""A place on the scene that can be clicked and highlighted (a pit, a store, a cell)."""
 HINT_COLOUR = (140, 230, 140, 255)
 
 class MatchView(ScreenChrome, arcade.gui.UIView):
@@ -56,7 +55,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.context = context
         self.controller = MatchController(match, context.settings, context.autosave, context.statistics,
                                           self.MOVE_TIME_LIMIT, self.MOVE_NOUN)
-        self.save_path = save_path
+        self.controller.save_path = save_path
         self.background_color = theme.TABLE
         self.scene = self.make_scene()
         self.scene.announce = self.toast
@@ -83,6 +82,11 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         return self.controller.session
 
     @property
+    def save_path(self) -> Path | None:
+        """The file this game was loaded from or last saved to (None: Save makes a new one)."""
+        return self.controller.save_path
+
+    @property
     def clock(self) -> float:  # type: ignore[override]
         """Seconds since the screen opened (toasts expire by it): the controller's clock."""
         return self.controller.clock
@@ -93,7 +97,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         return None if hint is None else self.move_location(self.match.state, hint)
 
     # -- what a subclass supplies -----------------------------------------------------------------------------
-    def make_scene(self):  # type: ignore[no-untyped-def]
+    def make_scene(self) -> MatchScene:
         """The scene that draws this game's board."""
         raise NotImplementedError
 
@@ -136,32 +140,16 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         margin = 24
         self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
                             max(100, height - TOP_BAR - BOTTOM_BAR - 90))
-        self._build_buttons(width)
+        self.ui.clear()
+        names = ["Pause", "Speed", "Undo", "Redo", "Save", "New game", "Menu"] if self.watching else [
+            "Hint", "Undo", "Redo", "Save", "New game", "Speed", "Menu"]
+        actions = {"Hint": self.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
+                   "New game": self.new_game, "Menu": self.leave, "Pause": self.toggle_pause, "Speed": self.faster}
+        bar, self._buttons = button_bar({name: self._button_text(name) for name in names}, actions, width)
+        self.ui.add(bar)
         if self._overlay is not None:
             self._overlay = None
             self.game_over_shown = False
-
-    def _build_buttons(self, width: int) -> None:
-        self.ui.clear()
-        self._buttons.clear()
-        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=10)
-        names = ["Hint", "Undo", "Redo", "Save", "New game", "Menu"]
-        if self.watching:
-            names = ["Pause", "Speed"] + names[1:]
-        else:
-            names = names[:5] + ["Speed", "Menu"]
-        actions = {"Hint": self.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
-                   "New game": self.new_game, "Menu": self.leave, "Pause": self.toggle_pause,
-                   "Speed": self.faster}
-        button_width = min(150, (width - 40) / len(names) - 10)
-        for name in names:
-            widget = theme.button(self._button_text(name), width=button_width, height=48, font_size=13)
-            widget.event("on_click")(lambda event, action=actions[name], w=widget: None if w.disabled else action())
-            self._buttons[name] = widget
-            bar.add(widget)
-        anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)
-        self.ui.add(anchor)
 
     def _button_text(self, name: str) -> str:
         if name == "Speed":
@@ -211,6 +199,12 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.game_over_shown = False
         self._hide_overlay()
 
+    def _show_position(self) -> None:
+        """Show the session's position at once (after undo, a new game)."""
+        self._after_change()
+        self._describe_last()
+        self.show_state(self.match.state)
+
     def _describe_last(self) -> None:
         if self.match.moves:
             before = self.match.states[-2]
@@ -231,11 +225,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         """A click on the board (already past any animation)."""
         if location is None or self.controller.replay_index is not None:
             return
-        if self.match.is_over:
-            self.say("The game is over: Undo, New game or Replay.")
-            return
-        if not self.match.is_human_turn:
-            self.say(f"It is the computer's turn ({self.match.game.player_names[self.match.to_move]}).")
+        refusal = self.controller.why_not_now()
+        if refusal:
+            self.say(refusal)
             return
         legal = self.legal_locations()
         if location in legal:
@@ -252,12 +244,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def undo(self) -> None:
         self.scene.finish()
         self.stop_replay()
-        if not self.controller.undo():
-            self._show_notices()
-            return
-        self._after_change()
-        self._describe_last()
-        self.show_state(self.match.state)
+        if self.controller.undo():
+            self._show_position()
+        self._show_notices()
 
     def redo(self) -> None:
         self.scene.finish()
@@ -278,27 +267,16 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.scene.finish()
         self.stop_replay()
         self.controller.new_game()
-        self.save_path = None
-        self._after_change()
-        self._describe_last()
-        self.show_state(self.match.state)
+        self._show_position()
         self.say("New game.")
 
     def save(self) -> None:
+        from game.views.load_view import new_save_path
+
         folder = self.context.save_dir
         assert folder is not None
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            from game.views.load_view import new_save_path
-
-            path = self.save_path or new_save_path(folder, self.match.game.name)
-            savegame.save(path, self.match.saved)
-        except (OSError, ValueError) as error:
-            self.say(f"Could not save: {error}", warning=True)
-            return
-        self.save_path = path
-        self.context.autosave.clear()  # saved by the player: nothing left to restore
-        self.say(f"Saved to {path}")
+        self.controller.save(self.save_path or new_save_path(folder, self.match.game.name))
+        self._show_notices()
 
     def leave(self) -> None:
         self.cancel_search()
@@ -357,34 +335,15 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def _show_game_over(self) -> None:
         outcome = self.match.outcome
         assert outcome is not None
-        names = self.match.game.player_names
         scores = " - ".join(str(score) for score in outcome.scores)
-        if outcome.winner is None:
-            headline = f"Draw, {scores}"
-        else:
-            headline = f"{names[outcome.winner]} wins, {scores}"
-        box = arcade.gui.UIBoxLayout(space_between=12)
-        box.add(theme.label(headline, 30, theme.ACCENTS[outcome.winner or 0] if outcome.winner is not None else theme.TEXT,
-                            title=True))
-        box.add(theme.label(f"The game ended because {outcome.reason.value}; {len(self.match.moves)} moves.",
-                            14, theme.TEXT_DIM))
-        row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
-        for text, action in (("Replay", self.replay), ("New game", self.new_game), ("Undo", self.undo),
-                             ("Menu", self.leave)):
-            widget = theme.button(text, width=150, height=48, font_size=14)
-            widget.event("on_click")(lambda event, action=action: action())
-            row.add(widget)
-        box.add(row)
-        frame = arcade.gui.UIBoxLayout()
-        frame.add(box.with_padding(all=24))
-        frame.with_background(color=theme.PANEL).with_border(color=theme.ACCENTS[0], width=2)
-        anchor = arcade.gui.UIAnchorLayout()
-        align_x = -(SIDE_PANEL / 2 if self.show_panel else 0)
-        if self.GAME_OVER_AT_TOP:
-            anchor.add(frame, anchor_x="center", anchor_y="top", align_x=align_x, align_y=-(TOP_BAR + 6))
-        else:
-            anchor.add(frame, anchor_x="center", anchor_y="center", align_x=align_x)
-        self._overlay = self.ui.add(anchor, layer=1)
+        winner = outcome.winner
+        headline = f"Draw, {scores}" if winner is None else f"{self.match.game.player_names[winner]} wins, {scores}"
+        colour = theme.TEXT if winner is None else theme.ACCENTS[winner]
+        detail = f"The game ended because {outcome.reason.value}; {len(self.match.moves)} moves."
+        actions = {"Replay": self.replay, "New game": self.new_game, "Undo": self.undo, "Menu": self.leave}
+        panel = end_panel(headline, colour, detail, actions, -(SIDE_PANEL / 2 if self.show_panel else 0),
+                          self.GAME_OVER_AT_TOP)
+        self._overlay = self.ui.add(panel, layer=1)
         self.game_over_shown = True
         self._sound("end")
         self.controller.record_game_over()  # counted once per match, however often shown
@@ -412,21 +371,11 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.play(move)
 
     def _refresh_panels(self) -> None:
-        game, match = self.match.game, self.match
-        names = game.player_names
-        if match.is_over:
-            turn, colour = "Game over", theme.TEXT
-        else:
-            who = "computer" if not match.seat(match.to_move).is_human else "you" if sum(
-                s.is_human for s in match.seats) == 1 else "human"
-            turn, colour = f"{names[match.to_move]} to move ({who})", theme.ACCENTS[match.to_move]
-        if self.controller.replay_index is not None:
-            turn, colour = "Replay", theme.TEXT
-        scores = self.scores_text()
-        defaults = {param.name: param.default for param in game.params}
-        changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
-        params = ", ".join(changed) if changed else "standard rules"
-        self.top_bar.show(game.title, params, turn, colour, scores, self.last_text or "No move yet")
+        match = self.match
+        turn, player = self.controller.turn()
+        colour = theme.TEXT if player is None else theme.ACCENTS[player]
+        self.top_bar.show(match.game.title, self.controller.rules_text(), turn, colour, self.scores_text(),
+                          self.last_text or "No move yet")
         if self.show_panel:
             key = (id(match), len(match.moves), match.moves[-1] if match.moves else None)
             if key != self._move_list_key:  # formatting every move each frame would grow with the game
@@ -460,16 +409,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         if hint is not None:
             highlights[hint] = HINT_COLOUR
         self.scene.draw(highlights, outlines)
-        width = self.window.width - (SIDE_PANEL if self.show_panel else 0)
-        if self.toasts:
-            self._toast_text.text = self.toasts[-1][0]
-            self._toast_text.position = width / 2, self.window.height - TOP_BAR - 30
-            self._toast_text.draw()
-        if self.notice:
-            self._notice_text.text = self.notice
-            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
-            self._notice_text.position = width / 2, BOTTOM_BAR + 18
-            self._notice_text.draw()
+        centre = (self.window.width - (SIDE_PANEL if self.show_panel else 0)) / 2
+        self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)
 
     # -- sound ------------------------------------------------------------------------------------------------
     def _sound(self, name: str) -> None:
@@ -507,32 +448,19 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.scene.finish()
             if symbol == key.SPACE:
                 return True
+        plain = {key.U: self.undo, key.R: self.redo, key.H: self.hint, key.F1: self.show_rules, key.N: self.new_game,
+                 key.P: self.toggle_pause, key.PLUS: self.faster, key.EQUAL: self.faster, key.NUM_ADD: self.faster,
+                 key.MINUS: self.slower, key.NUM_SUBTRACT: self.slower, key.TAB: self.toggle_panel}
+        with_ctrl = {key.Z: self.undo, key.Y: self.redo, key.S: self.save}
         if symbol == key.ESCAPE:
             if self.controller.replay_index is not None:
                 self.stop_replay()
             else:
                 self.leave()
-        elif symbol in (key.Z, key.U) and (ctrl or symbol == key.U):
-            self.undo()
-        elif symbol in (key.Y, key.R) and (ctrl or symbol == key.R):
-            self.redo()
-        elif symbol == key.S and ctrl:
-            self.save()
-        elif symbol == key.H:
-            self.hint()
-        elif symbol == key.F1:
-            self.cancel_search()
-            self.context.show_rules(self.match.game.name, back=self)
-        elif symbol == key.N:
-            self.new_game()
-        elif symbol == key.P:
-            self.toggle_pause()
-        elif symbol in (key.PLUS, key.EQUAL, key.NUM_ADD):
-            self.faster()
-        elif symbol in (key.MINUS, key.NUM_SUBTRACT):
-            self.slower()
-        elif symbol == key.TAB:
-            self.toggle_panel()
+        elif ctrl and symbol in with_ctrl:
+            with_ctrl[symbol]()
+        elif symbol in plain:
+            plain[symbol]()
         elif symbol in (key.LEFT, key.RIGHT):
             count = max(1, len(self.legal_locations()))
             self.cursor = 0 if self.cursor < 0 else (self.cursor + (1 if symbol == key.RIGHT else -1)) % count
@@ -543,3 +471,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         elif not self.extra_key(symbol, modifiers):
             return None
         return True
+
+    def show_rules(self) -> None:
+        self.cancel_search()
+        self.context.show_rules(self.match.game.name, back=self)

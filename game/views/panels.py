@@ -179,6 +179,18 @@ class ScreenChrome:
     def _expire_toasts(self) -> None:
         self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
 
+    def _draw_messages(self, x: float, toast_y: float, notice_y: float) -> None:
+        """The latest toast over the board and the notice above the bottom bar, centred on ``x``."""
+        if self.toasts:
+            self._toast_text.text = self.toasts[-1][0]
+            self._toast_text.position = x, toast_y
+            self._toast_text.draw()
+        if self.notice:
+            self._notice_text.text = self.notice
+            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
+            self._notice_text.position = x, notice_y
+            self._notice_text.draw()
+
     def _hide_overlay(self) -> None:
         if self._overlay is not None:
             self.ui.remove(self._overlay)
