@@ -108,6 +108,11 @@ class MatchController:
         who = "computer" if not session.seat(player).is_human else "you" if humans == 1 else "human"
         return f"{session.game.player_names[player]} to move ({who})", player
 
+    def last_move(self) -> tuple[State, Move] | None:
+        """The last move played and the position it was played in (None at the start)."""
+        session = self.session
+        return (session.states[-2], session.moves[-1]) if session.moves else None
+
     def rules_text(self) -> str:
         """The game's parameters that differ from the standard rules, or ``standard rules``."""
         game = self.session.game

@@ -133,9 +133,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     def _layout(self, width: int, height: int) -> None:
         panel = SIDE_PANEL if self.show_panel else 0
-        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
-        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
-        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+        self._place_bars(width, height)
         self.side_panel.enabled = self.show_panel
         margin = 24
         self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
@@ -206,14 +204,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.show_state(self.match.state)
 
     def _describe_last(self) -> None:
-        if self.match.moves:
-            before = self.match.states[-2]
-            move = self.match.moves[-1]
-            self.last_text = self.match.game.describe_move(before, move)
-            self.last_location = self.move_location(before, move)
-        else:
-            self.last_text = ""
-            self.last_location = None
+        last = self.controller.last_move()
+        self.last_text = "" if last is None else self.match.game.describe_move(*last)
+        self.last_location = None if last is None else self.move_location(*last)
 
     def legal_locations(self) -> dict[Location, object]:
         if self.match.is_over or self.controller.replay_index is not None:

@@ -164,6 +164,12 @@ class ScreenChrome:
         self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
                                         anchor_x="center", anchor_y="center")
 
+    def _place_bars(self, width: int, height: int) -> None:
+        """The top bar across the top, the side panel down the right between the bars."""
+        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
+        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
+        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+
     def toggle_fullscreen(self) -> None:
         """F11 on a game screen, as on the menus: full screen on or off, remembered in the settings."""
         context = self.context  # type: ignore[attr-defined]

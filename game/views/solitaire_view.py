@@ -124,9 +124,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
                 " is a perfect game.")
 
     def _layout(self, width: int, height: int) -> None:
-        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
-        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
-        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+        self._place_bars(width, height)
         self.board_width = max(200, width - SIDE_PANEL)
         margin = 24
         bottom = BOTTOM_BAR + CONTROL_ROW + 40
