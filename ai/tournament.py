@@ -32,8 +32,10 @@ import csv
 import io
 import json
 import math
+import os
 import random
 import sys
+import tempfile
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
@@ -781,10 +783,44 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 130
     print(result.table())
+    saved = True
     if args.csv:
-        Path(args.csv).write_text(result.to_csv(), encoding="utf-8")
-        print(f"summary written to {args.csv}")
+        saved &= save_output(args.csv, result.to_csv(), "summary")
     if args.json:
-        Path(args.json).write_text(result.to_json(), encoding="utf-8")
-        print(f"summary and games written to {args.json}")
-    return 0
+        saved &= save_output(args.json, result.to_json(), "summary and games")
+    return 0 if saved else 1
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """``text`` to ``path`` through a temporary file beside it: a failure leaves the old file or none."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def save_output(path: str, text: str, what: str) -> bool:
+    """Write a tournament's output to ``path``; when that fails (a disk that filled while the games were
+    played), write it to the temporary folder, or failing that to standard output, and say where: the
+    results of a long run are never lost.  False when ``path`` itself could not be written."""
+    try:
+        write_atomically(Path(path), text)
+        print(f"{what} written to {path}")
+        return True
+    except OSError as error:
+        problem = f"could not write {path} ({error.strerror or error})"
+    fallback = Path(tempfile.gettempdir()) / f"stonecave-compare-{time.strftime('%Y%m%d-%H%M%S')}-{Path(path).name}"
+    try:
+        write_atomically(fallback, text)
+        print(f"stonecave compare: {problem}; the {what} went to {fallback} instead", file=sys.stderr)
+    except OSError:
+        print(f"stonecave compare: {problem}, nor to {fallback.parent}; the {what} follow on standard output",
+              file=sys.stderr)
+        print(text)
+    return False

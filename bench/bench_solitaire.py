@@ -2,7 +2,7 @@
 
     python bench/bench_solitaire.py [--deals 1000] [--time 1.0] [--variants dose,lewis] [--engines a,b,...]
 
-Solved means a win under lewis and a 46-storing line under dose (the perfect score: RULES.md point 6).
+Solved means a win under lewis and a 46-storing line under dose (the perfect score: docs/rules/solitaire.md point 6).
 For each engine and variant it prints the share of deals solved within ``--time`` seconds, the states
 generated per second, and the median time per deal (deals not solved count as the full time).  Deals are
 ``Solitaire.initial_state(seed)`` for seeds 0..deals-1, so every run sees the same deals.

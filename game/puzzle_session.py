@@ -5,8 +5,8 @@ draws and never waits.  It knows what is honest to say about the result:
 
 - ``lewis``: a cleared board is won (48 stored is par, a perfect game); the last stone into an empty hole is
   lost.
-- ``dose``: no deal can be cleared (RULES.md point 6), so the result is the stones stored against par: 46, or
-  the level's proven best, or less once an exhaustive search has proven that the position allows no more.
+- ``dose``: no deal can be cleared (docs/rules/solitaire.md point 6), so the result is the stones stored against par:
+  46, or the level's proven best, or less once an exhaustive search has proven that the position allows no more.
   Storing par ends the puzzle as a perfect game; the player may also end it at any time with the score as it
   stands (stones stored are never lost), and the rules end it on a loss or a repetition.
 

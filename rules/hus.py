@@ -1,7 +1,7 @@
 """Hus, the mancala game of McGill's COMP 424 project (winter 2016), as the course's reference code plays it.
 
-Source: ``shared/seeds/hus-comp424.txt`` and the course's ``HusBoardState.java`` (authoritative for the board
-geometry and the start); every decision made in ``shared/specs/RULES.md``:
+Source: ``docs/rules/sources/hus-comp424.txt`` and the course's ``HusBoardState.java`` (authoritative for the board
+geometry and the start); every decision made in ``docs/rules/hus.md``:
 
 - Board: 4 rows of 16.  Each player owns 32 pits, numbered in their own ring: 0..15 along the outer row from
   the owner's left to right, then 16..31 along the inner row from right to left.  Sowing goes from pit ``i`` to
@@ -23,7 +23,7 @@ geometry and the start); every decision made in ``shared/specs/RULES.md``:
 - First turn: while no full turn has been completed (``turn == 0``, i.e. the first move of each player),
   nothing can be captured; a would-be capture is a relay.
 - Lap limit (parameter ``lap_limit``, default 200): a move that would need lap ``lap_limit + 1`` is not legal
-  and is left out of ``legal_moves``.  The reference code cancels the game in that case; RULES.md makes the
+  and is left out of ``legal_moves``.  The reference code cancels the game in that case; docs/rules/hus.md makes the
   move illegal instead.  A move may end on lap ``lap_limit`` itself.
 - End: a player who has no legal move on their turn loses (this includes a player whose every pit of 2+
   seeds would exceed the lap limit).  Otherwise, the game is a draw once ``turn_limit`` turns (default 5000;
@@ -65,7 +65,7 @@ _CACHE_SIZE = 512
 class HusState:
     """A Hus position: both rings, the player to move and the number of completed turns.
 
-    ``pits`` is RULES.md's canonical 64-tuple: South's 32 pits in South's numbering, then North's 32 in
+    ``pits`` is docs/rules/hus.md's canonical 64-tuple: South's 32 pits in South's numbering, then North's 32 in
     North's numbering.  ``turn`` counts completed turns (one move of each player), like the reference code's
     ``turn_number``: it goes up after each of North's moves.  It decides the first-turn rule and the draw.
     """

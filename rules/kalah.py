@@ -1,6 +1,6 @@
 """Kalah, the adversary mode of the DOSE 2015 Mancala game (rules of play-mancala.com).
 
-Source: ``shared/seeds/solitaire-and-kalah-dose2015.txt``; every decision made in ``shared/specs/RULES.md``:
+Source: ``docs/rules/sources/solitaire-and-kalah-dose2015.txt``; every decision made in ``docs/rules/kalah.md``:
 
 - Parameters: ``pits`` per side (default 6), ``seeds`` per pit (default 4), ``empty_capture`` (default true).
 - Sowing is counter-clockwise from the next pit, through the mover's own store, never the opponent's store.
@@ -13,7 +13,8 @@ Source: ``shared/seeds/solitaire-and-kalah-dose2015.txt``; every decision made i
   on their own side to their own store.  More seeds in store wins; equal is a draw.
 
 Internally a position is the *ring*: South's pits 0..n-1, South's store, North's pits 0..n-1, North's store.
-``KalahState.pits`` and ``.stores`` give RULES.md's canonical view (South's pits then North's; (south, north)).
+``KalahState.pits`` and ``.stores`` give the canonical view of docs/rules/kalah.md (South's pits then North's;
+(south, north)).
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ class KalahState:
 
     @property
     def pits(self) -> tuple[int, ...]:
-        """South's pits 0..n-1 then North's pits 0..n-1 (RULES.md's canonical order)."""
+        """South's pits 0..n-1 then North's pits 0..n-1 (docs/rules/kalah.md's canonical order)."""
         n = self.size
         return self.ring[:n] + self.ring[n + 1 : 2 * n + 1]
 

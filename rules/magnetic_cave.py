@@ -1,7 +1,7 @@
 """Magnetic Cave: build a bridge of five bricks across a cave whose left and right walls are magnets.
 
-Source: ``shared/seeds/magnetic-cave.txt`` (Concordia COMP 472 project, 2012); every decision made in
-``shared/specs/RULES.md`` ("Magnetic Cave"):
+Source: ``docs/rules/sources/magnetic-cave.txt`` (Concordia COMP 472 project, 2012); every decision made in
+``docs/rules/magnetic-cave.md``:
 
 - An 8x8 board, columns A..H from left to right, rows 1..8 from bottom to top; it starts empty.
 - Black (player 0, ■) moves first, then White (player 1, □) and Black alternate.

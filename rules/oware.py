@@ -1,13 +1,13 @@
 """Oware, abapa variation, as set by the Durham 2015 coursework.
 
-Source: ``shared/seeds/oware-abapa.html``; every decision made in ``shared/specs/RULES.md`` ("Oware, abapa").
+Source: ``docs/rules/sources/oware-abapa.html``; every decision made in ``docs/rules/oware.md``.
 
 Board.  Two rows of six houses; the canonical ``pits`` tuple is South's houses 0..5 then North's 0..5, each in
 its owner's numbering, which is also the counter-clockwise *ring* (ring index ``6 * player + house``; the
 house opposite ring index ``j`` is ``11 - j``).  ``stores`` is (South's score house, North's).  A move is the
 house number 0..5 relative to the mover.  South moves first.
 
-Rules as implemented (the defaults are RULES.md exactly):
+Rules as implemented (the defaults are docs/rules/oware.md exactly):
 
 - Sowing: all seeds of the chosen house go one per house counter-clockwise, never into a score house.  The
   starting house is skipped, so with 12 or more seeds it stays empty (``skip_start``; false gives the

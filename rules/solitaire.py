@@ -1,6 +1,6 @@
 """Solitaire Mancala, the solitaire mode of the DOSE 2015 Mancala game (rules SR001-SR006).
 
-Source: ``shared/seeds/solitaire-and-kalah-dose2015.txt``; every decision made in ``shared/specs/RULES.md``:
+Source: ``docs/rules/sources/solitaire-and-kalah-dose2015.txt``; every decision made in ``docs/rules/solitaire.md``:
 
 - Board (SR001)::
 
@@ -18,7 +18,7 @@ Source: ``shared/seeds/solitaire-and-kalah-dose2015.txt``; every decision made i
   stone fell.
 - Variant ``dose`` (default): the store step above is forced, and a single stone *picked up* from an end hole
   is not a drop, so it goes past the store.  No deal can be won and at most 46 stones can be stored
-  (RULES.md point 6, checked exhaustively by the tests); the score is the number of stones stored.
+  (docs/rules/solitaire.md point 6, checked exhaustively by the tests); the score is the number of stones stored.
 - Variant ``lewis``: whenever one stone is in hand at a row end (after a drop there, or picked up alone from
   that end hole going that way) the player may set it aside into the store or keep sowing.  After setting
   aside a picked-up stone the end hole is empty and the player selects any non-empty hole.
@@ -42,7 +42,7 @@ from rules.sowing import parse_count, parse_counts, read_fields
 HOLES = 12
 STONES = 48
 CEILING = {"dose": 46, "lewis": 48}
-"""The most stones a game can store under each variant (dose: RULES.md point 6)."""
+"""The most stones a game can store under each variant (dose: docs/rules/solitaire.md point 6)."""
 
 CW, CCW = "cw", "ccw"
 DIRECTIONS = (CW, CCW)
@@ -90,7 +90,7 @@ class SolitaireState:
 
     @property
     def holes(self) -> Holes:
-        """hole01..hole12 (RULES.md's canonical order)."""
+        """hole01..hole12 (docs/rules/solitaire.md's canonical order)."""
         return self.board
 
     @property

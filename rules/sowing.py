@@ -4,7 +4,7 @@ Notation.  A sowing position is one line of space-separated ``key=value`` fields
 
     pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S
 
-``pits`` lists South's pits then North's, each in its owner's numbering (RULES.md's canonical order), the two
+``pits`` lists South's pits then North's, each in its owner's numbering (docs/rules/'s canonical order), the two
 sides split by ``/``; ``stores`` is ``south,north``; ``move`` is ``S`` or ``N``.  Games add fields of their own
 (Oware's no-capture counter, for instance).  ``read_fields`` and the ``parse_*`` helpers turn text back into
 values and raise NotationError naming the field and what was expected.

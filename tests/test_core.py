@@ -139,7 +139,7 @@ def test_a_cancel_from_another_thread_stops_the_compiled_search_at_once():
     stopped = time.perf_counter() - cancelled
     assert not thread.is_alive() and results
     assert results[0].depth >= 10 and results[0].move in game.legal_moves(game.initial_state())
-    assert stopped < 0.25, f"the search took {stopped:.3f} s to stop"  # typically well under a millisecond
+    assert stopped < 0.5, f"the search took {stopped:.3f} s to stop"  # bench/bench_core.py cancel: ~0.1 ms
 
 
 @compiled_only

@@ -23,6 +23,10 @@ if core.module() is None:
 
 from ai.core.kernels import CompiledCaveKernel, CompiledEndgameSolver  # noqa: E402
 
+HANG_SECONDS = 5.0
+"""What these tests allow an answer that must come 'at once': a hang (what they guard against) never
+answers, and a shared, loaded machine can take a second where a quiet one takes milliseconds."""
+
 GAME = MagneticCave()
 
 # (count, empty cells, seed) of every late_positions call in tests/test_cave_endgame.py; the solver-only
@@ -99,7 +103,7 @@ def test_the_node_limit_the_deadline_and_a_cancel_stop_the_solver():
     started = time.perf_counter()
     with pytest.raises(SearchAborted):
         timed.solve(mine, theirs)
-    assert time.perf_counter() - started < 0.25  # 50 ms and a poll (tens of microseconds) on a quiet machine
+    assert time.perf_counter() - started < HANG_SECONDS  # 50 ms and a poll (tens of microseconds) on a quiet machine
 
     flag = bytearray(1)
     cancelled = fresh_solver()
@@ -121,7 +125,7 @@ def test_the_node_limit_the_deadline_and_a_cancel_stop_the_solver():
     flag[0] = 1
     at = time.perf_counter()
     worker.join(2)
-    assert outcome["result"] == "aborted" and outcome["at"] - at < 0.05  # well under a millisecond, unloaded
+    assert outcome["result"] == "aborted" and outcome["at"] - at < 0.5  # well under a millisecond, unloaded (bench/bench_core.py cancel)
 
 
 def test_the_engine_plays_proven_wins_and_keeps_proven_ties_with_the_compiled_solver():

@@ -90,3 +90,33 @@ def test_compare_counts_follow_the_one_rule_for_numbers(capsys, flag: str, value
     argv = ["compare", "--game", "kalah", "--engine", "random", "--engine", "random", flag, value]
     assert main(argv) == 2
     assert words in capsys.readouterr().err
+
+
+def test_results_that_cannot_be_written_where_asked_go_to_the_temporary_folder(tmp_path: Path, capsys,
+                                                                               monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The disk fills after the games were played: the JSON is written elsewhere and the message says where."""
+    import errno
+    import json
+    import tempfile
+
+    import ai.tournament
+
+    target = tmp_path / "out.json"
+    written = ai.tournament.write_atomically
+
+    def fails_for_the_target(path, text):  # type: ignore[no-untyped-def]
+        if path == target:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written(path, text)
+
+    monkeypatch.setattr(ai.tournament, "write_atomically", fails_for_the_target)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "elsewhere"))
+    (tmp_path / "elsewhere").mkdir()
+    argv = ["--game", "kalah:pits=3,seeds=2", "--engine", "random", "--engine", "greedy", "--games", "2",
+            "--json", str(target), "--quiet"]
+    assert ai.tournament.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "could not write" in err and "No space left on device" in err
+    (saved,) = (tmp_path / "elsewhere").glob("stonecave-compare-*-out.json")
+    assert str(saved) in err and not target.exists()
+    assert len(json.loads(saved.read_text())["games"]) == 2

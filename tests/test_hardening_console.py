@@ -20,6 +20,10 @@ from game.console.manager import main as text_main
 from game.console.solitaire import main as solitaire_main
 from rules.base import RulesError, read_whole_number
 
+HANG_SECONDS = 5.0
+"""What these tests allow an answer that must come 'at once': a hang (what they guard against) never
+answers, and a shared, loaded machine can take a second where a quiet one takes milliseconds."""
+
 ROOT = Path(__file__).parent.parent
 NOT_NUMBERS = ["٣", "３", "²", "-0", "+3", " 3 3", "3.0", "1e3", "9" * 5000, "", "0x3", "3_0"]
 
@@ -38,7 +42,7 @@ def test_no_game_reads_a_foreign_digit_or_a_sign_as_a_move(game: str, text: str)
     started = time.perf_counter()
     with pytest.raises(RulesError) as caught:
         rules_.parse_move(state, text + ("" if text else "x"))
-    assert len(str(caught.value)) < 400 and time.perf_counter() - started < 0.1
+    assert len(str(caught.value)) < 400 and time.perf_counter() - started < HANG_SECONDS
 
 
 def test_solitaire_refuses_foreign_digits_and_thousands_of_digits() -> None:
@@ -169,5 +173,5 @@ def test_loading_a_fifo_at_the_console_prompt_answers_at_once(tmp_path: Path) ->
     out = io.StringIO()
     started = time.perf_counter()
     code = text_main(["kalah"], io.StringIO(f"load {fifo}\ncancel\nquit\n"), out)
-    assert code == 0 and time.perf_counter() - started < 2
+    assert code == 0 and time.perf_counter() - started < HANG_SECONDS
     assert "Invalid input: cannot load" in out.getvalue() and "named pipe" in out.getvalue()

@@ -14,6 +14,10 @@ from ai import registry
 from ai.base import CancelToken, Engine, EngineError, Limits, SearchResult
 from ai.worker import Finished, SearchWorker
 
+HANG_SECONDS = 5.0
+"""What these tests allow an answer that must come 'at once': a hang (what they guard against) never
+answers, and a shared, loaded machine can take a second where a quiet one takes milliseconds."""
+
 KALAH = rules.get_game("kalah")
 
 
@@ -40,7 +44,7 @@ def test_bad_specs_are_refused_naming_what_is_valid(spec: str, words: list[str])
         registry.check_engine_spec(spec, KALAH)
     message = str(caught.value)
     assert all(word in message for word in words), message
-    assert len(message) < 400 and time.perf_counter() - started < 0.5
+    assert len(message) < 400 and time.perf_counter() - started < HANG_SECONDS
 
 
 def test_time_none_is_accepted_as_until_cancelled() -> None:
@@ -66,7 +70,7 @@ def test_any_spec_gives_a_value_or_a_clear_error(spec: str) -> None:
         assert info.suits(KALAH)
         for value in params.values():
             assert not isinstance(value, float) or math.isfinite(value)
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < HANG_SECONDS
 
 
 class DeafEngine(Engine):

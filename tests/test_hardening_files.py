@@ -18,6 +18,10 @@ from guarded import files
 from guarded.files import FileProblem
 from levels.solitaire import LevelError, load_levels, read_level
 
+HANG_SECONDS = 5.0
+"""What these tests allow an answer that must come 'at once': a hang (what they guard against) never
+answers, and a shared, loaded machine can take a second where a quiet one takes milliseconds."""
+
 ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"a{i}: &a{i} [{', '.join(['*a' + (str(i - 1) if i > 1 else '')] * 9)}]\n" for i in range(1, 10))
 HOSTILE = {
@@ -49,7 +53,7 @@ def test_hostile_config_files_are_set_aside_quickly_with_a_message(tmp_path: Pat
         store.path.write_bytes(data.encode("latin-1") if kind == "latin-1" else data.encode("utf-8"))
         started = time.perf_counter()
         problems = _problems(store)
-        assert time.perf_counter() - started < 1.0
+        assert time.perf_counter() - started < 5.0  # bounded (a bomb or a FIFO used to hang for good), loosely: a shared machine
         assert problems and "set aside" in problems[0], (kind, problems)
         assert sum(len(problem) for problem in problems) < 1200, problems
         assert not store.path.exists(), "the next start would meet the same file"
@@ -62,7 +66,7 @@ def test_a_file_of_100_megabytes_is_refused_unread(tmp_path: Path) -> None:
         stream.truncate(100 * 1024 * 1024)  # sparse: costs no disk
     started = time.perf_counter()
     _settings, problems = SettingsStore(tmp_path).load()
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < HANG_SECONDS
     assert "larger than the 1 MB" in " ".join(problems)
 
 
@@ -72,7 +76,7 @@ def test_a_fifo_or_folder_in_place_of_a_file_is_refused_without_waiting(tmp_path
         make(store.path)
         started = time.perf_counter()
         problems = _problems(store)
-        assert time.perf_counter() - started < 0.5
+        assert time.perf_counter() - started < HANG_SECONDS
         assert "not a regular file" in " ".join(problems), problems
     levels_dir = tmp_path / "levels"
     levels_dir.mkdir()
@@ -121,7 +125,7 @@ def test_quote_never_formats_a_huge_value() -> None:
         nested = [nested, nested]  # 2**1000 leaves if expanded
     started = time.perf_counter()
     assert len(files.quote(nested)) <= 60 and len(files.quote(10 ** 5000)) <= 60
-    assert time.perf_counter() - started < 0.1
+    assert time.perf_counter() - started < HANG_SECONDS
 
 
 # -- property tests: generated and mutated files ---------------------------------------------------------------
@@ -156,7 +160,7 @@ def test_config_loaders_give_values_or_messages_never_exceptions(tmp_path: Path,
         store.path.write_bytes(text.encode("utf-8", "surrogatepass"))
         started = time.perf_counter()
         problems = _problems(store)
-        assert time.perf_counter() - started < 1.0
+        assert time.perf_counter() - started < 5.0  # bounded (a bomb or a FIFO used to hang for good), loosely: a shared machine
         assert all(isinstance(problem, str) and len(problem) < 1000 for problem in problems)
         if problems:
             assert not store.path.exists()
@@ -178,7 +182,7 @@ def test_level_loader_gives_a_level_or_a_message(tmp_path: Path, text: str) -> N
         assert str(error).startswith("dose-77.yaml: ") and len(str(error)) < 600
     else:
         assert len(level.holes) == 12 and sum(level.holes) == 48
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < HANG_SECONDS
 
 
 @settings(max_examples=150, deadline=None)
@@ -189,4 +193,4 @@ def test_the_guarded_parser_raises_only_file_problems(data: bytes) -> None:
         files.parse_yaml(files.decode(data))
     except FileProblem as error:
         assert str(error) and len(str(error)) < 300
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < HANG_SECONDS

@@ -15,6 +15,10 @@ import rules
 from game import savegame
 from game.savegame import SavedGame, SaveError, Seat
 
+HANG_SECONDS = 5.0
+"""What these tests allow an answer that must come 'at once': a hang (what they guard against) never
+answers, and a shared, loaded machine can take a second where a quiet one takes milliseconds."""
+
 
 def _saved(name: str = "kalah", plies: int = 10, seats: tuple[Seat, ...] | None = None) -> SavedGame:
     game = rules.get_game(name)
@@ -65,7 +69,7 @@ def test_corrupt_fields_name_the_line_and_field(text: str, field: str, value: st
     started = time.perf_counter()
     with pytest.raises(SaveError) as caught:
         savegame.loads(corrupt)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < HANG_SECONDS
     assert caught.value.line == line and words in str(caught.value), str(caught.value)
     assert len(str(caught.value)) < 500
 
@@ -80,7 +84,7 @@ def test_loading_a_fifo_or_a_huge_file_answers_at_once(tmp_path: Path) -> None:
         started = time.perf_counter()
         with pytest.raises(SaveError, match=words):
             savegame.load(path)
-        assert time.perf_counter() - started < 0.5
+        assert time.perf_counter() - started < HANG_SECONDS
 
 
 @pytest.mark.parametrize("make", ["fifo", "folder", "device", "dangling link", "link to fifo"])
@@ -150,7 +154,7 @@ def test_any_mutated_save_gives_a_game_or_a_save_error(base: str, edits: list[tu
         assert str(error) and len(str(error)) < 800
     else:
         assert saved.state == saved.states[-1]
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < HANG_SECONDS
 
 
 def test_settings_writes_and_the_saves_folder_are_cleaned_of_stale_temporaries(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Kalah: one before/after test per rule edge, the perft table, and the solved value of Kalah(3,3).
 
 Positions are written in the notation (``pits=South/North stores=south,north move=S|N``), each side's pits in
-its owner's numbering, as RULES.md orders them.
+its owner's numbering, as docs/rules/kalah.md orders them.
 """
 from __future__ import annotations
 
@@ -213,7 +213,7 @@ def test_bad_parameters_name_the_range():
 
 # -- an independent reference: one seed at a time on a dictionary board -------------------------------------
 def reference_move(n: int, empty_capture: bool, pits: list[int], stores: list[int], player: int, move: int):
-    """RULES.md read literally, with no shared code: returns (pits, stores, next player)."""
+    """docs/rules/kalah.md read literally, with no shared code: returns (pits, stores, next player)."""
     pits, stores = list(pits), list(stores)
     ring = [("pit", 0, i) for i in range(n)] + [("store", 0)] + [("pit", 1, i) for i in range(n)] + [("store", 1)]
 

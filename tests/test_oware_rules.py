@@ -1,7 +1,7 @@
 """Oware abapa rules: one before/after test per rule edge, a perft table, and a naive reference to compare.
 
 Positions are written in the game's notation (South's houses 0..5 / North's houses 0..5).  The naive reference
-at the bottom is a seed-by-seed transcription of RULES.md that shares no code with ``rules.oware``; random
+at the bottom is a seed-by-seed transcription of docs/rules/oware.md that shares no code with ``rules.oware``; random
 playouts from the start and from random endgames are compared with it move by move.
 """
 from __future__ import annotations
@@ -439,7 +439,7 @@ def test_perft_table_agrees_with_the_naive_reference(text, counts):
 
 
 class NaiveOware:
-    """Oware abapa straight from RULES.md, seed by seed, for cross-checking; slow and obvious on purpose.
+    """Oware abapa straight from docs/rules/oware.md, seed by seed, for cross-checking; slow and obvious on purpose.
 
     A position is a dict: ``cells`` (the 12 houses, South's then North's), ``score`` [south, north], ``turn``,
     ``quiet`` (moves since a capture), ``history`` (every earlier (cells, score) of this game) and ``end``

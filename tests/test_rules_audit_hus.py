@@ -1,4 +1,4 @@
-"""Rules audit, Hus: one hand-worked before/after case per point of RULES.md ("Hus").
+"""Rules audit, Hus: one hand-worked before/after case per point of docs/rules/hus.md.
 
 Every expected value was worked out by hand from the spec text, never by running the rules module.  A side is
 written as ``{pit: seeds}`` in its owner's numbering (0..15 outer row from the owner's left, 16..31 inner row

@@ -1,8 +1,8 @@
-"""Rules audit, Kalah: one hand-worked before/after case per point of RULES.md ("Kalah").
+"""Rules audit, Kalah: one hand-worked before/after case per point of docs/rules/kalah.md.
 
 Every expected position below was worked out by hand from the spec text, seed by seed, never by running the
 rules module.  Positions are in the notation ``pits=<South 0..n-1>/<North 0..n-1> stores=south,north move=S|N``
-(each side in its owner's numbering, RULES.md's canonical order).  Comments give the sowing path.
+(each side in its owner's numbering, docs/rules/kalah.md's canonical order).  Comments give the sowing path.
 """
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def test_bad_parameters_say_what_is_valid(params):
         Kalah(**params)
 
 
-# -- ground truth: the solved values RULES.md quotes -------------------------------------------------------------
+# -- ground truth: the solved values docs/rules/kalah.md quotes --------------------------------------------------------
 def first_player_can_force(game: Kalah, margin: int) -> bool:
     """Whether South, moving first, can force a final margin of at least ``margin`` under perfect play.
 

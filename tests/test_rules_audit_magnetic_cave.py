@@ -1,4 +1,4 @@
-"""Rules audit, Magnetic Cave: one hand-worked case per point of RULES.md ("Magnetic Cave") and the seed's figures.
+"""Rules audit, Magnetic Cave: one hand-worked case per point of docs/rules/magnetic-cave.md and the seed's figures.
 
 Every expected value was worked out by hand from the spec text, never by running the rules module.  Boards are
 written as the notation writes them: eight rows, row 8 first, each from column A to H, ``.`` empty, ``B``

@@ -1,4 +1,4 @@
-"""Rules audit, Oware abapa: one hand-worked before/after case per point of RULES.md ("Oware, abapa").
+"""Rules audit, Oware abapa: one hand-worked before/after case per point of docs/rules/oware.md.
 
 Every expected value was worked out by hand from the spec text, never by running the rules module.  Positions
 are in the notation ``pits=<South 0..5>/<North 0..5> stores=south,north move=S|N`` (48 seeds in all); the ring

@@ -1,8 +1,8 @@
-"""Rules audit, Solitaire Mancala: one hand-worked case per rule SR001-SR006 and RULES.md ("Solitaire Mancala").
+"""Rules audit, Solitaire Mancala: one hand-worked case per rule SR001-SR006 and docs/rules/solitaire.md.
 
 Every expected value was worked out by hand from the spec text, never by running the rules module.  Holes are
 named by number as the source does (1 = hole01 .. 12 = hole12); a board is every hole holding one stone except
-the holes listed.  The rings, as RULES.md draws them:
+the holes listed.  The rings, as docs/rules/solitaire.md draws them:
 
     clockwise:       hole01..hole06, (store02), hole12..hole07, (store01), hole01
     anti-clockwise:  hole06..hole01, (store01), hole07..hole12, (store02), hole06
@@ -243,7 +243,7 @@ def test_notation_is_the_canonical_holes_and_stores():
         DOSE.from_text("holes=0,2,3,4,5,6/7,8,9,10,11,12 stores=3,4 select=1")
 
 
-# -- an independent reference: the rings as RULES.md draws them, stores included ---------------------------------
+# -- an independent reference: the rings as docs/rules/solitaire.md draws them, stores included ------------------------
 RINGS = {
     "cw": [1, 2, 3, 4, 5, 6, "store02", 12, 11, 10, 9, 8, 7, "store01"],
     "ccw": [6, 5, 4, 3, 2, 1, "store01", 7, 8, 9, 10, 11, 12, "store02"],

@@ -1,5 +1,5 @@
 """Solitaire Mancala rules: one before/after test per sentence of SR004, the ends (SR005, SR006, repetition),
-notation and typed rounds, and RULES.md point 6 (the dose claims) checked by exhaustive search."""
+notation and typed rounds, and docs/rules/solitaire.md point 6 (the dose claims) checked by exhaustive search."""
 from __future__ import annotations
 
 import pytest
@@ -225,7 +225,7 @@ def test_the_board_is_drawn_as_in_the_source_document():
     assert "* 3" in lines[1] and lines[2].split() == ["7", "8", "9", "1", "1", "1"]
 
 
-# -- RULES.md point 6: the dose claims, by exhaustive search over every round-start position ---------------------
+# -- docs/rules/solitaire.md point 6: the dose claims, by exhaustive search over every round-start position ------------
 def _boards(stones: int, holes: int = 12):
     if holes == 1:
         yield (stones,)

@@ -13,6 +13,7 @@ from typing import Any
 import ai.core as core
 from ai.evaluators import Evaluator, ZeroEvaluator
 from ai.evaluators.sowing import SowingEvaluator
+from ai.fast import best_child
 from rules import Game, Move, State
 
 
@@ -52,18 +53,7 @@ class CompiledKernel:
         return self.core.evaluate(position)
 
     def best_leaf(self, position: bytes, beta: float) -> tuple[float, Move | None, int]:
-        best, best_move, leaves = -float("inf"), None, 0
-        for move, child, same, final in self.children(position):
-            if final is None:
-                leaves += 1
-                value = self.evaluate(child) if same else -self.evaluate(child)
-            else:
-                value = final
-            if value > best:
-                best, best_move = value, move
-                if value >= beta:
-                    break
-        return best, best_move, leaves
+        return best_child(self, position, beta)
 
     def new_table(self, megabytes: float) -> Any:
         return core.module().Table(megabytes)

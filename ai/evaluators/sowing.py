@@ -1,6 +1,6 @@
 """Evaluators for the two-row sowing games with stores (Kalah, and Oware's score houses).
 
-Both read RULES.md's canonical view of a state: ``state.pits`` (South's pits then North's, each side in its
+Both read docs/rules/README.md's canonical view of a state: ``state.pits`` (South's pits then North's, each side in its
 owner's numbering) and ``state.stores`` (south, north), plus ``game.to_move(state)``.
 
 The score, from the side to move::

@@ -118,23 +118,27 @@ class GameKernel:
         return self.evaluator.evaluate(self.game, position)
 
     def best_leaf(self, position: State, beta: float) -> tuple[float, Move | None, int]:
-        """The best child of a depth-1 node by the evaluator, stopping at the first that reaches ``beta``:
-        (best score, best move, children evaluated)."""
-        best, best_move, leaves = -float("inf"), None, 0
-        for move, child, same, final in self.children(position):
-            if final is None:
-                leaves += 1
-                value = self.evaluate(child) if same else -self.evaluate(child)
-            else:
-                value = final
-            if value > best:
-                best, best_move = value, move
-                if value >= beta:
-                    break
-        return best, best_move, leaves
+        return best_child(self, position, beta)
 
     def key(self, position: State) -> Hashable:
         return self.game.key(position)
+
+
+def best_child(kernel: Kernel, position: Position, beta: float) -> tuple[float, Move | None, int]:
+    """The best child of a depth-1 node by the kernel's evaluation, stopping at the first that reaches
+    ``beta``: (best score, best move, children evaluated).  ``best_leaf`` of a kernel with no faster one."""
+    best, best_move, leaves = -float("inf"), None, 0
+    for move, child, same, final in kernel.children(position):
+        if final is None:
+            leaves += 1
+            value = kernel.evaluate(child) if same else -kernel.evaluate(child)
+        else:
+            value = final
+        if value > best:
+            best, best_move = value, move
+            if value >= beta:
+                break
+    return best, best_move, leaves
 
 
 KERNELS: dict[str, list[str]] = {

@@ -23,6 +23,7 @@ from __future__ import annotations
 from ai.evaluators import WIN, Evaluator, ZeroEvaluator
 from ai.evaluators.oware import OwareEvaluator
 from ai.evaluators.sowing import SowingEvaluator
+from ai.fast import best_child
 from rules import Game, Move
 from rules.oware import HOUSES, RING, OwareState, sowing_path
 
@@ -213,15 +214,4 @@ class OwareKernel:
         return store_weight * store + side_weight * side + mobility_weight * mobility + vulnerable_weight * vulnerable
 
     def best_leaf(self, position: OwarePosition, beta: float) -> tuple[float, Move | None, int]:
-        best, best_move, leaves = -float("inf"), None, 0
-        for move, child, _, final in self.children(position):
-            if final is None:
-                leaves += 1
-                value = -self.evaluate(child)
-            else:
-                value = final
-            if value > best:
-                best, best_move = value, move
-                if value >= beta:
-                    break
-        return best, best_move, leaves
+        return best_child(self, position, beta)

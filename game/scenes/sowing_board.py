@@ -1,6 +1,6 @@
 """What the sowing scene needs to know of a sowing game: where each pit is drawn and what a move does.
 
-Locations.  Every place a stone can rest is a *location*: the pits in RULES.md's canonical order (South's pits
+Locations.  Every place a stone can rest is a *location*: the pits in the canonical order of docs/rules/ (South's pits
 then North's, each in its owner's numbering: ``0 .. pit_count-1``) and, for games with stores, South's store
 (``pit_count``) and North's store (``pit_count + 1``).  A move ``m`` of player ``p`` starts at location
 ``p * per_player + m``.

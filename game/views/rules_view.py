@@ -1,6 +1,6 @@
 """The rules screens: one per game, a short explanation beside a small board diagram with arrows.
 
-The words are data (``game/menus/rules.yaml``, following ``shared/specs/RULES.md``); the illustrations are
+The words are data (``game/menus/rules.yaml``, following ``docs/rules/``); the illustrations are
 drawn here with arcade's primitives, one function per kind of board: the sowing direction and a capture for
 Kalah and Oware, the two private rings and a capture for Hus, the legal row ends of the Magnetic Cave, the two
 directions and a store drop for Solitaire Mancala.  Tabs across the top switch games; Back (or Escape) returns
