@@ -60,13 +60,13 @@ from pathlib import Path
 import arcade
 import rules
 from game import app
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
 window._enable_event_queue = False
 context = app.start(window, Path(tempfile.mkdtemp()))
 context.sounds.enabled = False
-match = Match.new(rules.get_game("kalah"), (Seat(), Seat()))
+match = Session.new(rules.get_game("kalah"), (Seat(), Seat()))
 context.show_match(match)
 view = window.current_view
 locations = sorted(view.spec.locations)
@@ -116,11 +116,11 @@ def cave_frames(window, context, frames: int, frame):  # type: ignore[no-untyped
     Returns the frame times (ms), the bricks sliding in each frame and the fraction of frames with a search.
     """
     import rules
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
     game = rules.get_game("magnetic-cave")
-    match = Match.new(game, (Seat(SEARCH_ENGINE, 3600.0), Seat()))
+    match = Session.new(game, (Seat(SEARCH_ENGINE, 3600.0), Seat()))
     for text in CAVE_OPENING:
         match.play(game.parse_move(match.state, text))
     context.show_match(match)
@@ -136,9 +136,9 @@ def cave_frames(window, context, frames: int, frame):  # type: ignore[no-untyped
             state = view.match.state
             for cell in movers:
                 scene.physics.launch(cell, state.at(cell) - 1, state.occupied & ~(1 << cell))
-        view.pending_move = None  # keep the computer thinking: a finished search starts again
+        view.controller.pending_move = None  # keep the computer thinking: a finished search starts again
         sliding.append(sum(1 for brick in scene.bricks.values() if brick.is_moving))
-        searching += view.worker is not None
+        searching += view.controller.worker is not None
         now = time.perf_counter()
         frame(now - last)
         last = now
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import rules
     from game import app
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
     window = arcade.Window(1280, 720, "bench", resizable=True, antialiasing=False, vsync=False)
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     context.sounds.enabled = False
     game = rules.get_game("kalah")
     # North (the computer, searching without limit) to move: South has just played pit 0.
-    match = Match.new(game, (Seat(), Seat(SEARCH_ENGINE, 3600.0)))
+    match = Session.new(game, (Seat(), Seat(SEARCH_ENGINE, 3600.0)))
     match.play(0)
     context.show_match(match)
     view = window.current_view
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
 
     for _ in range(10):
         frame(1 / 60)
-    assert view.worker is not None, "the computer should be searching"
+    assert view.controller.worker is not None, "the computer should be searching"
     times: list[float] = []
     flying: list[int] = []
     last = time.perf_counter()
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         frame(now - last)
         last = now
         times.append((time.perf_counter() - now) * 1000)
-    searching = view.worker is not None
+    searching = view.controller.worker is not None
     # The machine's own floor, measured in the same run: a frame that only clears the window.
     class Blank(arcade.View):
         def on_draw(self) -> None:
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         view.play(0)
         for _ in range(5):
             frame(1 / 60)
-        worker = view.worker
+        worker = view.controller.worker
         assert worker is not None and worker.running
         time.sleep(0.05)
         pressed = time.perf_counter()

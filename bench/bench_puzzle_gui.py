@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from game import app
     from game.scenes.solitaire_board import counts, plan_round
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
 
     window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         if options.thread:
             from ai.base import Limits
             from ai.worker import SearchWorker
-            from game.scenes.solitaire_search import make_live_engine
+            from game.puzzle_search import make_live_engine
 
             def in_thread(spec: str) -> SearchWorker:
                 worker = SearchWorker(make_live_engine(view.game, spec), view.session.state, Limits())

@@ -34,7 +34,7 @@ def main() -> int:
 
     import rules
     from game import app
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
     window = arcade.Window(1280, 720, "StoneCave", antialiasing=False, vsync=False)
@@ -67,7 +67,7 @@ def main() -> int:
         if name not in registered:
             continue
         game = rules.get_game(name)
-        context.show_match(Match.new(game, (Seat(), Seat("random", 1.0))))
+        context.show_match(Session.new(game, (Seat(), Seat("random", 1.0))))
         view = window.current_view
         view.match.seats = (Seat(), Seat())  # nobody thinks while the picture is taken
         for move in moves:
@@ -78,7 +78,7 @@ def main() -> int:
         shoot(name)
     if "magnetic-cave" in registered:
         game = rules.get_game("magnetic-cave")
-        context.show_match(Match.new(game, (Seat(), Seat())))
+        context.show_match(Session.new(game, (Seat(), Seat())))
         view = window.current_view
         for text in CAVE_OPENING:
             view.play(game.parse_move(view.match.state, text))
@@ -89,7 +89,7 @@ def main() -> int:
         frames(30, 1 / 30)
         shoot("magnetic-cave")
     if "solitaire" in registered:
-        from game.scenes.solitaire_session import Puzzle
+        from game.puzzle_session import Puzzle
         from game.views.puzzles import PuzzlesView
         from game.views.solitaire_view import SolitaireView
         from levels.solitaire import find_level

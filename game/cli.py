@@ -193,7 +193,7 @@ def _main(argv: list[str] | None) -> int:
         return 0
     if command == "text":
         try:
-            from game.console import main as text_main
+            from game.console.manager import main as text_main
 
             return text_main(rest)
         except KeyboardInterrupt:  # a Ctrl-C the console did not catch (while loading, or a second one)

@@ -18,7 +18,7 @@ from game.sound import SoundBank
 from game.statistics import StatisticsStore
 
 if TYPE_CHECKING:
-    from game.match import Match
+    from game.session import Session
 
 @dataclass
 class AppContext:
@@ -44,12 +44,6 @@ class AppContext:
             self.statistics = StatisticsStore(self.store.directory)
         if self.autosave is None:
             self.autosave = Autosave(self.save_dir)
-
-    def record_game(self, match: Match) -> str:
-        """Count a finished match in the statistics (once); a message for the screen when something went
-        wrong (a bad file set aside, a failed write), else an empty string."""
-        assert self.statistics is not None
-        return " ".join(self.statistics.record_match(match))
 
     # -- settings ---------------------------------------------------------------------------------------------
     def save_settings(self) -> None:
@@ -115,7 +109,7 @@ class AppContext:
 
         self.show(RulesView(self, game_name, back))
 
-    def show_match(self, match: Match, **options: Any) -> None:
+    def show_match(self, match: Session, **options: Any) -> None:
         """The game screen for the match's game (the scene named for it in the Play menu's YAML)."""
         from game import catalogue
 

@@ -33,7 +33,7 @@ from guarded import files
 from guarded.files import FileProblem, quote
 
 if TYPE_CHECKING:
-    from game.match import Match
+    from game.session import Session
 
 STATISTICS_FILE = "statistics.yaml"
 FILE_VERSION = 1
@@ -70,7 +70,7 @@ class Tally:
         setattr(self, result, getattr(self, result) + 1)
 
 
-def record_of(match: Match, date: str | None = None) -> GameRecord | None:
+def record_of(match: Session, date: str | None = None) -> GameRecord | None:
     """The record of a finished match (None while it is still in play)."""
     outcome = match.outcome
     if not match.is_over or outcome is None:
@@ -118,7 +118,7 @@ class StatisticsStore:
         self.records: list[GameRecord] = []
         self.loaded = False
         self._counted: list[weakref.ref] = []
-        """The matches already counted (or opened already over), by identity: a Match is not hashable."""
+        """The matches already counted (or opened already over), by identity: a Session is not hashable."""
 
     @property
     def path(self) -> Path:
@@ -154,16 +154,16 @@ class StatisticsStore:
         return [] if self.loaded else self.load()
 
     # -- counting ---------------------------------------------------------------------------------------------
-    def is_counted(self, match: Match) -> bool:
+    def is_counted(self, match: Session) -> bool:
         self._counted = [ref for ref in self._counted if ref() is not None]
         return any(ref() is match for ref in self._counted)
 
-    def mark_recorded(self, match: Match) -> None:
+    def mark_recorded(self, match: Session) -> None:
         """Never count ``match`` (it was counted, or it was already over when it was opened)."""
         if not self.is_counted(match):
             self._counted.append(weakref.ref(match))
 
-    def record_match(self, match: Match) -> list[str]:
+    def record_match(self, match: Session) -> list[str]:
         """Count a finished match once and write the file; the problems met (a bad file set aside, a failed
         write), each a message for the screen.  A match still in play, or already counted, is left alone."""
         record = record_of(match)

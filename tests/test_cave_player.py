@@ -18,7 +18,7 @@ from ai.evaluators.magnetic_cave import ThreatEvaluator, threat_masks
 from ai.fast import GameKernel, kernel_for
 from ai.fast.magnetic_cave import CaveKernel, five_cells
 from ai.search import PVSEngine
-from game.console import main
+from game.console.manager import main
 from rules.magnetic_cave import FULL, CaveState, MagneticCave, cell_name
 from test_cave_eval import EMPTY, MUST_BLOCK, cells, position, wins_by_rules
 

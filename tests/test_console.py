@@ -15,10 +15,11 @@ import rules
 from ai import registry
 from ai.base import SearchResult
 from game import savegame
-from game.console import Console, main
-from game.console_play import Terminal
-from game.console_session import Session, seconds_per_move
+from game.console.manager import Console, main
+from game.console.play import Terminal
+from game.console.seats import seconds_per_move
 from game.savegame import Seat
+from game.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_PLAYER = [pytest.param(info.name, id=info.name) for info in rules.list_games() if info.num_players == 2]
@@ -134,7 +135,7 @@ def test_undo_takes_back_the_computer_reply_too_and_redo_replays_it():
     assert "Took back 2 moves." in output
     assert "Replayed 2 moves." in output
     assert session.moves == [] and session.states == [session.game.initial_state()]
-    assert session.redo and len(session.redo) == 2
+    assert session.undone and len(session.undone) == 2
 
 
 def test_undo_in_a_human_game_takes_back_one_move_and_a_new_move_forgets_redo():
@@ -382,21 +383,21 @@ def test_a_bad_command_line_says_what_is_wrong(argv, message):
 
 def test_solitaire_goes_to_its_own_console(monkeypatch):
     seen = []
-    fake = types.ModuleType("game.solitaire_console")
+    fake = types.ModuleType("game.console.solitaire")
     fake.main = lambda argv: seen.append(argv) or 7
-    monkeypatch.setitem(sys.modules, "game.solitaire_console", fake)
-    import game
+    monkeypatch.setitem(sys.modules, "game.console.solitaire", fake)
+    import game.console
 
-    monkeypatch.setattr(game, "solitaire_console", fake, raising=False)
+    monkeypatch.setattr(game.console, "solitaire", fake, raising=False)
     assert main(["solitaire:variant=dose", "--seed", "3"]) == 7
     assert seen == [["solitaire:variant=dose", "--seed", "3"]]
 
 
 def test_a_missing_solitaire_console_is_reported(monkeypatch, capsys):
-    import game
+    import game.console
 
-    monkeypatch.delattr(game, "solitaire_console", raising=False)
-    monkeypatch.setitem(sys.modules, "game.solitaire_console", None)
+    monkeypatch.delattr(game.console, "solitaire", raising=False)
+    monkeypatch.setitem(sys.modules, "game.console.solitaire", None)
     assert main(["solitaire"]) == 2
     assert "not installed yet" in capsys.readouterr().err
 

@@ -12,10 +12,10 @@ from game.views.title import TitleView
 
 def _human_kalah(gui):  # type: ignore[no-untyped-def]
     import rules
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
-    gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat())))
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     gui.frame()
     return gui.window.current_view
 

@@ -12,7 +12,7 @@ import numpy
 import pymunk
 
 import rules
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.views.cave_view import CaveView
 from game.views.match_view import SPEEDS
@@ -23,7 +23,7 @@ QUICK = 0.05
 
 
 def open_cave(gui, seats: tuple[Seat, Seat]) -> CaveView:  # type: ignore[no-untyped-def]
-    gui.context.show_match(Match.new(rules.get_game("magnetic-cave"), seats))
+    gui.context.show_match(Session.new(rules.get_game("magnetic-cave"), seats))
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, CaveView)
@@ -136,7 +136,7 @@ def test_save_load_hint_and_computer_against_computer(gui, tmp_path):  # type: i
     gui.frames_until(lambda: len(view.match.moves) == 2, limit=600, dt=0.05)
     gui.press("Hint")
     gui.frames_until(lambda: view.hint_location is not None, limit=600, dt=0.05)
-    assert view.hint_location in view.legal_locations() and view.hint_text.startswith("Hint: cell")
+    assert view.hint_location in view.legal_locations() and view.controller.hint_text.startswith("Hint: cell")
     gui.press("Save")
     assert view.save_path is not None and view.save_path.exists()
     moves = list(view.match.moves)
@@ -148,7 +148,7 @@ def test_save_load_hint_and_computer_against_computer(gui, tmp_path):  # type: i
     assert_bricks_match_the_rules(loaded)
     # Computers against each other: they play within the game's limit, Pause stops them, Speed cycles.
     watch = open_cave(gui, (Seat("random", 10.0), Seat("greedy", QUICK)))
-    assert watch.think_time(10.0) < 3.0
+    assert watch.controller.think_time(10.0) < 3.0
     assert watch.watching and "Pause" in watch._buttons
     gui.frames_until(lambda: len(watch.match.moves) >= 4, limit=2000, dt=0.05)
     gui.press("Pause")

@@ -56,7 +56,7 @@ def test_random_clicks_and_keys_never_raise(gui):  # type: ignore[no-untyped-def
 
 def _open(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
     import rules
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
     context = gui.context
@@ -75,12 +75,12 @@ def _open(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
     elif screen == "rules":
         context.show_rules("hus")
     elif screen == "watch":
-        context.show_match(Match.new(rules.get_game("kalah"), (Seat("random", 0.1), Seat("random", 0.1))))
+        context.show_match(Session.new(rules.get_game("kalah"), (Seat("random", 0.1), Seat("random", 0.1))))
     else:
-        context.show_match(Match.new(rules.get_game(screen), (Seat(), Seat("random", 0.1))))
+        context.show_match(Session.new(rules.get_game(screen), (Seat(), Seat("random", 0.1))))
     gui.frame()
     if isinstance(gui.window.current_view, SowingView):
-        gui.window.current_view.speed_index = 3
+        gui.window.current_view.controller.speed_index = 3
 
 
 # -- every screen, every kind of window event (issue 22) -----------------------------------------------------------
@@ -157,9 +157,9 @@ def _open_more(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
     import rules
     from game import savegame
     from game.autosave import NAME
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
     from levels.solitaire import load_levels
 
@@ -178,7 +178,7 @@ def _open_more(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
         (folder / "broken.save").write_text("StoneCave save 1\nmoves: ²\n")
         context.show_load()
     elif screen == "kalah-human":
-        context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat())))
+        context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     elif screen == "title-with-autosave":
         folder = context.save_dir
         folder.mkdir(parents=True, exist_ok=True)
@@ -190,16 +190,16 @@ def _open_more(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
     elif screen == "settings":
         context.show_settings()
     else:
-        context.show_match(Match.new(rules.get_game(screen), (Seat(), Seat("random", 0.1))))
+        context.show_match(Session.new(rules.get_game(screen), (Seat(), Seat("random", 0.1))))
     gui.frame()
 
 
 def test_resizing_during_a_sowing_animation_keeps_the_game(gui):  # type: ignore[no-untyped-def]
     import rules
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
 
-    gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat())))
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     gui.frame()
     view = gui.window.current_view
     gui.key(arcade.key.KEY_3)
@@ -215,7 +215,7 @@ def test_resizing_during_a_sowing_animation_keeps_the_game(gui):  # type: ignore
 
 def test_resizing_during_a_puzzle_round_keeps_the_puzzle(gui):  # type: ignore[no-untyped-def]
     from game.scenes.solitaire_board import counts
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
 
     view = SolitaireView(gui.context, Puzzle.from_seed("dose", 5))
@@ -233,13 +233,13 @@ def test_resizing_during_a_puzzle_round_keeps_the_puzzle(gui):  # type: ignore[n
 
 def test_f11_toggles_full_screen_on_the_game_screens_too(gui):  # type: ignore[no-untyped-def]
     import rules
-    from game.match import Match
+    from game.session import Session
     from game.savegame import Seat
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
     from game.views.solitaire_view import SolitaireView
 
     settings = gui.context.settings
-    for open_screen in (lambda: gui.context.show_match(Match.new(rules.get_game("oware"), (Seat(), Seat()))),
+    for open_screen in (lambda: gui.context.show_match(Session.new(rules.get_game("oware"), (Seat(), Seat()))),
                         lambda: gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 2)))):
         open_screen()
         gui.frame()

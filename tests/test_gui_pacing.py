@@ -9,7 +9,7 @@ import arcade
 
 import rules
 import ai.core
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.scenes import meshes
 from game.views.sowing_view import SowingView
@@ -17,15 +17,15 @@ from game.views.sowing_view import SowingView
 
 def test_the_computer_thinks_on_the_compiled_core_while_the_window_draws(gui):  # type: ignore[no-untyped-def]
     """No throttling: the search runs in C without the GIL, so frames and search progress go on together."""
-    gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat("pvs:depth=99,time=3600", 30.0))))
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat("pvs:depth=99,time=3600", 30.0))))
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, SowingView)
-    view.MOVE_TIME_LIMIT = None  # the seat's 30 s: the search outlasts the frames below
+    view.controller.move_time_limit = None  # the seat's 30 s: the search outlasts the frames below
     place = view.scene.layout.places[view.spec.move_location(0, 0)]
     gui.click(place.x, place.y)  # South sows pit 0; North, the computer, thinks while the stones fly
-    gui.frames_until(lambda: view.worker is not None, limit=400)
-    worker = view.worker
+    gui.frames_until(lambda: view.controller.worker is not None, limit=400)
+    worker = view.controller.worker
     assert getattr(worker.engine.kernel, "compiled", False) == (ai.core.module() is not None)
     gui.frames_until(lambda: worker.result is not None and worker.result.depth >= 8, limit=2000)
     assert worker.result.info["core"] == ("compiled" if ai.core.module() is not None else "python")
@@ -33,7 +33,7 @@ def test_the_computer_thinks_on_the_compiled_core_while_the_window_draws(gui):  
 
 
 def test_the_board_picture_copies_the_mesh_pixel_for_pixel(gui):  # type: ignore[no-untyped-def]
-    gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat())))
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     gui.frame(2)
     scene = gui.window.current_view.scene
     window = gui.window

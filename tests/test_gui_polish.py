@@ -13,7 +13,7 @@ import yaml
 
 import rules
 from game import app
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.sound import SOUNDS, SoundBank
 from game.statistics import StatisticsStore
@@ -29,10 +29,10 @@ def distinct_colours(image) -> int:  # type: ignore[no-untyped-def]
     return len(image.convert("RGB").resize((320, 180)).getcolors(1 << 16) or ())
 
 
-def finished_match(seats: tuple[Seat, Seat], seed: int = 1) -> Match:
+def finished_match(seats: tuple[Seat, Seat], seed: int = 1) -> Session:
     """A Kalah (4 pits, 2 seeds: short) match played to its end with random moves."""
     game = rules.get_game("kalah", pits=4, seeds=2)
-    match = Match.new(game, seats)
+    match = Session.new(game, seats)
     rng = random.Random(seed)
     while not match.is_over:
         match.play(rng.choice(match.legal_moves))
@@ -55,7 +55,7 @@ def test_a_game_won_against_the_computer_is_counted_shown_and_kept(gui):  # type
     gui.context.show_match(match)
     view = gui.window.current_view
     assert isinstance(view, SowingView)
-    view.play(match.redo_moves[-1])
+    view.play(match.next_redo)
     gui.frames_until(lambda: view.game_over_shown, limit=1200)
     view.toggle_panel()  # the layout changes: the game-over panel is shown again
     gui.frames_until(lambda: view.game_over_shown, limit=300)
@@ -143,7 +143,7 @@ def test_each_rules_screen_opens_with_its_title_and_a_drawing(gui):  # type: ign
 
 
 def test_f1_on_a_game_screen_opens_its_rules_and_back_returns(gui):  # type: ignore[no-untyped-def]
-    gui.context.show_match(Match.new(rules.get_game("oware"), (Seat(), Seat("random", 0.1))))
+    gui.context.show_match(Session.new(rules.get_game("oware"), (Seat(), Seat("random", 0.1))))
     game_view = gui.window.current_view
     gui.frame(2)
     gui.key(arcade.key.F1)
@@ -196,7 +196,7 @@ def test_sounds_respect_the_setting_and_fail_silently(caplog):  # type: ignore[n
 def test_the_sound_setting_reaches_the_game_screens(gui):  # type: ignore[no-untyped-def]
     played: list[str] = []
     gui.context.sounds.play = played.append  # the bank, mocked: what the scenes ask for
-    gui.context.show_match(Match.new(rules.get_game("kalah"), (Seat(), Seat())))
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     view = gui.window.current_view
     view.play(view.match.legal_moves[0])
     gui.frames_until(lambda: not view.scene.is_animating, limit=600)

@@ -8,7 +8,7 @@ import arcade
 
 from game import savegame
 from game.scenes.solitaire_board import counts
-from game.scenes.solitaire_session import Puzzle
+from game.puzzle_session import Puzzle
 from game.views.rules_view import RulesView
 from game.views.solitaire_view import SolitaireView
 from levels.solitaire import find_level
@@ -39,7 +39,7 @@ def test_undo_and_redo_by_keys_and_buttons_and_a_new_round_clears_redo(gui):  # 
     view.scene.finish()
     assert view.scene.counts == counts(after[4])
     gui.key(arcade.key.U)
-    other = next(m for m in view.session.legal_moves if m != level.line[3] and m != view.session.redo_moves[-1][0])
+    other = next(m for m in view.session.legal_moves if m != level.line[3] and m != view.session.next_redo)
     view.play(other)
     assert not view.session.can_redo()  # a different round: the taken-back one cannot come back
 
@@ -81,7 +81,7 @@ def test_a_corrupt_or_wrong_game_save_is_named_and_the_puzzle_is_untouched(gui):
     folder.mkdir(exist_ok=True)
     kalah = parse_game_spec("kalah")
     (folder / "kalah-1.save").write_text(savegame.dumps(savegame.new_game(kalah, [savegame.Seat(), savegame.Seat()])))
-    good = savegame.dumps(view.session.saved("packed-dfs"))
+    good = savegame.dumps(view.session.saved_as("packed-dfs"))
     (folder / "broken.save").write_text(good.replace("move 2:", "move 2: 99 sideways #", 1))
     (folder / "cut.save").write_text(good[: good.index("position:")])  # cut short at a line end
     session, state = view.session, view.session.state

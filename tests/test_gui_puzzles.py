@@ -14,7 +14,7 @@ from ai import registry
 from game import app
 from game.records import PuzzleResult, RecordsStore, deal_key
 from game.scenes.solitaire_board import counts, hole_location, visual_direction
-from game.scenes.solitaire_session import Puzzle
+from game.puzzle_session import Puzzle
 from game.views.puzzles import PuzzlesView
 from game.views.solitaire_view import SPEEDS, SolitaireView
 from levels.solitaire import find_level, load_levels

@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import rules
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.views.sowing_view import SowingView
 
@@ -57,7 +57,7 @@ def is_board_colour(pixel) -> bool:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("game_name, pits", [("kalah", 14), ("oware", 14), ("hus", 64)])
 def test_each_board_screenshot_shows_its_pits_and_stones(gui, tmp_path, game_name, pits):  # type: ignore[no-untyped-def]
     game = rules.get_game(game_name)
-    gui.context.show_match(Match.new(game, (Seat(), Seat())))
+    gui.context.show_match(Session.new(game, (Seat(), Seat())))
     view = gui.window.current_view
     assert isinstance(view, SowingView)
     # A couple of moves so that some pits are empty and the stones have moved.

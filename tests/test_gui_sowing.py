@@ -9,7 +9,7 @@ import arcade
 import pytest
 
 import rules
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.views.sowing_view import SPEEDS, SowingView
 from game.views.title import TitleView
@@ -17,7 +17,7 @@ from game.views.title import TitleView
 
 def open_match(gui, game_name: str, seats: tuple[Seat, Seat], **parameters) -> SowingView:  # type: ignore[no-untyped-def]
     game = rules.get_game(game_name, **parameters)
-    gui.context.show_match(Match.new(game, seats))
+    gui.context.show_match(Session.new(game, seats))
     gui.frame(2)
     view = gui.window.current_view
     assert isinstance(view, SowingView)
@@ -28,7 +28,7 @@ def open_match(gui, game_name: str, seats: tuple[Seat, Seat], **parameters) -> S
 def fast(gui, view: SowingView) -> None:  # type: ignore[no-untyped-def]
     """The fastest animation the settings and the Speed button allow (32x): stones still fly and settle."""
     gui.context.settings.set("animation_speed", 4.0)
-    view.speed_index = len(SPEEDS) - 1
+    view.controller.speed_index = len(SPEEDS) - 1
     view._apply_speed()
 
 
@@ -74,21 +74,21 @@ def test_a_whole_kalah_game_by_clicks_against_the_computer(gui):  # type: ignore
     assert view.scene.counts == view.spec.counts(view.match.state)
     # The game-over panel offers a replay, which animates every move again and ends on the final position.
     gui.press("Replay")
-    assert view.replay_index is not None
+    assert view.controller.replay_index is not None
     gui.key(arcade.key.SPACE)  # finishes the replayed move at once; the replay goes on
-    assert view.replay_index is not None
-    gui.frames_until(lambda: view.replay_index is None, limit=3000, dt=0.05)
+    assert view.controller.replay_index is not None
+    gui.frames_until(lambda: view.controller.replay_index is None, limit=3000, dt=0.05)
     assert view.scene.counts == view.spec.counts(view.match.state)
 
 
 def test_undo_during_the_computers_search_cancels_it_at_once(gui):  # type: ignore[no-untyped-def]
     view = open_match(gui, "kalah", (Seat(), Seat("alphabeta:depth=30", 30.0)))
     click_move(gui, view, 0)  # South: 4 seeds from pit 0, no extra turn: North (computer) to move
-    gui.frames_until(lambda: view.worker is not None, limit=400)
-    worker = view.worker
+    gui.frames_until(lambda: view.controller.worker is not None, limit=400)
+    worker = view.controller.worker
     gui.press("Undo")
     assert worker.token.is_cancelled
-    assert view.worker is None and view.match.moves == [] and view.match.is_human_turn
+    assert view.controller.worker is None and view.match.moves == [] and view.match.is_human_turn
     assert_stones_match_the_rules(view)
 
 
@@ -120,7 +120,7 @@ def test_hint_shows_a_legal_pit(gui):  # type: ignore[no-untyped-def]
     gui.press("Hint")
     gui.frames_until(lambda: view.hint_location is not None, limit=900)
     assert view.hint_location in view.legal_locations()
-    assert view.hint_text.startswith("Hint: pit")
+    assert view.controller.hint_text.startswith("Hint: pit")
 
 
 def test_computer_against_computer_with_pause_and_speed(gui):  # type: ignore[no-untyped-def]
@@ -128,7 +128,7 @@ def test_computer_against_computer_with_pause_and_speed(gui):  # type: ignore[no
     assert view.watching and "Pause" in view._buttons
     gui.frames_until(lambda: len(view.match.moves) >= 3, limit=1500, dt=0.05)
     gui.press("Pause")
-    assert view.paused
+    assert view.controller.paused
     frozen = len(view.match.moves)
     gui.frame(20, dt=0.1)
     assert len(view.match.moves) == frozen
@@ -138,7 +138,7 @@ def test_computer_against_computer_with_pause_and_speed(gui):  # type: ignore[no
     gui.frames_until(lambda: len(view.match.moves) > frozen, limit=1500, dt=0.05)
     gui.key(arcade.key.ESCAPE)
     assert isinstance(gui.window.current_view, TitleView)
-    assert view.worker is None
+    assert view.controller.worker is None
 
 
 def test_clicks_that_cannot_play_say_why(gui):  # type: ignore[no-untyped-def]

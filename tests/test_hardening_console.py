@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from game.console import main as text_main
-from game.solitaire_console import main as solitaire_main
+from game.console.manager import main as text_main
+from game.console.solitaire import main as solitaire_main
 from rules.base import RulesError, read_whole_number
 
 HANG_SECONDS = 5.0

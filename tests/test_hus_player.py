@@ -19,7 +19,7 @@ from ai.fast import GameKernel, kernel_for
 from ai.fast.hus import HusKernel, has_quick_move, pack
 from ai.search import PVSEngine
 from game import savegame
-from game.console import main
+from game.console.manager import main
 from rules import Reason, get_game
 from rules.hus import RING, HusState
 

@@ -9,8 +9,8 @@ import pytest
 
 from ai import registry
 from ai.base import Limits
-from game import solitaire_console
-from game.solitaire_console import main
+from game.console import solitaire as solitaire_console
+from game.console.solitaire import main
 from levels.solitaire import LEVEL_DIR, find_level, load_levels
 from rules.solitaire import Solitaire
 

@@ -1,8 +1,8 @@
 """The Magnetic Cave scene: the dark cave between two glowing magnetic walls, bricks that slide home.
 
-``CaveScene`` has the interface ``game.views.match_view.MatchView`` drives (``set_rect``, ``update``, ``finish``,
-``is_animating``, ``speed``, ``location_at``, ``draw(highlights, outlines)``, ``announce``, ``on_sound``), with
-the 64 cells as its locations.  It is told positions (``show``) and moves (``place``); the rules state is the
+``CaveScene`` meets ``game.scenes.contract.MatchScene``, the interface ``MatchView`` drives (``set_rect``,
+``update``, ``finish``, ``is_animating``, ``speed``, ``location_at``, ``draw(highlights, outlines)``,
+``announce``, ``on_sound``), with the 64 cells as its locations.  It is told positions (``show``) and moves (``place``); the rules state is the
 truth and the bricks' physics (``game.scenes.cave_board``) only carries each new brick to the cell the rules
 chose.  Once the position has a winner, the winning five (or more) pulse.
 

@@ -14,7 +14,7 @@ import arcade.gui
 
 from game import autosave, catalogue, savegame, theme
 from game.context import AppContext
-from game.match import Match
+from game.session import Session
 from game.views.base import MenuView
 
 SHOWN = 8
@@ -43,12 +43,12 @@ def new_save_path(folder: Path, game_name: str) -> Path:
     return path
 
 
-def match_from_saved(saved: savegame.SavedGame) -> Match:
+def match_from_saved(saved: savegame.SavedGame) -> Session:
     """The match a two-player save holds, or SaveError when this window cannot draw its game."""
     playable = {entry.name for entry in catalogue.games() if entry.available}
     if saved.game.name not in playable:
         raise savegame.SaveError(f"{saved.game.title} games cannot be played in this window yet")
-    return Match.from_saved(saved)
+    return Session.from_saved(saved)
 
 
 def open_save(context: AppContext, path: Path) -> str | None:
@@ -86,7 +86,7 @@ def resume(context: AppContext) -> str | None:
 def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None) -> None:
     """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one)."""
     from game.records import RecordsStore
-    from game.scenes.solitaire_session import PuzzleSession
+    from game.puzzle_session import PuzzleSession
     from game.views.solitaire_view import SolitaireView
     from levels.solitaire import load_levels
 

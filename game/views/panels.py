@@ -164,6 +164,12 @@ class ScreenChrome:
         self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
                                         anchor_x="center", anchor_y="center")
 
+    def _place_bars(self, width: int, height: int) -> None:
+        """The top bar across the top, the side panel down the right between the bars."""
+        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
+        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
+        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+
     def toggle_fullscreen(self) -> None:
         """F11 on a game screen, as on the menus: full screen on or off, remembered in the settings."""
         context = self.context  # type: ignore[attr-defined]
@@ -178,6 +184,18 @@ class ScreenChrome:
 
     def _expire_toasts(self) -> None:
         self.toasts = [(text, until) for text, until in self.toasts if until > self.clock]
+
+    def _draw_messages(self, x: float, toast_y: float, notice_y: float) -> None:
+        """The latest toast over the board and the notice above the bottom bar, centred on ``x``."""
+        if self.toasts:
+            self._toast_text.text = self.toasts[-1][0]
+            self._toast_text.position = x, toast_y
+            self._toast_text.draw()
+        if self.notice:
+            self._notice_text.text = self.notice
+            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
+            self._notice_text.position = x, notice_y
+            self._notice_text.draw()
 
     def _hide_overlay(self) -> None:
         if self._overlay is not None:

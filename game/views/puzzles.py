@@ -24,8 +24,8 @@ import pyglet
 from game import theme
 from game.context import AppContext
 from game.records import RecordsStore, deal_key
-from game.scenes.solitaire_search import engine_spec, engine_title
-from game.scenes.solitaire_session import Puzzle
+from game.puzzle_search import engine_spec, engine_title
+from game.puzzle_session import Puzzle
 from game.views.base import MenuView
 from game.views.widgets import Choice, Stepper
 from levels.solitaire import VARIANTS, Level, load_levels

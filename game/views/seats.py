@@ -12,7 +12,7 @@ import arcade.gui
 import rules
 from ai import registry
 from game import theme
-from game.match import Match
+from game.session import Session
 from game.savegame import Seat
 from game.settings import PRESET_PREFIX, SettingsError, resolve_engine_choice
 from game.views.base import MenuView
@@ -100,4 +100,4 @@ class SeatSetupView(MenuView):
         except SettingsError as error:
             self.message(str(error), warning=True)
             return
-        self.context.show_match(Match.new(self.game, seats))
+        self.context.show_match(Session.new(self.game, seats))

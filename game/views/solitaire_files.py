@@ -18,14 +18,14 @@ import arcade.gui
 
 from game import savegame, theme
 from game.context import AppContext
-from game.scenes.solitaire_session import PuzzleSession
+from game.puzzle_session import PuzzleSession
 from game.views.load_view import new_save_path, save_files
 from game.views.panels import SIDE_PANEL
 from levels.solitaire import load_levels
 from rules import RulesError
 
 if TYPE_CHECKING:
-    from game.scenes.solitaire_session import Puzzle
+    from game.puzzle_session import Puzzle
 
 SHOWN = 8
 """Saves listed in the Load panel (the newest)."""
@@ -66,7 +66,7 @@ class PuzzleFiles:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path = self.save_path or new_save_path(folder, self.session.game.name)
-            savegame.save(path, self.session.saved(self.watch_spec))  # type: ignore[attr-defined]
+            savegame.save(path, self.session.saved_as(self.watch_spec))  # type: ignore[attr-defined]
         except (OSError, ValueError) as error:
             self.say(f"Could not save: {error}", warning=True)
             return

@@ -1,6 +1,6 @@
 """The puzzle screen: one Solitaire Mancala deal on the board, played by the player or watched being solved.
 
-The session (``game.scenes.solitaire_session``) is the truth; the scene (``game.scenes.solitaire_board``, the
+The session (``game.puzzle_session``) is the truth; the scene (``game.scenes.solitaire_board``, the
 sowing scene's stones and board laid out as the source draws it) animates the difference.  Hint and watch
 (``game.views.solitaire_watch``) search in a separate process drained once a frame in ``on_update``; save,
 load and the rules screen are in ``game.views.solitaire_files``.
@@ -34,8 +34,8 @@ from game.scenes.solitaire_board import (
     round_locations,
     visual_direction,
 )
-from game.scenes.solitaire_search import engine_spec, engine_title
-from game.scenes.solitaire_session import Puzzle, PuzzleSession
+from game.puzzle_search import engine_spec, engine_title
+from game.puzzle_session import Puzzle, PuzzleSession
 from game.views.frugal_ui import FrugalUIManager
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 from game.views.solitaire_files import PuzzleFiles
@@ -124,9 +124,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
                 " is a perfect game.")
 
     def _layout(self, width: int, height: int) -> None:
-        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
-        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
-        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+        self._place_bars(width, height)
         self.board_width = max(200, width - SIDE_PANEL)
         margin = 24
         bottom = BOTTOM_BAR + CONTROL_ROW + 40
@@ -368,11 +366,11 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         """Play again the last round taken back (as the computer's when the computer first played it)."""
         self.scene.finish()
         self.stop_watch()
-        again = self.session.next_redo()
-        if again is None:
+        move = self.session.next_redo
+        if move is None:
             self.say("Nothing to redo.")
             return
-        self.play(*again)
+        self.play(move, self.session.next_redo_by_computer)
         self.say("")
 
     def restart(self) -> None:
@@ -401,7 +399,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         self.scene.show(counts(session.state))
 
     def _autosave(self) -> None:
-        problem = self.context.autosave.keep(self.session.saved(self.watch_spec), self.session.is_over)
+        problem = self.context.autosave.keep(self.session.saved_as(self.watch_spec), self.session.is_over)
         if problem:
             self.say(problem, warning=True)
 

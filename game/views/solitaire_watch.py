@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from ai.base import EngineError, Limits, SearchResult
 from ai.search_process import ProcessLauncher, ProcessWorker
 from ai.worker import Failed, Finished, Progress
-from game.scenes.solitaire_search import check_engine, engine_title
+from game.puzzle_search import check_engine, engine_title
 from rules.solitaire import Round
 
 if TYPE_CHECKING:
-    from game.scenes.solitaire_session import PuzzleSession
+    from game.puzzle_session import PuzzleSession
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 ROUND_GAP = 0.5

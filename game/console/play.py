@@ -13,8 +13,9 @@ from typing import Callable, TextIO
 
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
-from game.console_session import Session, hint_engine, seat_label, seconds_per_move
+from game.console.seats import hint_engine, seat_label, seconds_per_move
 from game.savegame import Seat
+from game.session import Session
 from rules import Move, RulesError
 
 COMMANDS = "help, board, undo, redo, hint, save [FILE], quit"
@@ -132,7 +133,7 @@ class GameLoop:
         elif command == "undo" and not argument:
             self._moved_in_history(session.undo(), "Took back", "there is no earlier move of a human to take back")
         elif command == "redo" and not argument:
-            self._moved_in_history(session.redo_moves(), "Replayed", "there is no undone move to replay")
+            self._moved_in_history(len(session.redo()), "Replayed", "there is no undone move to replay")
         elif command == "hint" and not argument:
             self._hint()
         elif command == "save":

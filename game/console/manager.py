@@ -3,7 +3,7 @@
     stonecave text GAME [--SEAT SPEC ...] [--time SECONDS] [--seed N] [--load FILE]
 
 GAME is a registry name with optional parameters (``kalah``, ``oware``, ``hus``, ``cave``,
-``kalah:pits=4,seeds=3``); ``solitaire`` goes to its own console (``game.solitaire_console``).  ``--SEAT`` is
+``kalah:pits=4,seeds=3``); ``solitaire`` goes to its own console (``game.console.solitaire``).  ``--SEAT`` is
 a player name of the game (``--south``/``--north``, ``--black``/``--white`` for Magnetic Cave) and SPEC is
 ``human``, ``computer``, a level (Easy, Medium, Hard, Strongest) or an engine spec such as
 ``alphabeta:depth=6``; seats given here are not asked for.  ``--time`` sets every computer's seconds per move
@@ -15,8 +15,8 @@ can drive it through a pipe; any bad input is answered with a line beginning ``I
 would be valid, and the end of input leaves cleanly.
 
 This module holds the start menu (new game, load, save, quit) and the command line; the turns of a game and
-the line dialogue are in ``game.console_play``, the seats, time limits and undo history in
-``game.console_session``.
+the line dialogue are in ``game.console.play``, the seats and time limits in ``game.console.seats``, the
+game in progress with its undo history in ``game.session``.
 """
 from __future__ import annotations
 
@@ -29,9 +29,10 @@ from typing import TextIO
 
 import rules
 from game import savegame
-from game.console_play import EndOfInput, GameLoop, Terminal, moves_text
-from game.console_session import Session, resolve_seat, seat_choices
+from game.console.play import EndOfInput, GameLoop, Terminal, moves_text
+from game.console.seats import resolve_seat, seat_choices
 from game.savegame import SaveError, Seat
+from game.session import Session
 from rules import Game, RulesError
 from rules.base import clip, read_whole_number
 
@@ -140,8 +141,7 @@ class Console:
             if seat is BACK or seat is QUIT:
                 return seat
             seats.append(seat)
-        self.session = Session.from_saved(savegame.new_game(self.game, seats, self.seed))
-        self.session.saved_moves = None
+        self.session = Session.from_saved(savegame.new_game(self.game, seats, self.seed))  # not saved yet
         self._play()
         return None
 
@@ -187,14 +187,12 @@ class Console:
                 if path is None:
                     return False
             try:
-                savegame.save(path, self.session.to_saved())
+                self.session.save(path)
             except (OSError, ValueError) as error:
                 self.io.invalid(f"cannot write {path!r} ({_reason(error)})",
                                 "the name of a file in a folder you can write to, or cancel")
                 path = None
                 continue
-            self.session.saved_moves = tuple(self.session.moves)
-            self.session.path = Path(path)
             self.io.say(f"Saved to {path} ({moves_text(len(self.session.moves))}).")
             return True
 
@@ -301,11 +299,11 @@ def parse_arguments(argv: list[str]) -> Options:
 def _solitaire(argv: list[str]) -> int:
     """Hand ``stonecave text solitaire ...`` to the solitaire console, which ships separately."""
     try:
-        solitaire_console = importlib.import_module("game.solitaire_console")
+        solitaire_console = importlib.import_module("game.console.solitaire")
     except ModuleNotFoundError as error:
-        if error.name != "game.solitaire_console":
+        if error.name != "game.console.solitaire":
             raise
-        print("stonecave text: the Solitaire Mancala console (game/solitaire_console.py) is not installed yet; "
+        print("stonecave text: the Solitaire Mancala console (game/console/solitaire.py) is not installed yet; "
               "play Solitaire in the window with 'stonecave'.", file=sys.stderr)
         return 2
     return solitaire_console.main(argv)

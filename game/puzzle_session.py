@@ -13,7 +13,8 @@ draws and never waits.  It knows what is honest to say about the result:
 A result counts for the records only when the player played every round (hints are allowed; a round the
 computer played while watching is not the player's).
 
-Undo keeps what it took back for redo (a new round clears it, the same round replays it).  A puzzle in
+Undo and redo follow ``game.session``'s rule (one round at a time, the decision to end counting as one);
+what was undone is kept for redo (a new round clears it, the same round replays it).  A puzzle in
 progress saves in the common format of ``game.savegame``: the one seat is ``human``, or ``engine SPEC`` when
 the computer played any round (so a loaded game the computer helped with is never recorded as the player's).
 Loading finds the puzzle again from the deal: a level with the same holes, else the seeded deal, else a
@@ -22,11 +23,11 @@ Loading finds the puzzle again from the deal: a level with the same holes, else 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Iterable
 
 from game.records import PuzzleResult, deal_key
 from game.savegame import SavedGame, SaveError, Seat
+from game.session import Session
 from levels.solitaire import Level
 from rules.solitaire import CEILING, Round, Solitaire, SolitaireState, random_deal
 
@@ -69,21 +70,24 @@ class Verdict:
     """True/False under lewis (won or lost); None under dose, where no deal can be won."""
 
 
-class PuzzleSession:
-    """The rounds of one puzzle, undo, who played them, and the end."""
+class PuzzleSession(Session):
+    """The rounds of one puzzle, who played them, and the end: a ``Session`` with one human seat, so undo and
+    redo take back and replay one round at a time (``game.session``'s rule), whoever played it.  Its save
+    names the engine that helped, so it is written with ``saved_as(engine)``."""
 
     def __init__(self, puzzle: Puzzle) -> None:
+        game = Solitaire(variant=puzzle.variant)
+        super().__init__(game, (Seat(),), game.deal(puzzle.holes), puzzle.seed)
+        self.game: Solitaire = game
         self.puzzle = puzzle
-        self.game = Solitaire(variant=puzzle.variant)
-        self.states: list[SolitaireState] = [self.game.deal(puzzle.holes)]
-        self.moves: list[Round] = []
         self.by_computer: list[bool] = []
+        """For each round played, whether the computer played it."""
+        self.undone_by_computer: list[bool] = []
+        """For each round in ``undone``, whether the computer first played it."""
         self.ended_here = False
         """The player chose to end a dose game with the score as it stands."""
         self.proven: tuple[int, int] | None = None
         """(rounds played, most stones storable) when a search proved the most that position allows."""
-        self.redo_moves: list[tuple[Round, bool]] = []
-        """Rounds taken back, the next one to redo last, each with whether the computer played it."""
 
     # -- the position -----------------------------------------------------------------------------------------
     @property
@@ -126,39 +130,40 @@ class PuzzleSession:
         return any(self.by_computer)
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: Round, by_computer: bool = False) -> tuple[SolitaireState, SolitaireState]:
+    def play(self, move: Round, by_computer: bool = False) -> tuple[SolitaireState, SolitaireState]:  # type: ignore[override]
         """Play a round (IllegalMoveError if it is not legal); returns (before, after)."""
-        before = self.state
-        after = self.game.apply(before, move)
-        self.states.append(after)
-        self.moves.append(move)
+        replaying = bool(self.undone) and self.undone[-1] == move
+        before, after = super().play(move)
         self.by_computer.append(by_computer)
-        if self.redo_moves and self.redo_moves[-1][0] == move:
-            self.redo_moves.pop()  # the round taken back, played again: the rest can still be redone
+        if replaying:
+            self.undone_by_computer.pop()  # the round taken back, played again: the rest can still be redone
         else:
-            self.redo_moves.clear()
+            self.undone_by_computer.clear()
         return before, after
 
+    def _replay(self, move: Round) -> None:
+        self.play(move, by_computer=self.undone_by_computer[-1])
+
     def can_undo(self) -> bool:
-        return bool(self.moves) or self.ended_here
+        return super().can_undo() or self.ended_here
 
     def can_redo(self) -> bool:
-        return bool(self.redo_moves) and not self.is_over
+        return super().can_redo() and not self.is_over
 
-    def next_redo(self) -> tuple[Round, bool] | None:
-        """The round redo would play and whether the computer first played it (None when there is none)."""
-        return self.redo_moves[-1] if self.can_redo() else None
+    @property
+    def next_redo_by_computer(self) -> bool:
+        """Whether the computer first played the round redo would replay."""
+        return bool(self.undone_by_computer) and self.undone_by_computer[-1]
 
-    def undo(self) -> bool:
-        """Take back the last round (or the decision to end here); False when there is nothing to take back."""
+    def undo(self) -> int:
+        """Take back the last round (or the decision to end here); the number taken back (0: nothing)."""
         if self.ended_here:
             self.ended_here = False
-            return True
-        if not self.moves:
-            return False
-        self.states.pop()
-        self.redo_moves.append((self.moves.pop(), self.by_computer.pop()))
-        return True
+            return 1
+        taken = super().undo()
+        for _ in range(taken):
+            self.undone_by_computer.append(self.by_computer.pop())
+        return taken
 
     def restart(self) -> None:
         """Back to the deal; every round played can be redone."""
@@ -177,13 +182,13 @@ class PuzzleSession:
         self.proven = (self.rounds, most)
 
     # -- saving -----------------------------------------------------------------------------------------------
-    def saved(self, engine: str) -> SavedGame:
+    def saved_as(self, engine: str) -> SavedGame:
         """The game as ``game.savegame`` writes it; ``engine`` names the seat when the computer played a round."""
         seat = Seat(engine) if self.assisted else Seat()
         return SavedGame(self.game, (seat,), self.states[0], tuple(self.moves), self.puzzle.seed)
 
     @classmethod
-    def from_saved(cls, saved: SavedGame, levels: Iterable[Level] = ()) -> PuzzleSession:
+    def from_saved(cls, saved: SavedGame, levels: Iterable[Level] = ()) -> PuzzleSession:  # type: ignore[override]
         """The session a save holds (SaveError when it is not a Solitaire Mancala deal played from its start)."""
         game = saved.game
         if not isinstance(game, Solitaire):

@@ -1,21 +1,17 @@
-"""The model of a text game, apart from any input or output: who sits in each seat, how long a computer may
-think, and the game in progress with its undo history.
+"""The seats of a text game, apart from any input or output: who sits in each seat and how long a computer may
+think.  The game in progress with its undo history is ``game.session.Session``, shared with the screens.
 
 A seat is typed as ``human``, ``computer``, a level of the game's presets (Easy, Medium, Hard, Strongest) or an
 engine spec such as ``alphabeta:depth=6``; :func:`resolve_seat` turns the text into a ``Seat`` or says what is
-valid.  :class:`Session` keeps every position so far, so undo and redo are list operations and a save needs
-only the start and the moves.
+valid.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from ai import registry
 from ai.base import EngineError
 from game import savegame
-from game.savegame import SavedGame, SaveError, Seat
-from rules import Game, Move, State
+from game.savegame import SaveError, Seat
+from rules import Game
 from rules.base import clip
 
 SECONDS_PER_MOVE = {"kalah": 1.0, "oware": 1.0, "hus": 2.0, "magnetic-cave": 3.0}
@@ -102,76 +98,3 @@ def seconds_per_move(game: Game, seat: Seat, first_move: bool) -> float:
     if first_move and game.name in FIRST_MOVE_SECONDS:
         return FIRST_MOVE_SECONDS[game.name]
     return SECONDS_PER_MOVE.get(game.name, DEFAULT_SECONDS)
-
-
-# -- a game in progress --------------------------------------------------------------------------------------
-@dataclass
-class Session:
-    """The game being played: seats, every position so far (the undo history) and the moves undone."""
-
-    game: Game
-    seats: tuple[Seat, ...]
-    states: list[State]
-    moves: list[Move]
-    seed: int | None = None
-    redo: list[Move] = field(default_factory=list)
-    saved_moves: tuple[Move, ...] | None = None
-    """The moves as last saved or loaded, to tell whether leaving would lose anything."""
-    path: Path | None = None
-
-    @classmethod
-    def from_saved(cls, saved: SavedGame, path: Path | None = None) -> Session:
-        return cls(saved.game, saved.seats, list(saved.states), list(saved.moves), saved.seed,
-                   saved_moves=saved.moves, path=path)
-
-    def to_saved(self) -> SavedGame:
-        return SavedGame(self.game, self.seats, self.states[0], tuple(self.moves), self.seed)
-
-    @property
-    def state(self) -> State:
-        return self.states[-1]
-
-    @property
-    def is_over(self) -> bool:
-        return self.game.is_terminal(self.state)
-
-    @property
-    def is_unsaved(self) -> bool:
-        return self.saved_moves != tuple(self.moves)
-
-    def play(self, move: Move) -> None:
-        """Apply a checked move; a new move forgets what was undone."""
-        self.states.append(self.game.apply(self.state, move))
-        self.moves.append(move)
-        self.redo.clear()
-
-    def is_human_turn(self, index: int) -> bool:
-        state = self.states[index]
-        return not self.game.is_terminal(state) and self.seats[self.game.to_move(state)].is_human
-
-    def undo(self) -> int:
-        """Take back to the previous position where a human was to move; the number of moves taken back."""
-        target = next((i for i in range(len(self.states) - 2, -1, -1) if self.is_human_turn(i)), None)
-        if target is None:
-            return 0
-        taken = len(self.moves) - target
-        undone = self.moves[target:]
-        del self.moves[target:]
-        del self.states[target + 1:]
-        self.redo = undone + self.redo
-        return taken
-
-    def redo_moves(self) -> int:
-        """Replay undone moves up to the next position where a human is to move; the number replayed."""
-        count = 0
-        while self.redo:
-            move = self.redo.pop(0)
-            self.states.append(self.game.apply(self.state, move))
-            self.moves.append(move)
-            count += 1
-            if self.is_human_turn(len(self.states) - 1):
-                break
-        return count
-
-    def has_moved(self, player: int) -> bool:
-        return any(self.game.to_move(state) == player for state in self.states[:-1])

@@ -19,6 +19,8 @@ from typing import TextIO
 
 from ai.base import EngineError, Limits, SearchResult
 from ai.registry import make_engine
+from game.savegame import Seat
+from game.session import Session
 from levels.solitaire import LevelError, find_level, load_levels
 from rules import RulesError
 from rules.base import clip, read_whole_number
@@ -44,7 +46,8 @@ class SolitaireConsole:
     def __init__(self, game: Solitaire, start: SolitaireState, engine: str, seconds: float,
                  stdin: TextIO, stdout: TextIO, title: str = "") -> None:
         self.game = game
-        self.history = [start]
+        self.session = Session(game, (Seat(),), start)
+        """The game in progress: one human seat, so undo takes back one round (``game.session``'s rule)."""
         self.engine_spec = engine
         self.engine = make_engine(game, engine)
         self.seconds = seconds
@@ -57,7 +60,7 @@ class SolitaireConsole:
 
     @property
     def state(self) -> SolitaireState:
-        return self.history[-1]
+        return self.session.state
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -133,15 +136,14 @@ class SolitaireConsole:
         self.play(move)
 
     def play(self, move) -> None:
-        self.say(f"Round {len(self.history)}: {self.game.describe_move(self.state, move)}")
-        self.history.append(self.game.apply(self.state, move))
+        self.say(f"Round {len(self.session.moves) + 1}: {self.game.describe_move(self.state, move)}")
+        self.session.play(move)
         self.show()
 
     def undo(self) -> None:
-        if len(self.history) == 1:
+        if not self.session.undo():
             self.say("Invalid input: nothing to undo; this is the start of the game")
             return
-        self.history.pop()
         self._plan = ()
         self.say("Took back the last round.")
         self.show()

@@ -1,0 +1,359 @@
+"""What a two-player game screen does that is not drawing: the session, the computer's and the hint's search
+workers, the computer's pending move, pause and speed, replay, and counting a finished game.
+
+``MatchView`` translates input into calls here and draws what this holds; nothing here imports arcade, so the
+whole of it is tested without a window (``tests/test_controller.py``).  The computer thinks in
+``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving cancel a
+search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits on a
+thread.  What the screen should say is queued in ``notices`` (text, warning) for the view to show.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+from ai import registry
+from ai.base import EngineError, Limits, SearchResult
+from ai.worker import Failed, Finished, Progress, SearchWorker
+from game.autosave import Autosave
+from game.session import Session
+from rules import Move, State
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+WATCH_GAP = 0.6
+"""Seconds between two computer moves when only computers play (at speed 1)."""
+REPLY_GAP = 0.15
+"""Seconds between the human's move landing and the computer's answer being played."""
+REPLAY_START = 0.4
+"""Seconds the start position is shown before a replay's first move."""
+
+
+class SettingsLike(Protocol):
+    """What the controller reads of ``game.settings.Settings``."""
+
+    def get(self, name: str) -> Any: ...
+
+    def engine_spec(self, game: Any, role: str) -> str: ...
+
+
+class StatisticsLike(Protocol):
+    """What the controller uses of ``game.statistics.StatisticsStore``."""
+
+    def mark_recorded(self, match: Session) -> None: ...
+
+    def record_match(self, match: Session) -> list[str]: ...
+
+
+class MatchController:
+    """One match in progress on a screen, less the screen."""
+
+    def __init__(self, session: Session, settings: SettingsLike, autosave: Autosave | None,
+                 statistics: StatisticsLike | None, move_time_limit: float | None = None,
+                 move_noun: str = "move") -> None:
+        self.session = session
+        self.settings = settings
+        self.autosave = autosave
+        self.statistics = statistics
+        self.move_time_limit = move_time_limit
+        """The game's own limit on the computer's time per move, in seconds (Magnetic Cave: 3), or None."""
+        self.move_noun = move_noun
+        """How the hint names a move ("pit", "cell")."""
+        self.worker: SearchWorker | None = None
+        self.worker_state: State | None = None
+        self.pending_move: Move | None = None
+        self.pending_since = 0.0
+        """When the computer's move became playable: its result arrived or the last stones landed."""
+        self.hint_worker: SearchWorker | None = None
+        self.hint_state: State | None = None
+        self.hint_move: Move | None = None
+        self.hint_text = ""
+        self.thinking = ""
+        self.paused = False
+        self.speed_index = 1
+        self.save_path: Path | None = None
+        """The file this game was loaded from or last saved to (None: a save makes a new one)."""
+        self.replay_index: int | None = None
+        self.replay_wait = 0.0
+        self.clock = 0.0
+        self.notices: list[tuple[str, bool]] = []
+        if session.is_over and statistics is not None:  # a saved game opened already over was counted then
+            statistics.mark_recorded(session)
+
+    # -- what the screen shows --------------------------------------------------------------------------------
+    @property
+    def watching(self) -> bool:
+        """Only computers play."""
+        return not self.session.has_human
+
+    @property
+    def speed(self) -> float:
+        return SPEEDS[self.speed_index]
+
+    def say(self, text: str, warning: bool = False) -> None:
+        self.notices.append((text, warning))
+
+    def take_notices(self) -> list[tuple[str, bool]]:
+        notices, self.notices = self.notices, []
+        return notices
+
+    def turn(self) -> tuple[str, int | None]:
+        """The top bar's turn line and the player it names (None: no one's turn, as in a replay)."""
+        session = self.session
+        if self.replay_index is not None:
+            return "Replay", None
+        if session.is_over:
+            return "Game over", None
+        player = session.to_move
+        humans = sum(seat.is_human for seat in session.seats)
+        who = "computer" if not session.seat(player).is_human else "you" if humans == 1 else "human"
+        return f"{session.game.player_names[player]} to move ({who})", player
+
+    def last_move(self) -> tuple[State, Move] | None:
+        """The last move played and the position it was played in (None at the start)."""
+        session = self.session
+        return (session.states[-2], session.moves[-1]) if session.moves else None
+
+    def rules_text(self) -> str:
+        """The game's parameters that differ from the standard rules, or ``standard rules``."""
+        game = self.session.game
+        defaults = {param.name: param.default for param in game.params}
+        changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
+        return ", ".join(changed) if changed else "standard rules"
+
+    def describe_search(self, result: SearchResult, speed: float, final: bool = False) -> str:
+        state = self.worker_state if self.worker_state is not None else self.session.state
+        best = "-" if result.move is None else self.session.game.format_move(state, result.move)
+        verb = "chose" if final else "best so far"
+        core = result.info.get("core")  # which search core ran: compiled, or the pure-Python fallback
+        where = "" if core is None else f" ({'compiled' if core == 'compiled' else 'Python'} core)"
+        return (f"depth {result.depth}, {verb} {best}, score {result.score:+g}\n"
+                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s{where}")
+
+    # -- the computer -----------------------------------------------------------------------------------------
+    def cancel_search(self) -> None:
+        """Stop any search at once (the thread finishes on its own; its result is ignored)."""
+        for worker in (self.worker, self.hint_worker):
+            if worker is not None:
+                worker.cancel()
+        self.worker = self.hint_worker = None
+        self.worker_state = self.hint_state = None
+        self.pending_move = None
+        self.thinking = ""
+
+    def think_time(self, seat_time: float | None) -> float:
+        """Seconds the computer may think: the seat's time or the Settings', within the game's own limit
+        (less a margin for the thread to start and the move to arrive)."""
+        seconds = seat_time or float(self.settings.get("think_time"))
+        if self.move_time_limit is not None:
+            seconds = min(seconds, self.move_time_limit - 0.15)
+        return seconds
+
+    def start_search(self) -> None:
+        session = self.session
+        seat = session.seat(session.to_move)
+        try:
+            engine = registry.make_engine(session.game, seat.engine or "random")
+        except EngineError as error:
+            self.say(f"The computer cannot play: {error}", warning=True)
+            self.paused = True
+            return
+        self.worker = SearchWorker(engine, session.state, Limits(time=self.think_time(seat.time)))
+        self.worker_state = session.state
+        self.worker.start()
+        self.thinking = f"{session.game.player_names[session.to_move]} ({engine!r}) is thinking..."
+
+    def poll(self) -> None:
+        """Drain the workers' messages (once a frame)."""
+        if self.worker is not None:
+            for message in self.worker.poll():
+                if isinstance(message, Progress):
+                    self.thinking = self.describe_search(message.result, message.nodes_per_second)
+                elif isinstance(message, Finished):
+                    self.worker = None
+                    if not message.cancelled and self.worker_state == self.session.state:
+                        self.pending_move = message.result.move
+                        self.pending_since = self.clock
+                        self.thinking = self.describe_search(message.result, message.result.nodes_per_second,
+                                                             final=True)
+                elif isinstance(message, Failed):
+                    self.worker = None
+                    self.paused = True
+                    self.say(f"The computer failed: {message.error}. Paused; undo or start a new game.",
+                             warning=True)
+        if self.hint_worker is not None:
+            for message in self.hint_worker.poll():
+                if isinstance(message, Progress):
+                    self.hint_text = "Hint: thinking... " + self.describe_search(message.result,
+                                                                                 message.nodes_per_second)
+                elif isinstance(message, Finished):
+                    self.hint_worker = None
+                    if self.hint_state == self.session.state and message.result.move is not None:
+                        result = message.result
+                        self.hint_move = result.move
+                        move_text = self.session.game.format_move(self.session.state, result.move)
+                        self.hint_text = (f"Hint: {self.move_noun} {move_text} (depth {result.depth}, "
+                                          f"score {result.score:+g}, {result.nodes:,} nodes)")
+                elif isinstance(message, Failed):
+                    self.hint_worker = None
+                    self.hint_text = f"No hint: {message.error}"
+
+    def computer_move(self, animating: bool) -> Move | None:
+        """On the computer's turn: start its search, and once its move has arrived, the stones have landed
+        and the gap has passed, the move to play now (None meanwhile).  The computer starts thinking while
+        the last move's stones are still flying: the rules already know the position."""
+        session = self.session
+        if session.is_over or session.is_human_turn or self.paused or self.replay_index is not None:
+            return None
+        if self.pending_move is None and self.worker is None:
+            self.start_search()
+        elif self.pending_move is not None and not animating:
+            gap = WATCH_GAP / self.speed if self.watching else REPLY_GAP
+            if self.clock - self.pending_since >= gap:
+                move, self.pending_move = self.pending_move, None
+                return move
+        return None
+
+    def tick(self, delta_time: float, animating: bool) -> None:
+        """A frame passed: the clock moves on, the workers are drained.  While stones fly, the pause before
+        the computer's move (or the game-over panel) counts from their landing."""
+        self.clock += delta_time
+        if animating:
+            self.pending_since = self.clock
+        self.poll()
+
+    # -- the player's commands ---------------------------------------------------------------------------------
+    def play(self, move: Move) -> tuple[State, State]:
+        """Play ``move`` for the side to move (IllegalMoveError when it is not legal); returns (before, after)."""
+        before, after = self.session.play(move)
+        self.after_change()
+        return before, after
+
+    def after_change(self) -> None:
+        """The position changed: searches for the old one are stale, the hint too; the autosave is renewed."""
+        if self.autosave is not None:
+            problem = self.autosave.keep(self.session.saved, self.session.is_over)
+            if problem:
+                self.say(problem, warning=True)
+        self.cancel_search()
+        self.hint_move = None
+        self.hint_text = ""
+
+    def why_not_now(self) -> str:
+        """Why a human cannot play now (the game is over, the computer's turn), or an empty string."""
+        session = self.session
+        if session.is_over:
+            return "The game is over: Undo, New game or Replay."
+        if not session.is_human_turn:
+            return f"It is the computer's turn ({session.game.player_names[session.to_move]})."
+        return ""
+
+    def hint(self) -> bool:
+        """Start the hint's search; False (and a notice) when there can be none now."""
+        session = self.session
+        if session.is_over or not session.is_human_turn:
+            self.say("A hint is for a human's turn.")
+            return False
+        if self.hint_worker is not None:
+            return False
+        try:
+            engine = registry.make_engine(session.game, self.settings.engine_spec(session.game, "hint"))
+        except (EngineError, ValueError) as error:
+            self.say(f"No hint engine: {error}", warning=True)
+            return False
+        self.hint_worker = SearchWorker(engine, session.state, Limits(time=self.think_time(None)))
+        self.hint_state = session.state
+        self.hint_worker.start()
+        self.hint_text = f"Hint: {engine!r} is thinking..."
+        return True
+
+    def undo(self) -> int:
+        """Take moves back by the session's rule; the number taken back.  Pauses computers-only play."""
+        self.replay_index = None
+        self.cancel_search()
+        taken = self.session.undo()
+        if not taken:
+            self.say("Nothing to undo.")
+            return 0
+        self.after_change()
+        if self.watching:
+            self.paused = True
+            self.say("Paused after undo: Resume to let the computers play on.")
+        return taken
+
+    def redo(self) -> list[Move]:
+        """Replay undone moves by the session's rule (up to the next human turn); the moves replayed."""
+        self.replay_index = None
+        if not self.session.can_redo():
+            self.say("Nothing to redo.")
+            return []
+        replayed = self.session.redo()
+        self.after_change()
+        return replayed
+
+    def new_game(self) -> None:
+        """The same game and seats from the start (the same deal where the start is dealt)."""
+        self.replay_index = None
+        self.cancel_search()
+        session = self.session
+        self.session = Session.new(session.game, session.seats, session.seed)
+        self.save_path = None
+        self.after_change()
+
+    def save(self, path: Path) -> bool:
+        """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a
+        warning, when it cannot be written."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.session.save(path)
+        except (OSError, ValueError) as error:
+            self.say(f"Could not save: {error}", warning=True)
+            return False
+        self.save_path = path
+        if self.autosave is not None:
+            self.autosave.clear()  # saved by the player: nothing left to restore
+        self.say(f"Saved to {path}")
+        return True
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        if self.paused and self.worker is not None:
+            self.cancel_search()
+
+    def faster(self) -> None:
+        self.speed_index = (self.speed_index + 1) % len(SPEEDS)
+
+    def slower(self) -> None:
+        self.speed_index = max(0, self.speed_index - 1)
+
+    # -- replay -----------------------------------------------------------------------------------------------
+    def start_replay(self) -> State:
+        """Replay the game from the start; returns the start to show."""
+        self.cancel_search()
+        self.replay_index = 0
+        self.replay_wait = REPLAY_START
+        return self.session.states[0]
+
+    def replay_step(self, delta_time: float, animating: bool) -> tuple[int, State, Move, State] | None:
+        """The next replayed move as (index, before, move, after) when it is due, else None; when the last
+        move has been replayed the replay ends (``replay_index`` None again)."""
+        if self.replay_index is None or animating:
+            return None
+        self.replay_wait -= delta_time
+        if self.replay_wait > 0:
+            return None
+        index = self.replay_index
+        session = self.session
+        if index >= len(session.moves):
+            self.replay_index = None
+            return None
+        self.replay_index = index + 1
+        self.replay_wait = WATCH_GAP / self.speed
+        return index, session.states[index], session.moves[index], session.states[index + 1]
+
+    # -- the end ----------------------------------------------------------------------------------------------
+    def record_game_over(self) -> None:
+        """Count the finished game in the statistics (once per session, however often the end is shown)."""
+        if self.statistics is not None:
+            problems = " ".join(self.statistics.record_match(self.session))
+            if problems:
+                self.say(problems, warning=True)
