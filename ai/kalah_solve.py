@@ -1,0 +1,91 @@
+"""Proving the exact value of a Kalah position with the compiled search and the endgame tables.
+
+The compiled PVS (``search.pxi``) over the Kalah kernel scoring finished games by their plain margin
+(``margins=True``) and positions at the horizon by the sowing evaluator (on the same scale), deepened one ply
+at a time until an iteration is *resolved*: every line it searched ended in a finished game or a table
+position (exact), so its value is the game's value under perfect play.  The tables cut every line as soon
+as the board holds few enough seeds, which is what makes Kalah(6,4) reachable.
+
+The principal variation is proved move by move: the best move is played and the position after it solved
+again (cheap: the transposition table is warm), until the game ends.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ai.core.kernels import CompiledKalahKernel
+from ai.evaluators import get_evaluator
+from rules import Game, Move, State
+
+MAX_DEPTH = 250
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The exact value of a position for the side to move and how it was found."""
+
+    value: int
+    move: Move
+    depth: int
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Iteration:
+    depth: int
+    score: float
+    move: Move
+    nodes: int
+    seconds: float
+    resolved: bool
+
+
+ProgressFn = Callable[[Iteration], None]
+
+
+class KalahProver:
+    """Exact values of Kalah positions of one variant (a transposition table kept across proofs)."""
+
+    def __init__(self, game: Game, tables: Any | None = None, memory: float = 512) -> None:
+        if game.name != "kalah":
+            raise ValueError(f"the prover solves Kalah, not {game.name}")
+        self.game = game
+        self.kernel = CompiledKalahKernel(game, get_evaluator(game, "default"), margins=True)
+        if tables is not None:
+            self.kernel.core.use_tables(tables)
+        self.table = self.kernel.new_table(memory)
+        self.nodes = 0
+
+    def prove(self, state: State, progress: ProgressFn | None = None) -> Proof:
+        """The exact value of ``state`` for the side to move (the game must not be over)."""
+        if self.game.is_terminal(state):
+            raise ValueError("the game is over: nothing to prove")
+        root = self.kernel.encode(state)
+        run = self.kernel.make_run(self.table, None, 256, state)
+        started = time.perf_counter()
+        self.table.new_search()
+        for depth in range(1, MAX_DEPTH + 1):
+            score, move, resolved = run.root(root, depth)
+            iteration = Iteration(depth, score, move, run.nodes, time.perf_counter() - started, resolved)
+            if progress is not None:
+                progress(iteration)
+            if resolved:
+                self.nodes += run.nodes
+                return Proof(int(round(score)), move, depth, run.nodes, iteration.seconds)
+        raise RuntimeError(f"not resolved within {MAX_DEPTH} plies")
+
+    def principal_variation(self, state: State, value: int, limit: int = 400) -> tuple[Move, ...]:
+        """A line of perfect play from ``state`` to the end of the game, each move proved again on the way."""
+        game = self.game
+        line: list[Move] = []
+        mover = game.to_move(state)
+        while not game.is_terminal(state) and len(line) < limit:
+            proof = self.prove(state)
+            line.append(proof.move)
+            state = game.apply(state, proof.move)
+        if game.is_terminal(state) and game.outcome(state).margin(mover) != value:
+            raise AssertionError("the principal variation does not reach the proven value")
+        return tuple(line)
