@@ -34,22 +34,26 @@ BUILD_RATE = 4_000_000
 CHUNK = 1 << 21
 """Entries built per call into the core: progress is reported between chunks."""
 
-_directory: Path | None = None
+_directory: Path | Callable[[], Path] | None = None
 _cache: dict[tuple[Path, int, bool], "LoadedTables"] = {}
 
 
-def configure(directory: Path | str | None) -> None:
-    """Where the engines look for tables (None: only ``$STONECAVE_TABLES``)."""
+def configure(directory: Path | str | Callable[[], Path] | None) -> None:
+    """Where the engines look for tables: a folder, or a function giving it when first needed (the game
+    passes its settings folder's ``tables`` this way, so nothing is imported until an engine asks); None:
+    only ``$STONECAVE_TABLES``, which always wins."""
     global _directory
-    _directory = None if directory is None else Path(directory)
+    _directory = directory if directory is None or callable(directory) else Path(directory)
 
 
 def directory() -> Path | None:
     """The folder the engines read tables from, if any."""
-    if _directory is not None:
-        return _directory
     env = os.environ.get(ENV)
-    return Path(env) if env else None
+    if env:
+        return Path(env)
+    if callable(_directory):
+        return Path(_directory())
+    return _directory
 
 
 def rule_name(empty_capture: bool) -> str:
