@@ -20,6 +20,7 @@ from ai.evaluators import get_evaluator
 from rules import Game, Move, State
 
 MAX_DEPTH = 250
+"""Deeper than any Kalah game this prover can finish (``search.pxi`` allows 254)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class KalahProver:
         self.kernel = CompiledKalahKernel(game, get_evaluator(game, "default"), margins=True)
         if tables is not None:
             self.kernel.core.use_tables(tables)
+        self.kernel.core.use_bounds(True)
         self.table = self.kernel.new_table(memory)
         self.nodes = 0
 
@@ -76,6 +78,43 @@ class KalahProver:
                 self.nodes += run.nodes
                 return Proof(int(round(score)), move, depth, run.nodes, iteration.seconds)
         raise RuntimeError(f"not resolved within {MAX_DEPTH} plies")
+
+    def prove_by_tests(self, state: State, progress: ProgressFn | None = None, first_depth: int = 14) -> Proof:
+        """The exact value by null-window tests to the end of the game (MTD(f) on whole margins), after a
+        short iterative deepening that gives the first guess and the move ordering."""
+        if self.game.is_terminal(state):
+            raise ValueError("the game is over: nothing to prove")
+        root = self.kernel.encode(state)
+        run = self.kernel.make_run(self.table, None, 256, state)
+        started = time.perf_counter()
+        self.table.new_search()
+        guess, move = 0.0, None
+        for depth in range(1, first_depth + 1):
+            score, move, resolved = run.root(root, depth)
+            guess = score
+            if progress is not None:
+                progress(Iteration(depth, score, move, run.nodes, time.perf_counter() - started, resolved))
+            if resolved:
+                self.nodes += run.nodes
+                return Proof(int(round(score)), move, depth, run.nodes, time.perf_counter() - started)
+        lower, upper = -float("inf"), float("inf")
+        guess = float(round(guess))
+        best = move
+        deep = MAX_DEPTH
+        while lower < upper:
+            beta = guess + 1 if guess == lower else guess
+            value, move, resolved = run.root(root, deep, beta - 1, beta)
+            if not resolved:
+                raise RuntimeError(f"a line is longer than {deep} plies: not proved")
+            if value >= beta:
+                lower, best = value, move
+            else:
+                upper = value
+            guess = value
+            if progress is not None:
+                progress(Iteration(deep, value, move, run.nodes, time.perf_counter() - started, lower >= upper))
+        self.nodes += run.nodes
+        return Proof(int(lower), best, deep, run.nodes, time.perf_counter() - started)
 
     def principal_variation(self, state: State, value: int, limit: int = 400) -> tuple[Move, ...]:
         """A line of perfect play from ``state`` to the end of the game, each move proved again on the way."""

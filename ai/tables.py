@@ -29,8 +29,8 @@ FORMAT_VERSION = 1
 HEADER = struct.Struct("<16sI16sIIIQI")   # magic, version, game, pits, empty_capture, seeds, entries, crc32
 HEADER_BYTES = 64
 ENV = "STONECAVE_TABLES"
-BUILD_RATE = 4_000_000
-"""Entries solved per second on one core (measured: 6 pits, 12..18 seeds, 4-5 M/s); for the estimate only."""
+BUILD_RATE = 2_000_000
+"""Entries solved per second on one core (measured: 6 pits, 4-5 M/s up to 16 seeds, 2 M/s at 20: the big layers miss the cache); for the estimate only."""
 CHUNK = 1 << 21
 """Entries built per call into the core: progress is reported between chunks."""
 

@@ -210,6 +210,21 @@ cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double b
     return best
 
 
+cdef void kalah_bounds(const void* ctx, const Pos* p, double* lower, double* upper) noexcept nogil:
+    # Seeds in a store never leave it: the final margin is the stores' difference give or take the seeds
+    # still on the board (or, with the tables, exactly known when the board is small enough).
+    cdef const KalahCtx* k = <const KalahCtx*>ctx
+    cdef int n = k.n, board = 0, i
+    cdef int stores = p.w[n] - p.w[2 * n + 1]
+    for i in range(n):
+        board += p.w[i] + p.w[n + 1 + i]
+    if k.tables != NULL and board <= k.tables.top:
+        stores += kt_lookup(k.tables, &p.w[0], &p.w[n + 1], board)
+        board = 0
+    lower[0] = final_value(k.margins, stores - board)
+    upper[0] = final_value(k.margins, stores + board)
+
+
 cdef uint64_t kalah_key(const void* ctx, const Pos* p) noexcept nogil:
     return hash_words(p.q, (<const KalahCtx*>ctx).words)
 
@@ -245,6 +260,14 @@ cdef class KalahCore(CoreKernel):
             raise ValueError("these tables are for another Kalah variant")
         self.tables = tables
         self.ctx.tables = NULL if tables is None or tables.top < 0 else &tables.ctx
+
+    def use_bounds(self, bint on):
+        """Let the search stop where the stores (and tables) already decide the window: exact for the game's
+        value, but a fixed-depth search is then no longer depth-limited minimax (the prover's choice)."""
+        if on:
+            self.vt.bounds = kalah_bounds
+        else:
+            self.vt.bounds = NULL
 
     def pack(self, fields):
         """The position of a ring seen from the side to move (own pits, own store, theirs, their store)."""
