@@ -205,10 +205,37 @@ Progress = Callable[[int, int, int], None]
 """``progress(seeds, entries done in this layer, entries of the layer)``."""
 
 
+def _build_layer(tables: Any, layer: int, out: bytearray, size: int, threads: int,
+                 progress: Progress | None) -> None:
+    """Solve a layer in chunks, ``threads`` at a time (the core releases the GIL).  Threads may solve the
+    same same-layer child twice; both write the same byte, so the race costs time, never correctness."""
+    chunks = [(start, min(size, start + CHUNK)) for start in range(0, size, CHUNK)]
+    done = 0
+    if threads <= 1 or len(chunks) == 1:
+        for start, stop in chunks:
+            tables.build(layer, out, start, stop)
+            done += stop - start
+            if progress is not None:
+                progress(layer, done, size)
+        return
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        futures = {pool.submit(tables.build, layer, out, start, stop): stop - start for start, stop in chunks}
+        for future in as_completed(futures):
+            future.result()
+            done += futures[future]
+            if progress is not None:
+                progress(layer, done, size)
+
+
 def build_kalah_tables(folder: Path | str, pits: int, empty_capture: bool, seeds: int,
-                       progress: Progress | None = None) -> tuple[LoadedTables, list[LayerBuilt]]:
+                       progress: Progress | None = None,
+                       threads: int | None = None) -> tuple[LoadedTables, list[LayerBuilt]]:
     """Build (or complete) the layers 0..``seeds`` in ``folder``: verified layers on disk are reused, the rest
-    are solved smallest first and each written atomically as soon as it is complete."""
+    are solved smallest first and each written atomically as soon as it is complete.  ``threads``: how many
+    cores solve a layer (default: all of them)."""
+    threads = threads or os.cpu_count() or 1
     folder = Path(folder)
     loaded = load_kalah_tables(folder, pits, empty_capture, max_seeds=seeds)
     built: list[LayerBuilt] = []
@@ -216,10 +243,7 @@ def build_kalah_tables(folder: Path | str, pits: int, empty_capture: bool, seeds
         size = layer_size(pits, layer)
         out = bytearray(b"\x80") * size
         started = time.perf_counter()
-        for start in range(0, size, CHUNK):
-            loaded.tables.build(layer, out, start, min(size, start + CHUNK))
-            if progress is not None:
-                progress(layer, min(size, start + CHUNK), size)
+        _build_layer(loaded.tables, layer, out, size, threads, progress)
         seconds = time.perf_counter() - started
         path = layer_path(folder, pits, empty_capture, layer)
         write_layer(path, pits, empty_capture, layer, out)
