@@ -191,5 +191,9 @@ def test_the_commands_build_and_solve(folder, capsys):
     assert main(["solve", "kalah:pits=4,seeds=3", "--folder", str(target)]) == 0
     out = capsys.readouterr().out
     assert "value: +8" in out and "principal variation" in out
-    assert main(["solve", "kalah:pits=3,seeds=3", "--folder", str(target),
-                 "--position", "pits=3,3,3/3,3,3 stores=0,0 move=S"]) in (0, 2)
+    game = get_game("kalah", pits=3, seeds=3)
+    state = game.apply(game.initial_state(), 1)
+    assert main(["solve", "kalah:pits=3,seeds=3", "--folder", str(target), "--position", game.to_text(state)]) == 0
+    mover = "South" if state.to_move == 0 else "North"
+    assert f"value: {exact_by_rules(game)(state):+d} for {mover}" in capsys.readouterr().out
+    assert main(["solve", "kalah:pits=3,seeds=3", "--position", "pits=nonsense"]) == 2
