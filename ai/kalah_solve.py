@@ -116,15 +116,20 @@ class KalahProver:
         self.nodes += run.nodes
         return Proof(int(lower), best, deep, run.nodes, time.perf_counter() - started)
 
-    def principal_variation(self, state: State, value: int, limit: int = 400) -> tuple[Move, ...]:
-        """A line of perfect play from ``state`` to the end of the game, each move proved again on the way."""
+    def principal_variation(self, state: State, value: int, limit: int = 400,
+                            seconds: float | None = None) -> tuple[tuple[Move, ...], bool]:
+        """A line of perfect play from ``state``, each move proved again on the way (cheap: the table is warm),
+        and whether it reached the end of the game (``seconds`` may stop it earlier)."""
         game = self.game
         line: list[Move] = []
         mover = game.to_move(state)
+        started = time.perf_counter()
         while not game.is_terminal(state) and len(line) < limit:
-            proof = self.prove(state)
+            if seconds is not None and time.perf_counter() - started > seconds:
+                return tuple(line), False
+            proof = self.prove_by_tests(state)
             line.append(proof.move)
             state = game.apply(state, proof.move)
         if game.is_terminal(state) and game.outcome(state).margin(mover) != value:
             raise AssertionError("the principal variation does not reach the proven value")
-        return tuple(line)
+        return tuple(line), game.is_terminal(state)

@@ -22,6 +22,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-tables", action="store_true", help="search without the endgame tables")
     parser.add_argument("--no-pv", action="store_true", help="print the value only, not a principal variation")
     parser.add_argument("--memory", type=float, default=1024, help="transposition table in MB (default 1024)")
+    parser.add_argument("--deepening", action="store_true",
+                        help="prove by iterative deepening to a resolved iteration instead of MTD(f) null-window tests")
+    parser.add_argument("--pv-seconds", type=float, default=300,
+                        help="stop proving the principal variation's moves after this long (default 300)")
     return parser
 
 
@@ -64,20 +68,23 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
 
     def progress(iteration) -> None:
-        print(f"  depth {iteration.depth:3d}  score {iteration.score:+7.2f}  move {iteration.move}  "
+        kind = "to the end " if iteration.depth >= 250 else f"depth {iteration.depth:5d}"
+        print(f"  {kind}  bound {iteration.score:+7.2f}  move {iteration.move}  "
               f"{iteration.nodes:>14,} nodes  {iteration.seconds:8.1f} s"
-              + ("  (resolved: exact)" if iteration.resolved else ""), flush=True)
+              + ("  (proved)" if iteration.resolved else ""), flush=True)
 
     try:
-        proof = prover.prove(state, progress)
+        proof = (prover.prove if args.deepening else prover.prove_by_tests)(state, progress)
     except KeyboardInterrupt:
         print("\nstopped before the proof was complete", file=sys.stderr)
         return 130
     mover = "South" if game.to_move(state) == 0 else "North"
     print(f"value: {proof.value:+d} for {mover} (the side to move) with best play; best move: pit {proof.move}")
-    print(f"proved in {proof.seconds:.1f} s, {proof.nodes:,} nodes, deepest iteration {proof.depth}")
+    how = "null-window tests to the end of the game" if proof.depth >= 250 else f"iterations up to {proof.depth} plies"
+    print(f"proved in {proof.seconds:.1f} s, {proof.nodes:,} nodes ({how})")
     if not args.no_pv:
-        line = prover.principal_variation(state, proof.value)
-        print(f"principal variation ({len(line)} moves, {time.perf_counter() - started:.1f} s in all): "
-              + " ".join(str(move) for move in line))
+        line, complete = prover.principal_variation(state, proof.value, seconds=args.pv_seconds)
+        ending = "to the end of the game" if complete else f"first {len(line)} moves; stopped after {args.pv_seconds:g} s"
+        print(f"principal variation ({ending}, {time.perf_counter() - started:.1f} s in all; pits as numbered "
+              f"from each mover's left): " + " ".join(str(move) for move in line))
     return 0

@@ -140,7 +140,9 @@ def test_the_prover_finds_the_solved_values_with_and_without_tables(folder):
             prover = KalahProver(game, use, memory=8)
             proof = prover.prove(game.initial_state())
             assert proof.value == value, (variant, use)
-            line = prover.principal_variation(game.initial_state(), proof.value)
+            assert prover.prove_by_tests(game.initial_state(), first_depth=4).value == value
+            line, complete = prover.principal_variation(game.initial_state(), proof.value)
+            assert complete
             state = game.initial_state()
             for move in line:
                 state = game.apply(state, move)
