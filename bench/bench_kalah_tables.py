@@ -52,7 +52,7 @@ def lookups(args) -> None:
         loaded.tables.benchmark_lookups(seeds, args.count)
         seconds = time.perf_counter() - started
         emit(kind="lookups", pits=args.pits, seeds=seeds, count=args.count,
-             per_second=round(args.count / seconds), note="unrank a random index, rank, read (one core)")
+             per_second=round(args.count / seconds), note="random board (each seed hashed into a pit), rank, read the byte; one core")
 
 
 def solve(args) -> None:

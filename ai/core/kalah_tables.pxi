@@ -259,17 +259,20 @@ cdef class KalahTables:
         return kt_lookup(&self.ctx, first, second, seeds)
 
     def benchmark_lookups(self, int seeds, int64_t count):
-        """Look up ``count`` boards of the layer (unranked from a spread of indices), without the GIL: the
-        sum of the values (to keep the work), and the time per lookup is measured by the caller."""
-        cdef int64_t size, i, index, total = 0
+        """Look up ``count`` random boards of the layer without the GIL (each seed thrown into a pit by a
+        hash, then the board ranked and its byte read); the sum of the values keeps the work from being
+        optimised away.  The caller times it."""
+        cdef int64_t i, total = 0
+        cdef uint64_t state = 1
         cdef uint16_t board[KT_MAX_PARTS]
-        cdef int n = self.ctx.n
+        cdef int n = self.ctx.n, j
         if not 0 <= seeds <= self.ctx.top:
             raise ValueError("no such layer")
-        size = KT_COMPOSITIONS[seeds][2 * n]
         with nogil:
             for i in range(count):
-                index = <int64_t>((<uint64_t>mix64(<uint64_t>i)) % <uint64_t>size)
-                kt_unrank(index, 2 * n, seeds, board)
+                memset(board, 0, sizeof(board))
+                for j in range(seeds):
+                    state = mix64(state + <uint64_t>j)
+                    board[state % <uint64_t>(2 * n)] += 1
                 total += kt_lookup(&self.ctx, &board[0], &board[n], seeds)
         return total
