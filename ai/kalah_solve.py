@@ -15,12 +15,22 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ai.base import SearchAborted
 from ai.core.kernels import CompiledKalahKernel
 from ai.evaluators import get_evaluator
 from rules import Game, Move, State
 
 MAX_DEPTH = 250
 """Deeper than any Kalah game this prover can finish (``search.pxi`` allows 254)."""
+
+
+@dataclass(frozen=True)
+class _Deadline:
+    """The part of a search budget ``make_run`` reads: a ``time.perf_counter`` deadline and nothing else."""
+
+    deadline: float
+    max_nodes: None = None
+    cancel: None = None
 
 
 @dataclass(frozen=True)
@@ -79,13 +89,15 @@ class KalahProver:
                 return Proof(int(round(score)), move, depth, run.nodes, iteration.seconds)
         raise RuntimeError(f"not resolved within {MAX_DEPTH} plies")
 
-    def prove_by_tests(self, state: State, progress: ProgressFn | None = None, first_depth: int = 14) -> Proof:
+    def prove_by_tests(self, state: State, progress: ProgressFn | None = None, first_depth: int = 14,
+                       deadline: float | None = None) -> Proof:
         """The exact value by null-window tests to the end of the game (MTD(f) on whole margins), after a
         short iterative deepening that gives the first guess and the move ordering."""
         if self.game.is_terminal(state):
             raise ValueError("the game is over: nothing to prove")
         root = self.kernel.encode(state)
-        run = self.kernel.make_run(self.table, None, 256, state)
+        budget = None if deadline is None else _Deadline(deadline)  # SearchAborted when it passes
+        run = self.kernel.make_run(self.table, budget, 256, state)
         started = time.perf_counter()
         self.table.new_search()
         guess, move = 0.0, None
@@ -123,11 +135,12 @@ class KalahProver:
         game = self.game
         line: list[Move] = []
         mover = game.to_move(state)
-        started = time.perf_counter()
+        deadline = None if seconds is None else time.perf_counter() + seconds
         while not game.is_terminal(state) and len(line) < limit:
-            if seconds is not None and time.perf_counter() - started > seconds:
+            try:
+                proof = self.prove_by_tests(state, deadline=deadline)
+            except SearchAborted:
                 return tuple(line), False
-            proof = self.prove_by_tests(state)
             line.append(proof.move)
             state = game.apply(state, proof.move)
         if game.is_terminal(state) and game.outcome(state).margin(mover) != value:
