@@ -167,6 +167,20 @@ def new_table(kernel: Any, megabytes: float) -> Any:
     return TranspositionTable(int(megabytes * 1_000_000 / BYTES_PER_ENTRY))
 
 
+def use_tables(kernel: Any) -> Any | None:
+    """Make a compiled Kalah kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
+    tables, or None when there are none or the kernel cannot use them: the search then runs as without)."""
+    from ai import tables
+
+    core = getattr(kernel, "core", None)
+    if core is None or not hasattr(core, "use_tables"):
+        return None
+    loaded = tables.tables_for(kernel.game)
+    if loaded is not None:
+        core.use_tables(loaded)
+    return loaded
+
+
 def check_two_player(engine: str, game: Game) -> None:
     if game.num_players != 2:
         raise EngineError(f"{engine} plays two-player games; {game.title} is a one-player puzzle")
@@ -187,9 +201,11 @@ class PVSEngine(Engine):
         poll: int = 256,
         eval: str = "default",
         fast: bool = True,
+        tables: bool = False,
     ) -> None:
         check_two_player(self.name, game)
-        super().__init__(game, time=time, depth=depth, nodes=nodes, memory=memory, poll=poll, eval=eval, fast=fast)
+        super().__init__(game, time=time, depth=depth, nodes=nodes, memory=memory, poll=poll, eval=eval, fast=fast,
+                         tables=tables)
         if poll < 1:
             raise EngineError(f"pvs: poll must be at least 1 node, not {poll}")
         self.time_limit = time
@@ -199,6 +215,8 @@ class PVSEngine(Engine):
         self.memory = check_memory(self.name, memory)
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
+        self.tables = use_tables(self.kernel) if tables else None
+        """The endgame tables the compiled kernel answers from (``ai.tables``), or None."""
         self.table = new_table(self.kernel, self.memory)
         self.playing: Evaluator | None = None
         """The evaluation the table's scores were stored under (``evaluator_for`` the last root searched)."""

@@ -6,6 +6,8 @@
     stonecave games                list the games and their parameters
     stonecave engines [GAME]       list the engines and their parameters, and the search core in use
     stonecave doctor               which search core runs (compiled or pure Python) and why; what is missing
+    stonecave tables build kalah[:pits=6,empty_capture=false] [--seeds N]   build Kalah endgame tables
+    stonecave solve kalah:pits=6,seeds=4 [--position TEXT]                   prove a Kalah position's value
 
 Each sub-command lives in its own module and is imported only when used, so the console never loads arcade.
 """
@@ -183,11 +185,21 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
+def _configure_tables() -> None:
+    """Engines asked for endgame tables (``pvs:tables=true``) read them from the settings folder."""
+    from ai import tables
+    from game.tables_command import tables_folder
+
+    tables.configure(tables_folder)
+
+
 def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
+        _configure_tables()
         return _run_window([])
     command, rest = args[0], args[1:]
+    _configure_tables()
     if command in ("-h", "--help", "help"):
         print(USAGE)
         return 0
@@ -223,6 +235,14 @@ def _main(argv: list[str] | None) -> int:
         from game.doctor import main as doctor_main
 
         return doctor_main(rest)
+    if command == "tables":
+        from game.tables_command import main as tables_main
+
+        return tables_main(rest)
+    if command == "solve":
+        from game.solve_command import main as solve_main
+
+        return solve_main(rest)
     if command == "gui":
         return _run_window(rest)
     print(f"stonecave: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)

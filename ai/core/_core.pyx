@@ -10,6 +10,7 @@ include "kernel.pxi"
 cdef double WIN_SCORE = 100_000.0   # ai.evaluators.WIN (tests/test_core.py checks they agree)
 
 include "search.pxi"
+include "kalah_tables.pxi"
 include "kalah.pxi"
 include "oware.pxi"
 include "hus.pxi"

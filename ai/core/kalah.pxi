@@ -10,6 +10,22 @@ cdef struct KalahCtx:
     double side_weight
     double mobility_weight
     int words             # 64-bit words the ring takes (for the key)
+    const KalahTableCtx* tables   # endgame tables (kalah_tables.pxi), or NULL: a child they hold is FINAL
+
+
+cdef inline int kalah_table_final(const KalahCtx* k, const uint16_t* q, int same, int board,
+                                  double* final) noexcept nogil:
+    # The exact score, from the mover's side, of the ring `q` after a move (seen from the mover, `board`
+    # seeds left in the pits, `same`: the mover moves again) when the tables hold it; 0 when they do not.
+    cdef int n = k.n, rest
+    if k.tables == NULL or board > k.tables.top:
+        return 0
+    if same:
+        rest = kt_lookup(k.tables, &q[0], &q[n + 1], board)
+    else:
+        rest = -kt_lookup(k.tables, &q[n + 1], &q[0], board)
+    final[0] = final_value(k.margins, q[n] - q[2 * n + 1] + rest)
+    return 1
 
 
 cdef inline double final_value(int margins, int margin) noexcept nogil:
@@ -70,7 +86,10 @@ cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
         if last == n:                   # the last seed in the own store: an extra turn
             for i in range(n):
                 own_left += q.w[i]
-            if own_left:
+            if own_left and kalah_table_final(k, q.w, 1, total - q.w[n] - q.w[2 * n + 1], &c.final):
+                c.kind = KIND_FINAL
+                c.order = 0
+            elif own_left:
                 c.kind = KIND_SAME
                 c.pos = q
                 c.order = 0
@@ -94,6 +113,10 @@ cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
             own = q.w[n] + own_left
             c.kind = KIND_FINAL
             c.final = final_value(k.margins, 2 * own - total)
+            c.order = 0
+            continue
+        if kalah_table_final(k, q.w, 0, own_left + their_left, &c.final):
+            c.kind = KIND_FINAL
             c.order = 0
             continue
         c.kind = KIND_OTHER
@@ -168,6 +191,8 @@ cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double b
                 value = final_value(k.margins, 2 * q[n] - total)
             elif last != n and (own_left == 0 or their_left == 0):
                 value = final_value(k.margins, 2 * (q[n] + own_left) - total)
+            elif kalah_table_final(k, q, last == n, own_left + their_left, &value):
+                pass
             else:
                 counted += 1
                 if k.zero:
@@ -185,6 +210,21 @@ cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double b
     return best
 
 
+cdef void kalah_bounds(const void* ctx, const Pos* p, double* lower, double* upper) noexcept nogil:
+    # Seeds in a store never leave it: the final margin is the stores' difference give or take the seeds
+    # still on the board (or, with the tables, exactly known when the board is small enough).
+    cdef const KalahCtx* k = <const KalahCtx*>ctx
+    cdef int n = k.n, board = 0, i
+    cdef int stores = p.w[n] - p.w[2 * n + 1]
+    for i in range(n):
+        board += p.w[i] + p.w[n + 1 + i]
+    if k.tables != NULL and board <= k.tables.top:
+        stores += kt_lookup(k.tables, &p.w[0], &p.w[n + 1], board)
+        board = 0
+    lower[0] = final_value(k.margins, stores - board)
+    upper[0] = final_value(k.margins, stores + board)
+
+
 cdef uint64_t kalah_key(const void* ctx, const Pos* p) noexcept nogil:
     return hash_words(p.q, (<const KalahCtx*>ctx).words)
 
@@ -192,6 +232,7 @@ cdef uint64_t kalah_key(const void* ctx, const Pos* p) noexcept nogil:
 cdef class KalahCore(CoreKernel):
     """The compiled Kalah kernel of one variant and a sowing (or zero) evaluator's weights."""
     cdef KalahCtx ctx
+    cdef readonly object tables
 
     def __cinit__(self, int pits, bint empty_capture, bint margins=False, side=0.0, mobility=0.0,
                   bint zero=False):
@@ -211,6 +252,22 @@ cdef class KalahCore(CoreKernel):
         self.vt.key = kalah_key
         self.vt.leaf = kalah_leaf
         self.vt.uses_line = 0
+
+    def use_tables(self, KalahTables tables):
+        """Answer every child the endgame tables hold exactly (None: search on).  A search with tables is no
+        longer depth-limited minimax, so the engines ask for them explicitly."""
+        if tables is not None and (tables.pits != self.ctx.n or tables.empty_capture != bool(self.ctx.empty_capture)):
+            raise ValueError("these tables are for another Kalah variant")
+        self.tables = tables
+        self.ctx.tables = NULL if tables is None or tables.top < 0 else &tables.ctx
+
+    def use_bounds(self, bint on):
+        """Let the search stop where the stores (and tables) already decide the window: exact for the game's
+        value, but a fixed-depth search is then no longer depth-limited minimax (the prover's choice)."""
+        if on:
+            self.vt.bounds = kalah_bounds
+        else:
+            self.vt.bounds = NULL
 
     def pack(self, fields):
         """The position of a ring seen from the side to move (own pits, own store, theirs, their store)."""

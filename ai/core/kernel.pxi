@@ -53,12 +53,19 @@ ctypedef uint64_t (*key_fn)(const void* ctx, const Pos* position) noexcept nogil
 ctypedef double (*leaf_fn)(const void* ctx, const Pos* position, const Line* line, double beta,
                            int32_t* best_move, int64_t* leaves, int* path) noexcept nogil
 
+# Optional: bounds certain to hold for the exact value of a position under perfect play (from the side to
+# move, on the scale of the finished games' scores), e.g. Kalah's "the seeds already in the stores stay
+# there".  The search stops at a position whose bounds already decide the window.  NULL: no such knowledge
+# (a fixed-depth search then is exactly depth-limited minimax; with bounds it can end lines earlier).
+ctypedef void (*bounds_fn)(const void* ctx, const Pos* position, double* lower, double* upper) noexcept nogil
+
 cdef struct KernelVT:
     const void* ctx
     expand_fn expand
     evaluate_fn evaluate
     key_fn key
     leaf_fn leaf          # may be NULL
+    bounds_fn bounds      # may be NULL
     int uses_line         # 1: keep `Line` up to date while searching (costs a key per node)
 
 

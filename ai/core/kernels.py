@@ -84,8 +84,9 @@ class CompiledRun:
         self.kernel = kernel
         self.run = run
 
-    def root(self, root: bytes, depth: int) -> tuple[float, Move, bool]:
-        return self.run.root(root, depth)
+    def root(self, root: bytes, depth: int, alpha: float = -float("inf"),
+             beta: float = float("inf")) -> tuple[float, Move, bool]:
+        return self.run.root(root, depth, alpha, beta)
 
     @property
     def nodes(self) -> int:

@@ -356,7 +356,7 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
     cdef int32_t table_move = -1
     cdef int count = 0, i, first, flag, saved_start, path_flag
     cdef int64_t horizon_before, path_before, leaves
-    cdef double best, value, a
+    cdef double best, value, a, lower, upper
     cdef int32_t best_move = -1
     cdef Child* children
     cdef Child* c
@@ -367,6 +367,13 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
         poll(s)
         if s.aborted:
             return 0
+    if s.vt.bounds != NULL:
+        # Exact knowledge of the kernel (NULL unless asked for): a value already decided by the bounds.
+        s.vt.bounds(s.vt.ctx, p, &lower, &upper)
+        if lower >= beta:
+            return lower
+        if upper <= alpha:
+            return upper
     if depth <= 0:
         s.horizon += 1
         return s.vt.evaluate(s.vt.ctx, p)
@@ -480,8 +487,10 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
 
 
 cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, int32_t* move_out,
-                     int* resolved_out) noexcept nogil:
+                     int* resolved_out, double alpha = -C_INFINITY, double beta = C_INFINITY) noexcept nogil:
     # One iteration at the root, the previous iteration's best move first; -1 when it was cut short.
+    # A window narrower than (-inf, inf) (a prover's null-window test) makes the score a bound: fail-soft,
+    # at most alpha means "the value is at most this", at least beta "at least this".
     cdef Child* children = s.children
     cdef int count = s.vt.expand(s.vt.ctx, root, &s.line, children)
     cdef uint8_t order[MAX_MOVES]
@@ -490,7 +499,7 @@ cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, i
     cdef int64_t priority[MAX_MOVES]
     cdef int64_t horizon_before = s.horizon
     cdef int64_t path_before = s.path_events
-    cdef double alpha = -C_INFINITY, beta = C_INFINITY, best = -C_INFINITY, value
+    cdef double alpha_in = alpha, best = -C_INFINITY, value
     cdef int32_t best_move
     cdef int i, j, first = 1, saved_start
     cdef int64_t p
@@ -544,11 +553,14 @@ cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, i
             if value > alpha:
                 alpha = value
             note_partial(s, c.move, value, depth)
+            if alpha >= beta:
+                break
     resolved_out[0] = 1 if s.horizon == horizon_before else 0
     s.previous_best = best_move
     if s.path_events == path_before:
         store_slots(s.table, s.vt.key(s.vt.ctx, root), depth,
-                    EXACT | F_VALUE | (F_RESOLVED if resolved_out[0] else 0), best, best_move)
+                    (UPPER if best <= alpha_in else (LOWER if best >= beta else EXACT))
+                    | F_VALUE | (F_RESOLVED if resolved_out[0] else 0), best, best_move)
     else:
         store_slots(s.table, s.vt.key(s.vt.ctx, root), -1, 0, 0.0, best_move)
     score_out[0] = best
@@ -611,8 +623,9 @@ cdef class Run:
             free(self.s.children)
             free(self.s)
 
-    def root(self, bytes position, int depth):
-        """Search ``position`` to ``depth``: (score, best move, resolved), or SearchAborted."""
+    def root(self, bytes position, int depth, double alpha=-C_INFINITY, double beta=C_INFINITY):
+        """Search ``position`` to ``depth``: (score, best move, resolved), or SearchAborted.  A window other
+        than the whole line (a prover's null-window test) returns a fail-soft bound instead of the value."""
         cdef Pos p = self.kernel._pos(position)
         cdef double score = 0
         cdef int32_t move = -1
@@ -622,7 +635,7 @@ cdef class Run:
         self.kernel._fill_line(&self.s.line, self._history, &p)
         self.s.line.start = 0
         with nogil:
-            rc = root_search(self.s, &p, depth, &score, &move, &resolved)
+            rc = root_search(self.s, &p, depth, &score, &move, &resolved, alpha, beta)
         if rc == -2:
             raise ValueError("the root has no moves: a finished game is not searched")
         if rc < 0:

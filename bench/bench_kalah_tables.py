@@ -1,0 +1,90 @@
+"""Kalah endgame tables and the prover: build times and sizes per layer, lookups per second, solve times.
+
+    python bench/bench_kalah_tables.py build --pits 6 --seeds 18 [--folder DIR] [--standard] [--threads 2]
+    python bench/bench_kalah_tables.py lookups --pits 6 --seeds 18 --folder DIR [--count 5000000]
+    python bench/bench_kalah_tables.py solve --game kalah:pits=6,seeds=3 --folder DIR [--top 18] [--mtd]
+
+Each prints one JSON object per measurement (seconds are wall time on this machine); ``build`` reuses the
+verified layers already in ``--folder`` and times only the ones it builds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ai import tables  # noqa: E402
+from rules import parse_game_spec  # noqa: E402
+
+
+def emit(**record) -> None:
+    record.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), machine=platform.node())
+    print(json.dumps(record), flush=True)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build(args) -> None:
+    folder = Path(args.folder or tempfile.mkdtemp(prefix="kalah-tables-"))
+    _, built = tables.build_kalah_tables(folder, args.pits, not args.standard, args.seeds, threads=args.threads)
+    for layer in built:
+        emit(kind="build", pits=args.pits, empty_capture=not args.standard, seeds=layer.seeds,
+             entries=layer.entries, file_bytes=layer.path.stat().st_size, seconds=round(layer.seconds, 3),
+             per_second=round(layer.entries / max(layer.seconds, 1e-9)), threads=args.threads,
+             build_memory_mb=round(sum(tables.layer_size(args.pits, s) for s in range(layer.seeds + 1)) / 1e6, 1))
+    emit(kind="build-process", peak_rss_mb=round(peak_rss_mb(), 1))
+
+
+def lookups(args) -> None:
+    loaded = tables.load_kalah_tables(args.folder, args.pits, not args.standard, max_seeds=args.seeds)
+    for seeds in range(max(1, args.seeds - 4), loaded.top + 1):
+        started = time.perf_counter()
+        loaded.tables.benchmark_lookups(seeds, args.count)
+        seconds = time.perf_counter() - started
+        emit(kind="lookups", pits=args.pits, seeds=seeds, count=args.count,
+             per_second=round(args.count / seconds), note="random board (each seed hashed into a pit), rank, read the byte; one core")
+
+
+def solve(args) -> None:
+    from ai.kalah_solve import KalahProver
+
+    game = parse_game_spec(args.game)
+    loaded = tables.load_kalah_tables(args.folder, game.pits, bool(game.empty_capture), max_seeds=args.top)
+    prover = KalahProver(game, loaded.tables if loaded.top >= 0 else None, memory=args.memory)
+    started = time.perf_counter()
+    prove = prover.prove_by_tests if args.mtd else prover.prove
+    proof = prove(game.initial_state(), lambda it: print(f"  {it}", file=sys.stderr, flush=True))
+    emit(kind="solve", game=game.spec, tables_top=loaded.top, method="mtd" if args.mtd else "deepening",
+         value=proof.value, move=proof.move, nodes=proof.nodes, seconds=round(time.perf_counter() - started, 2),
+         peak_rss_mb=round(peak_rss_mb(), 1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("build", "lookups", "solve"))
+    parser.add_argument("--pits", type=int, default=6)
+    parser.add_argument("--seeds", type=int, default=18)
+    parser.add_argument("--folder", default=None)
+    parser.add_argument("--standard", action="store_true", help="the standard rule (no empty capture)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--count", type=int, default=5_000_000)
+    parser.add_argument("--game", default="kalah:pits=6,seeds=3")
+    parser.add_argument("--top", type=int, default=None)
+    parser.add_argument("--memory", type=float, default=1024)
+    parser.add_argument("--mtd", action="store_true")
+    args = parser.parse_args()
+    {"build": build, "lookups": lookups, "solve": solve}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()
