@@ -8,6 +8,10 @@ The score, from the side to move::
     (own store - opponent's store)
     + side     * (seeds on own side - seeds on the opponent's side)
     + mobility * (own non-empty pits - opponent's non-empty pits)
+    + extra_turns * (own pits whose seeds end in the own store - the opponent's such pits)
+
+The last term is Kalah's (a pit of ``s`` seeds at ``i``, counted in its owner's numbering, ends in its
+store when ``(i + s) % (2n + 1) == n``: an extra turn); it is skipped when its weight is 0.
 
 The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_eval.py`` (figures
 in BENCHMARKS.md, "Engines").
@@ -28,6 +32,8 @@ class SowingEvaluator:
     """Weight of the difference in seeds on each side."""
     mobility: float = 0.0
     """Weight of the difference in non-empty pits (moves available)."""
+    extra_turns: float = 0.0
+    """Weight of the difference in pits whose sowing ends in the owner's store (Kalah's extra turns)."""
 
     def evaluate(self, game: Game, state: State) -> float:
         pits = state.pits
@@ -41,7 +47,13 @@ class SowingEvaluator:
             own, other, store = north, south, north_store - south_store
         side = sum(own) - sum(other)
         mobility = (n - own.count(0)) - (n - other.count(0))
-        return store + self.side * side + self.mobility * mobility
+        value = store + self.side * side + self.mobility * mobility
+        if self.extra_turns:
+            cycle = 2 * n + 1
+            extra = (sum(1 for i, seeds in enumerate(own) if seeds and (i + seeds) % cycle == n)
+                     - sum(1 for i, seeds in enumerate(other) if seeds and (i + seeds) % cycle == n))
+            value += self.extra_turns * extra
+        return value
 
 
 KALAH_WEIGHTS = (0.25, 0.5)
