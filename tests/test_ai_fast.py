@@ -116,7 +116,7 @@ def test_the_extra_turns_term_counts_the_moves_that_earn_another_turn(variant, c
     from rules.kalah import KalahState
 
     game = get_game("kalah", **variant)
-    weighted = SowingEvaluator("weighted", side=0.1, mobility=0.3, extra_turns=0.7)  # inexact doubles on purpose
+    weighted = SowingEvaluator("weighted", side=0.1, mobility=0.3, extra_turns=0.7, endgame=0.9)  # inexact
     alone = SowingEvaluator("alone", extra_turns=1.0)
     fast = kernel_for(game, weighted, compiled=compiled)
     fast_alone = kernel_for(game, alone, compiled=compiled)
@@ -143,6 +143,30 @@ def test_the_extra_turns_term_counts_the_moves_that_earn_another_turn(variant, c
         assert fast_alone.evaluate(fast_alone.encode(state)) == store + own - theirs, game.to_text(state)
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("compiled", CORES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_endgame_term_weighs_the_side_difference_by_the_seeds_in_the_stores(variant, compiled):
+    """From the rules' state: (own side - other side) * (seeds in both stores) / (all seeds), in both kernels,
+    and exactly antisymmetric (the leaf scorer's assumption): the opponent's view is its negation."""
+    from ai.evaluators.sowing import SowingEvaluator
+    from rules.kalah import KalahState
+
+    game = get_game("kalah", **variant)
+    alone = SowingEvaluator("alone", endgame=0.9)  # inexact on purpose
+    fast = kernel_for(game, alone, compiled=compiled)
+    n = game.pits
+    for state in playout_positions(game, 150, seed=9 + len(variant)):
+        own = state.pits[:n] if state.to_move == 0 else state.pits[n:]
+        other = state.pits[n:] if state.to_move == 0 else state.pits[:n]
+        south, north = state.stores
+        store = south - north if state.to_move == 0 else north - south
+        expected = store + 0.0 * 0 + 0.0 * 0 + 0.9 * ((sum(own) - sum(other)) * (south + north)) / sum(state.ring)
+        assert alone.evaluate(game, state) == expected, game.to_text(state)
+        assert fast.evaluate(fast.encode(state)) == expected, game.to_text(state)
+        mirror = KalahState(state.ring, 1 - state.to_move)
+        assert fast.evaluate(fast.encode(mirror)) == -(expected - store) - store, game.to_text(state)
 
 
 def oware_positions(game, count, seed):
@@ -214,7 +238,7 @@ def test_oware_falls_back_to_the_rules_kernel_where_it_must():
     ("oware", dict(side=0.25, mobility=0.5, vulnerable=0.25)),
     ("oware", dict(side=0.0, mobility=0.5, vulnerable=0.0)),
     ("kalah", dict(side=0.5, mobility=0.25)),
-    ("kalah", dict(side=0.1, mobility=0.3, extra_turns=0.7)),  # inexact doubles on purpose
+    ("kalah", dict(side=0.1, mobility=0.3, extra_turns=0.7, endgame=0.9)),  # inexact doubles on purpose
 ])
 def test_packed_searches_with_every_evaluator_term_weighted_return_the_alphabeta_value(game_name, weights):
     """The packed loops skip zero-weight terms and fold constants: every term still counts when weighted."""

@@ -10,6 +10,7 @@ cdef struct KalahCtx:
     double side_weight
     double mobility_weight
     double extra_weight   # pits whose seeds end in their owner's store (0: the term is skipped)
+    double endgame_weight # the side difference times the share of the seeds in the stores (0: skipped)
     int words             # 64-bit words the ring takes (for the key)
 
 
@@ -122,7 +123,7 @@ cdef inline int kalah_extra_turns(const KalahCtx* k, const uint16_t* ring) noexc
 cdef double kalah_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     # ai.evaluators.sowing.SowingEvaluator, term for term and in the same order of operations.
     cdef const KalahCtx* k = <const KalahCtx*>ctx
-    cdef int n = k.n, i, own = 0, other = 0, own_busy = 0, other_busy = 0
+    cdef int n = k.n, i, own = 0, other = 0, own_busy = 0, other_busy = 0, stores
     cdef double value
     if k.zero:
         return 0.0
@@ -135,6 +136,9 @@ cdef double kalah_evaluate(const void* ctx, const Pos* p) noexcept nogil:
              + k.mobility_weight * (own_busy - other_busy))
     if k.extra_weight != 0.0:
         value += k.extra_weight * kalah_extra_turns(k, &p.w[0])
+    if k.endgame_weight != 0.0:
+        stores = p.w[n] + p.w[2 * n + 1]
+        value += k.endgame_weight * ((own - other) * stores) / (own + other + stores)
     return value
 
 
@@ -195,6 +199,8 @@ cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double b
                              + k.mobility_weight * (own_busy - their_busy))
                     if k.extra_weight != 0.0:
                         value += k.extra_weight * kalah_extra_turns(k, q)
+                    if k.endgame_weight != 0.0:
+                        value += k.endgame_weight * ((own_left - their_left) * (q[n] + q[2 * n + 1])) / total
             if value > best:
                 best = value
                 best_move[0] = pit
@@ -214,7 +220,7 @@ cdef class KalahCore(CoreKernel):
     cdef KalahCtx ctx
 
     def __cinit__(self, int pits, bint empty_capture, bint margins=False, side=0.0, mobility=0.0,
-                  bint zero=False, extra_turns=0.0):
+                  bint zero=False, extra_turns=0.0, endgame=0.0):
         if not 1 <= pits <= 12:
             raise ValueError(f"Kalah has 1..12 pits a side, not {pits}")
         self.ctx.n = pits
@@ -224,6 +230,7 @@ cdef class KalahCore(CoreKernel):
         self.ctx.side_weight = side
         self.ctx.mobility_weight = mobility
         self.ctx.extra_weight = extra_turns
+        self.ctx.endgame_weight = endgame
         self.ctx.words = ((2 * pits + 2) * 2 + 7) // 8
         self.position_bytes = (2 * pits + 2) * 2
         self.vt.ctx = &self.ctx

@@ -9,9 +9,12 @@ The score, from the side to move::
     + side     * (seeds on own side - seeds on the opponent's side)
     + mobility * (own non-empty pits - opponent's non-empty pits)
     + extra_turns * (own pits whose seeds end in the own store - the opponent's such pits)
+    + endgame * (seeds on own side - seeds on the opponent's side) * (seeds in stores) / (all seeds)
 
-The last term is Kalah's (a pit of ``s`` seeds at ``i``, counted in its owner's numbering, ends in its
-store when ``(i + s) % (2n + 1) == n``: an extra turn); it is skipped when its weight is 0.
+The last two terms are Kalah's, each skipped when its weight is 0.  A pit of ``s`` seeds at ``i``, counted in
+its owner's numbering, ends in its store when ``(i + s) % (2n + 1) == n`` (an extra turn).  The endgame term
+gives the seeds on each side more weight as the stores fill: near the end, one side's emptying gives each
+player the seeds on their own side.
 
 The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_eval.py`` (figures
 in BENCHMARKS.md, "Engines").
@@ -34,6 +37,8 @@ class SowingEvaluator:
     """Weight of the difference in non-empty pits (moves available)."""
     extra_turns: float = 0.0
     """Weight of the difference in pits whose sowing ends in the owner's store (Kalah's extra turns)."""
+    endgame: float = 0.0
+    """Weight of the seeds-on-side difference scaled by the share of all seeds already in the stores."""
 
     def evaluate(self, game: Game, state: State) -> float:
         pits = state.pits
@@ -53,6 +58,9 @@ class SowingEvaluator:
             extra = (sum(1 for i, seeds in enumerate(own) if seeds and (i + seeds) % cycle == n)
                      - sum(1 for i, seeds in enumerate(other) if seeds and (i + seeds) % cycle == n))
             value += self.extra_turns * extra
+        if self.endgame:
+            total = sum(pits) + south_store + north_store
+            value += self.endgame * (side * (south_store + north_store)) / total
         return value
 
 

@@ -77,9 +77,9 @@ class KalahKernel:
         self.opp_low = sum(1 << (bits * (n + 1 + i)) for i in range(n))
         if isinstance(evaluator, SowingEvaluator):
             self.side_weight, self.mobility_weight = evaluator.side, evaluator.mobility
-            self.extra_weight = evaluator.extra_turns
+            self.extra_weight, self.endgame_weight = evaluator.extra_turns, evaluator.endgame
         else:
-            self.side_weight = self.mobility_weight = self.extra_weight = None
+            self.side_weight = self.mobility_weight = self.extra_weight = self.endgame_weight = None
 
     # -- positions --------------------------------------------------------------------------------------------
     def accepts(self, state: State) -> bool:
@@ -232,6 +232,9 @@ class KalahKernel:
                 if seeds and (i + seeds) % cycle == n:
                     extra -= 1
             value += self.extra_weight * extra
+        if self.endgame_weight:  # the side term again, scaled by the share of the seeds in the stores
+            stores = ((p >> shifts[n]) & mask) + (p >> shifts[2 * n + 1])
+            value += self.endgame_weight * (side * stores) / self.total
         return value
 
 
