@@ -107,6 +107,68 @@ OWARE_VARIANTS = [dict(), dict(seeds=3, grand_slam="capture", no_capture_limit=4
                   dict(skip_start=False, repetition=False), dict(no_capture_limit=6), dict(seeds=6)]
 
 
+@pytest.mark.parametrize("compiled", CORES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_extra_turns_term_counts_the_moves_that_earn_another_turn(variant, compiled):
+    """The term is each side's moves that the rules answer with another turn (own minus the opponent's), and
+    both kernels' evaluations with every term weighted equal the evaluator's."""
+    from ai.evaluators.sowing import SowingEvaluator
+    from rules.kalah import KalahState
+
+    game = get_game("kalah", **variant)
+    weighted = SowingEvaluator("weighted", side=0.1, mobility=0.3, extra_turns=0.7, endgame=0.9)  # inexact
+    alone = SowingEvaluator("alone", extra_turns=1.0)
+    fast = kernel_for(game, weighted, compiled=compiled)
+    fast_alone = kernel_for(game, alone, compiled=compiled)
+    assert getattr(fast, "compiled", False) == compiled
+
+    def extra_turns(state):  # None when a move ends the game (the rules then say nothing of a next turn)
+        count = 0
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if game.is_terminal(child):
+                return None
+            count += child.to_move == state.to_move
+        return count
+
+    checked = 0
+    for state in playout_positions(game, 150, seed=5 + len(variant)):
+        assert fast.evaluate(fast.encode(state)) == weighted.evaluate(game, state), game.to_text(state)
+        own, theirs = extra_turns(state), extra_turns(KalahState(state.ring, 1 - state.to_move))
+        if own is None or theirs is None:
+            continue
+        south, north = state.stores
+        store = south - north if state.to_move == 0 else north - south
+        assert alone.evaluate(game, state) == store + own - theirs, game.to_text(state)
+        assert fast_alone.evaluate(fast_alone.encode(state)) == store + own - theirs, game.to_text(state)
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("compiled", CORES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_endgame_term_weighs_the_side_difference_by_the_seeds_in_the_stores(variant, compiled):
+    """From the rules' state: (own side - other side) * (seeds in both stores) / (all seeds), in both kernels,
+    and exactly antisymmetric (the leaf scorer's assumption): the opponent's view is its negation."""
+    from ai.evaluators.sowing import SowingEvaluator
+    from rules.kalah import KalahState
+
+    game = get_game("kalah", **variant)
+    alone = SowingEvaluator("alone", endgame=0.9)  # inexact on purpose
+    fast = kernel_for(game, alone, compiled=compiled)
+    n = game.pits
+    for state in playout_positions(game, 150, seed=9 + len(variant)):
+        own = state.pits[:n] if state.to_move == 0 else state.pits[n:]
+        other = state.pits[n:] if state.to_move == 0 else state.pits[:n]
+        south, north = state.stores
+        store = south - north if state.to_move == 0 else north - south
+        expected = store + 0.0 * 0 + 0.0 * 0 + 0.9 * ((sum(own) - sum(other)) * (south + north)) / sum(state.ring)
+        assert alone.evaluate(game, state) == expected, game.to_text(state)
+        assert fast.evaluate(fast.encode(state)) == expected, game.to_text(state)
+        mirror = KalahState(state.ring, 1 - state.to_move)
+        assert fast.evaluate(fast.encode(mirror)) == -(expected - store) - store, game.to_text(state)
+
+
 def oware_positions(game, count, seed):
     """Positions from random games, mid-game and endgame ones included (history and counter set)."""
     rng = random.Random(seed)
@@ -176,6 +238,7 @@ def test_oware_falls_back_to_the_rules_kernel_where_it_must():
     ("oware", dict(side=0.25, mobility=0.5, vulnerable=0.25)),
     ("oware", dict(side=0.0, mobility=0.5, vulnerable=0.0)),
     ("kalah", dict(side=0.5, mobility=0.25)),
+    ("kalah", dict(side=0.1, mobility=0.3, extra_turns=0.7, endgame=0.9)),  # inexact doubles on purpose
 ])
 def test_packed_searches_with_every_evaluator_term_weighted_return_the_alphabeta_value(game_name, weights):
     """The packed loops skip zero-weight terms and fold constants: every term still counts when weighted."""

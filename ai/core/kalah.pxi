@@ -9,6 +9,8 @@ cdef struct KalahCtx:
     int zero              # 1: the zero evaluator
     double side_weight
     double mobility_weight
+    double extra_weight   # pits whose seeds end in their owner's store (0: the term is skipped)
+    double endgame_weight # the side difference times the share of the seeds in the stores (0: skipped)
     int words             # 64-bit words the ring takes (for the key)
     const KalahTableCtx* tables   # endgame tables (kalah_tables.pxi), or NULL: a child they hold is FINAL
 
@@ -128,10 +130,24 @@ cdef int kalah_expand(const void* ctx, const Pos* p, const Line* line, Child* ou
     return count
 
 
+cdef inline int kalah_extra_turns(const KalahCtx* k, const uint16_t* ring) noexcept nogil:
+    # Own pits whose seeds end in the own store minus the opponent's (each pit in its owner's numbering).
+    cdef int n = k.n, cycle = 2 * n + 1, i, s, extra = 0
+    for i in range(n):
+        s = ring[i]
+        if s and (i + s) % cycle == n:
+            extra += 1
+        s = ring[n + 1 + i]
+        if s and (i + s) % cycle == n:
+            extra -= 1
+    return extra
+
+
 cdef double kalah_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     # ai.evaluators.sowing.SowingEvaluator, term for term and in the same order of operations.
     cdef const KalahCtx* k = <const KalahCtx*>ctx
-    cdef int n = k.n, i, own = 0, other = 0, own_busy = 0, other_busy = 0
+    cdef int n = k.n, i, own = 0, other = 0, own_busy = 0, other_busy = 0, stores
+    cdef double value
     if k.zero:
         return 0.0
     for i in range(n):
@@ -139,8 +155,14 @@ cdef double kalah_evaluate(const void* ctx, const Pos* p) noexcept nogil:
         other += p.w[n + 1 + i]
         own_busy += p.w[i] != 0
         other_busy += p.w[n + 1 + i] != 0
-    return (<double>(p.w[n] - p.w[2 * n + 1]) + k.side_weight * (own - other)
-            + k.mobility_weight * (own_busy - other_busy))
+    value = (<double>(p.w[n] - p.w[2 * n + 1]) + k.side_weight * (own - other)
+             + k.mobility_weight * (own_busy - other_busy))
+    if k.extra_weight != 0.0:
+        value += k.extra_weight * kalah_extra_turns(k, &p.w[0])
+    if k.endgame_weight != 0.0:
+        stores = p.w[n] + p.w[2 * n + 1]
+        value += k.endgame_weight * ((own - other) * stores) / (own + other + stores)
+    return value
 
 
 cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double beta, int32_t* best_move,
@@ -200,6 +222,10 @@ cdef double kalah_leaf(const void* ctx, const Pos* p, const Line* line, double b
                 else:  # the child's evaluation from the mover's side (exactly minus the opponent's view)
                     value = (<double>(q[n] - q[2 * n + 1]) + k.side_weight * (own_left - their_left)
                              + k.mobility_weight * (own_busy - their_busy))
+                    if k.extra_weight != 0.0:
+                        value += k.extra_weight * kalah_extra_turns(k, q)
+                    if k.endgame_weight != 0.0:
+                        value += k.endgame_weight * ((own_left - their_left) * (q[n] + q[2 * n + 1])) / total
             if value > best:
                 best = value
                 best_move[0] = pit
@@ -235,7 +261,7 @@ cdef class KalahCore(CoreKernel):
     cdef readonly object tables
 
     def __cinit__(self, int pits, bint empty_capture, bint margins=False, side=0.0, mobility=0.0,
-                  bint zero=False):
+                  bint zero=False, extra_turns=0.0, endgame=0.0):
         if not 1 <= pits <= 12:
             raise ValueError(f"Kalah has 1..12 pits a side, not {pits}")
         self.ctx.n = pits
@@ -244,6 +270,8 @@ cdef class KalahCore(CoreKernel):
         self.ctx.zero = zero
         self.ctx.side_weight = side
         self.ctx.mobility_weight = mobility
+        self.ctx.extra_weight = extra_turns
+        self.ctx.endgame_weight = endgame
         self.ctx.words = ((2 * pits + 2) * 2 + 7) // 8
         self.position_bytes = (2 * pits + 2) * 2
         self.vt.ctx = &self.ctx

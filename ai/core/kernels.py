@@ -133,6 +133,7 @@ class CompiledKalahKernel(CompiledKernel):
         self.core = core.module().KalahCore(
             game.pits, game.empty_capture, margins,
             0.0 if zero else evaluator.side, 0.0 if zero else evaluator.mobility, zero,
+            0.0 if zero else evaluator.extra_turns, 0.0 if zero else evaluator.endgame,
         )
 
     def accepts(self, state: State) -> bool:

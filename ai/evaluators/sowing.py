@@ -8,6 +8,13 @@ The score, from the side to move::
     (own store - opponent's store)
     + side     * (seeds on own side - seeds on the opponent's side)
     + mobility * (own non-empty pits - opponent's non-empty pits)
+    + extra_turns * (own pits whose seeds end in the own store - the opponent's such pits)
+    + endgame * (seeds on own side - seeds on the opponent's side) * (seeds in stores) / (all seeds)
+
+The last two terms are Kalah's, each skipped when its weight is 0.  A pit of ``s`` seeds at ``i``, counted in
+its owner's numbering, ends in its store when ``(i + s) % (2n + 1) == n`` (an extra turn).  The endgame term
+gives the seeds on each side more weight as the stores fill: near the end, one side's emptying gives each
+player the seeds on their own side.
 
 The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_eval.py`` (figures
 in BENCHMARKS.md, "Engines").
@@ -28,6 +35,10 @@ class SowingEvaluator:
     """Weight of the difference in seeds on each side."""
     mobility: float = 0.0
     """Weight of the difference in non-empty pits (moves available)."""
+    extra_turns: float = 0.0
+    """Weight of the difference in pits whose sowing ends in the owner's store (Kalah's extra turns)."""
+    endgame: float = 0.0
+    """Weight of the seeds-on-side difference scaled by the share of all seeds already in the stores."""
 
     def evaluate(self, game: Game, state: State) -> float:
         pits = state.pits
@@ -41,7 +52,16 @@ class SowingEvaluator:
             own, other, store = north, south, north_store - south_store
         side = sum(own) - sum(other)
         mobility = (n - own.count(0)) - (n - other.count(0))
-        return store + self.side * side + self.mobility * mobility
+        value = store + self.side * side + self.mobility * mobility
+        if self.extra_turns:
+            cycle = 2 * n + 1
+            extra = (sum(1 for i, seeds in enumerate(own) if seeds and (i + seeds) % cycle == n)
+                     - sum(1 for i, seeds in enumerate(other) if seeds and (i + seeds) % cycle == n))
+            value += self.extra_turns * extra
+        if self.endgame:
+            total = sum(pits) + south_store + north_store
+            value += self.endgame * (side * (south_store + north_store)) / total
+        return value
 
 
 KALAH_WEIGHTS = (0.25, 0.5)

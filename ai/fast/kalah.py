@@ -77,8 +77,9 @@ class KalahKernel:
         self.opp_low = sum(1 << (bits * (n + 1 + i)) for i in range(n))
         if isinstance(evaluator, SowingEvaluator):
             self.side_weight, self.mobility_weight = evaluator.side, evaluator.mobility
+            self.extra_weight, self.endgame_weight = evaluator.extra_turns, evaluator.endgame
         else:
-            self.side_weight = self.mobility_weight = None
+            self.side_weight = self.mobility_weight = self.extra_weight = self.endgame_weight = None
 
     # -- positions --------------------------------------------------------------------------------------------
     def accepts(self, state: State) -> bool:
@@ -220,7 +221,21 @@ class KalahKernel:
         for step in self.folds:
             folded |= folded >> step
         mobility = (folded & self.own_low).bit_count() - (folded & self.opp_low).bit_count()
-        return store + self.side_weight * side + self.mobility_weight * mobility
+        value = store + self.side_weight * side + self.mobility_weight * mobility
+        if self.extra_weight:  # pits whose seeds end in their owner's store, as in SowingEvaluator
+            cycle, extra = 2 * n + 1, 0
+            for i in range(n):
+                seeds = (p >> shifts[i]) & mask
+                if seeds and (i + seeds) % cycle == n:
+                    extra += 1
+                seeds = (p >> shifts[n + 1 + i]) & mask
+                if seeds and (i + seeds) % cycle == n:
+                    extra -= 1
+            value += self.extra_weight * extra
+        if self.endgame_weight:  # the side term again, scaled by the share of the seeds in the stores
+            stores = ((p >> shifts[n]) & mask) + (p >> shifts[2 * n + 1])
+            value += self.endgame_weight * (side * stores) / self.total
+        return value
 
 
 def _first_descending(pair: tuple) -> int:
