@@ -474,3 +474,11 @@ def test_magnetic_cave_seats_are_black_and_white():
     assert "Black: computer random:seed=5, White: computer random:seed=6" in out.getvalue()
     assert "Game over after" in out.getvalue()
     assert main(["cave", "--south", "human"], io.StringIO(""), io.StringIO()) == 2
+
+
+def test_quit_at_the_file_prompt_cancels_instead_of_saving_a_file_named_quit(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, output, console = drive(HUMAN_VS_RANDOM + ["save", "quit", "quit", "no"])
+    assert code == 0
+    assert not (tmp_path / "quit").exists() and list(tmp_path.iterdir()) == []
+    assert len(console.session.moves) == 0

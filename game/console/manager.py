@@ -44,6 +44,9 @@ QUIT = object()
 
 YES, NO = ("yes", "y"), ("no", "n")
 
+CANCEL_WORDS = ("cancel", "quit", "back", "exit")
+"""What cancels a file-name prompt (rather than naming a file 'quit')."""
+
 
 # -- the manager ---------------------------------------------------------------------------------------------
 class Console:
@@ -174,7 +177,7 @@ class Console:
     def _ask_path(self, purpose: str) -> str | None:
         default = self._default_path()
         line = self.io.ask(f"File to {purpose} [{default}] (or cancel)> ").strip()
-        if line.lower() == "cancel":
+        if line.lower() in CANCEL_WORDS:  # a file is never named like a command: 'quit' here means cancel
             return None
         return line or default
 
