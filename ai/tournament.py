@@ -32,7 +32,6 @@ import csv
 import io
 import json
 import math
-import os
 import random
 import sys
 import tempfile
@@ -43,6 +42,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Sequence
 
 from ai import checkpoint as checkpoints
+from guarded.files import write_atomically
 from ai.base import CancelToken, EngineError, Limits, SearchAborted
 from ai.cluster import GameRunner, make_runner
 from ai.elo import EloEstimate, elo_estimate, format_elo
@@ -789,20 +789,6 @@ def main(argv: list[str]) -> int:
     if args.json:
         saved &= save_output(args.json, result.to_json(), "summary and games")
     return 0 if saved else 1
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` to ``path`` through a temporary file beside it: a failure leaves the old file or none."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def save_output(path: str, text: str, what: str) -> bool:

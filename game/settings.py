@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ import yaml
 
 import rules
 from guarded import files
-from guarded.files import FileProblem, clip, quote
+from guarded.files import FileProblem, clip, quote, write_atomically  # noqa: F401 (records and statistics import it from here)
 from rules import RulesError
 
 SCHEMA_PATH = Path(__file__).parent / "menus" / "settings.yaml"
@@ -229,38 +227,6 @@ def config_dir() -> Path:
     import pyglet.resource
 
     return Path(pyglet.resource.get_settings_path("stonecave"))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale(path)
-    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-STALE_TEMPORARY = 60.0
-"""Seconds after which a ``NAME.*.tmp`` that a killed write left beside ``NAME`` is removed."""
-
-
-def _remove_stale(path: Path) -> None:
-    """Remove the temporary files that writes of ``path`` killed midway left behind (older than a minute, so a
-    write in progress elsewhere is never touched)."""
-    now = time.time()
-    for candidate in path.parent.glob(path.name + ".*.tmp"):
-        try:
-            if candidate.is_file() and not candidate.is_symlink() and now - candidate.stat().st_mtime > STALE_TEMPORARY:
-                candidate.unlink()
-        except OSError:
-            continue
 
 
 def set_aside(path: Path) -> Path:

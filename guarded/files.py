@@ -24,6 +24,7 @@ import math
 import os
 import reprlib
 import stat
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -231,3 +232,35 @@ def set_aside(path: str | os.PathLike[str]) -> tuple[Path | None, str]:
             reason += " (the folder cannot be changed)"
         return None, f"it could not be set aside ({reason}), so it is left as it is and ignored"
     return target, f"it was set aside as {target.name}"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale(path)
+    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+STALE_TEMPORARY = 60.0
+"""Seconds after which a ``NAME.*.tmp`` that a killed write left beside ``NAME`` is removed."""
+
+
+def remove_stale(path: Path) -> None:
+    """Remove the temporary files that writes of ``path`` killed midway left behind (older than a minute, so a
+    write in progress elsewhere is never touched)."""
+    now = time.time()
+    for candidate in path.parent.glob(path.name + ".*.tmp"):
+        try:
+            if candidate.is_file() and not candidate.is_symlink() and now - candidate.stat().st_mtime > STALE_TEMPORARY:
+                candidate.unlink()
+        except OSError:
+            continue
