@@ -7,8 +7,8 @@ again (Kalah's extra turn) needs no special case.
 
 Rollout policies (parameter ``rollout``):
 
-- ``random``: uniformly random moves to the end of the game (the rules' fast ``random_playout`` when they
-  have one);
+- ``random``: uniformly random moves to the end of the game (the rules' ``random_playout``: a fast loop where
+  the game has one, else ``Game``'s default through ``legal_moves`` and ``apply``);
 - ``greedy``: at each step the best move by the evaluator one ply deep, or a random move with probability
   ``GREEDY_EPSILON`` (pure greedy rollouts would all play the same game);
 - ``cutoff``: ``cutoff`` random moves, then the evaluator's sign decides the reward (1, 0.5 or 0).
@@ -153,7 +153,7 @@ class MCTSEngine(Engine):
     def _rollout(self, state: State, rng: random.Random) -> tuple[float, float]:
         """(reward for player 0, reward for player 1) of a rollout from ``state``."""
         game = self.game
-        if self.rollout == "random" and hasattr(game, "random_playout"):
+        if self.rollout == "random":
             state = game.random_playout(state, rng)[0]
         else:
             steps = 0

@@ -10,19 +10,30 @@ The protocol fits two-player zero-sum games (Kalah, Oware, Hus, Magnetic Cave) a
 from __future__ import annotations
 
 import enum
+import random
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, TypeVar
+
+if TYPE_CHECKING:
+    from rules.events import MoveEvents
 
 Player = int
 """0 is South / Black / the solitaire player and moves first; 1 is North / White."""
 
+StateT = TypeVar("StateT", bound=Hashable)
+"""A game's position type (``KalahState``, ``CaveState``...): ``Game[StateT, MoveT]`` is typed by it."""
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+"""A game's move type: ``int`` (a pit or cell index) for most games, ``Round`` for Solitaire Mancala."""
+
 Move = Hashable
-"""A move: an int pit number for the sowing games, a game-specific small value otherwise."""
+"""A move of a game not known statically (code written for every game, such as the engines); a rules class
+names its own type through ``Game[StateT, MoveT]``."""
 
 State = Hashable
-"""A frozen, hashable position; each game module defines its own state class."""
+"""A position of a game not known statically; each game module defines its own frozen state class."""
 
 
 class RulesError(ValueError):
@@ -152,11 +163,11 @@ class Param:
         return value
 
 
-class Game(ABC):
-    """A stateless rules object for one game and variant.
+class Game(ABC, Generic[StateT, MoveT]):
+    """A stateless rules object for one game and variant, typed by its state and move types.
 
-    Subclasses set the class attributes and implement the abstract methods.  Parameters are fixed at
-    construction; every method is a pure function of its arguments.
+    Subclasses (``class Kalah(Game[KalahState, int])``) set the class attributes and implement the abstract
+    methods.  Parameters are fixed at construction; every method is a pure function of its arguments.
     """
 
     name: ClassVar[str]
@@ -207,50 +218,50 @@ class Game(ABC):
 
     # -- the protocol -----------------------------------------------------------------------------------------
     @abstractmethod
-    def initial_state(self, seed: int | None = None) -> State:
+    def initial_state(self, seed: int | None = None) -> StateT:
         """The starting position.  Games with a random start (solitaire deals) use ``seed``; others ignore it."""
 
     @abstractmethod
-    def to_move(self, state: State) -> Player:
+    def to_move(self, state: StateT) -> Player:
         """The player whose turn it is (always 0 in a puzzle)."""
 
     @abstractmethod
-    def legal_moves(self, state: State) -> tuple[Move, ...]:
+    def legal_moves(self, state: StateT) -> tuple[MoveT, ...]:
         """All legal moves in a fixed order; empty when the game is over."""
 
     @abstractmethod
-    def apply(self, state: State, move: Move) -> State:
+    def apply(self, state: StateT, move: MoveT) -> StateT:
         """The position after ``move``.  Raises IllegalMoveError (saying why) for an illegal move."""
 
     @abstractmethod
-    def is_terminal(self, state: State) -> bool:
+    def is_terminal(self, state: StateT) -> bool:
         """True when the game is over."""
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: StateT) -> Outcome | None:
         """The result of a finished game, or None while it goes on."""
 
     @abstractmethod
-    def to_text(self, state: State) -> str:
+    def to_text(self, state: StateT) -> str:
         """The position as one line of the game's notation."""
 
     @abstractmethod
-    def from_text(self, text: str) -> State:
+    def from_text(self, text: str) -> StateT:
         """Parse ``to_text``'s notation; raises NotationError naming what is wrong and what was expected."""
 
     @abstractmethod
-    def material(self, state: State) -> int:
+    def material(self, state: StateT) -> int:
         """A count that no legal move changes (seeds or stones in play plus stored; cells for a brick game).
 
         The conformance suite checks it is conserved along every playout.
         """
 
     # -- moves as text ----------------------------------------------------------------------------------------
-    def format_move(self, state: State, move: Move) -> str:
+    def format_move(self, state: StateT, move: MoveT) -> str:
         """A move as a player types it (the default is ``str(move)``)."""
         return str(move)
 
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: StateT, text: str) -> MoveT:
         """Read a typed move and check it is legal here.
 
         Raises NotationError or IllegalMoveError whose message says what a valid input would be.
@@ -263,19 +274,69 @@ class Game(ABC):
         valid = ", ".join(self.format_move(state, move) for move in moves) or "none (the game is over)"
         raise IllegalMoveError(f"{clip(text)!r} is not a legal move here; legal moves: {valid}")
 
-    def describe_move(self, state: State, move: Move) -> str:
-        """A short human description of what the move does (events such as captures); default: the move."""
+    def describe_move(self, state: StateT, move: MoveT) -> str:
+        """A short human description of what the move does (events such as captures), in the numbering the
+        player sees; default: the move's label."""
+        return self.move_label(state, move)
+
+    # -- moves as the player sees them --------------------------------------------------------------------------
+    # ``format_move`` / ``parse_move`` are the notation that saves, books and tournaments store (a sowing move
+    # is the 0-based pit index there); these two are what a person reads and types: each player's pits
+    # numbered 1..n counter-clockwise from that player's own leftmost pit (the index + 1).
+    def move_label(self, state: StateT, move: MoveT) -> str:
+        """``move`` as the player sees and types it (the default is the notation, ``format_move``)."""
         return self.format_move(state, move)
 
-    def render(self, state: State) -> str:
+    def parse_label(self, state: StateT, text: str) -> MoveT:
+        """Read a move as the player types it (``move_label``'s form) and check it is legal here.
+
+        Raises NotationError or IllegalMoveError whose message lists the legal moves in that same form.
+        """
+        wanted = text.strip().lower()
+        moves = self.legal_moves(state)
+        for move in moves:
+            if self.move_label(state, move).lower() == wanted:
+                return move
+        valid = ", ".join(self.move_label(state, move) for move in moves) or "none (the game is over)"
+        raise IllegalMoveError(f"{clip(text.strip())!r} is not a legal move here; legal moves: {valid}")
+
+    # -- what a move does ---------------------------------------------------------------------------------------
+    def report(self, state: StateT, move: MoveT) -> MoveEvents:
+        """What ``move`` does in ``state``, for messages and animation (``rules.events.MoveEvents``).
+
+        This default knows only the mover and whether the move ends the game; the sowing games and the cave
+        say more.  Raises IllegalMoveError for an illegal move.
+        """
+        from rules.events import MoveEvents
+
+        after = self.apply(state, move)
+        outcome = self.outcome(after)
+        return MoveEvents(self.to_move(state), None, 0, end_reason=None if outcome is None else outcome.reason)
+
+    def random_playout(self, state: StateT, rng: random.Random) -> tuple[StateT, int]:
+        """Play uniformly random legal moves to the end; return the final state and the number of plies.
+
+        This default goes through ``legal_moves`` and ``apply``; games override it with a faster loop that
+        reaches the same kind of positions (MCTS rollouts and the speed benchmarks call it).
+        """
+        plies = 0
+        while not self.is_terminal(state):
+            moves = self.legal_moves(state)
+            if not moves:
+                break
+            state = self.apply(state, moves[int(rng.random() * len(moves))])
+            plies += 1
+        return state, plies
+
+    def render(self, state: StateT) -> str:
         """A multi-line picture of the position for the console."""
         return self.to_text(state)
 
-    def key(self, state: State) -> Hashable:
+    def key(self, state: StateT) -> Hashable:
         """What a transposition table should key on; by default the state itself."""
         return state
 
-    def check_move(self, state: State, move: Move) -> None:
+    def check_move(self, state: StateT, move: MoveT) -> None:
         """Raise IllegalMoveError unless ``move`` is legal in ``state``."""
         if self.is_terminal(state):
             raise IllegalMoveError(f"the game is over; no move can be played (tried {move!r})")

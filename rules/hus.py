@@ -42,12 +42,12 @@ loop for rollouts and benchmarks.
 """
 from __future__ import annotations
 
-import enum
 import random
 from dataclasses import dataclass
 from typing import Hashable
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Player, Reason
+from rules.events import Capture, Lap, LapKind, MoveEvents, Place
 from rules.sowing import SIDE_LETTERS, format_sides, parse_count, parse_side, parse_sides, read_fields
 
 RING = 32
@@ -87,67 +87,6 @@ class HusState:
     def side(self, player: Player) -> tuple[int, ...]:
         """The 32 pits of ``player`` in that player's own numbering."""
         return self.pits[RING * player : RING * player + RING]
-
-
-class LapKind(enum.Enum):
-    """Why a lap of sowing started."""
-
-    FIRST = "first"
-    """The seeds of the chosen pit."""
-    RELAY = "relay"
-    """The seeds of the pit where the previous lap ended."""
-    CAPTURE = "capture"
-    """The seeds taken from the opponent's two pits opposite the previous lap's end."""
-
-
-@dataclass(frozen=True, slots=True)
-class Lap:
-    """One lap of a move: where its seeds came from and the mover's pits they went into."""
-
-    kind: LapKind
-    taken: tuple[tuple[Player, int, int], ...]
-    """(owner, pit, seeds) of each pit emptied to start this lap: the mover's for first and relay laps, the
-    opponent's inner then outer pit for a capture."""
-    seeds: int
-    path: tuple[int, ...]
-    """The mover's pits that received a seed, in order (the last one is where the lap ended)."""
-
-    @property
-    def end(self) -> int:
-        """The mover's pit where the last seed fell."""
-        return self.path[-1]
-
-
-@dataclass(frozen=True, slots=True)
-class MoveReport:
-    """What a move did, for console messages and animation: every lap and what was captured."""
-
-    player: Player
-    pit: int
-    seeds: int
-    laps: tuple[Lap, ...]
-    captured: int
-    """Seeds taken from the opponent over the whole move."""
-    capture_pits: tuple[int, ...]
-    """The opponent's pits (opponent's numbering) emptied by captures, in order."""
-    game_over: bool
-
-    @property
-    def lap_count(self) -> int:
-        return len(self.laps)
-
-    @property
-    def relays(self) -> int:
-        return sum(1 for lap in self.laps if lap.kind is LapKind.RELAY)
-
-    @property
-    def captures(self) -> int:
-        return sum(1 for lap in self.laps if lap.kind is LapKind.CAPTURE)
-
-    @property
-    def path(self) -> tuple[tuple[Player, int], ...]:
-        """Every seed's destination as (owner, pit), in sowing order (all of them the mover's pits)."""
-        return tuple((self.player, pit) for lap in self.laps for pit in lap.path)
 
 
 def _sow_move(mine: list[int], theirs: list[int], pit: int, can_capture: bool, lap_limit: int) -> int:
@@ -196,7 +135,7 @@ def _sow_move(mine: list[int], theirs: list[int], pit: int, can_capture: bool, l
         pit = end
 
 
-class Hus(Game):
+class Hus(Game[HusState, int]):
     """Hus on the 4x16 board of McGill's COMP 424, with the lap limit and the turn limit as parameters."""
 
     name = "hus"
@@ -313,10 +252,12 @@ class Hus(Game):
             raise IllegalMoveError(f"{why}; legal moves: {legal}")
         return move
 
-    def report(self, state: HusState, move: int) -> MoveReport:
+    def report(self, state: HusState, move: int) -> MoveEvents:
         """What ``move`` does in ``state``, lap by lap (for the console and the GUI's animation).
 
-        Played seed by seed, independently of the fast path; ``apply`` gives the same final position.
+        Played seed by seed, independently of the fast path; ``apply`` gives the same final position.  A
+        capture is both a ``Capture`` (the opponent's two pits, to no store) and the ``CAPTURE`` lap that sows
+        those seeds on.
         """
         self._check(state, move)
         player = state.to_move
@@ -324,9 +265,9 @@ class Hus(Game):
         mine, theirs = rings[player], rings[1 - player]
         can_capture = state.turn > 0
         laps: list[Lap] = []
-        captured_pits: list[int] = []
+        captures: list[Capture] = []
         kind = LapKind.FIRST
-        taken: tuple[tuple[Player, int, int], ...] = ((player, move, mine[move]),)
+        taken: tuple[tuple[Place, int], ...] = ((Place(player, move), mine[move]),)
         hand = mine[move]
         mine[move] = 0
         pit = move
@@ -335,41 +276,43 @@ class Hus(Game):
             for _ in range(hand):
                 pit = (pit + 1) % RING
                 mine[pit] += 1
-                path.append(pit)
-            laps.append(Lap(kind, taken, hand, tuple(path)))
+                path.append(Place(player, pit))
+            laps.append(Lap(kind, taken, tuple(path)))
             if mine[pit] == 1:
                 break
             inner, outer = 47 - pit, pit - WIDTH
             if can_capture and pit >= WIDTH and theirs[inner]:
                 kind = LapKind.CAPTURE
-                taken = ((1 - player, inner, theirs[inner]), (1 - player, outer, theirs[outer]))
+                taken = ((Place(1 - player, inner), theirs[inner]), (Place(1 - player, outer), theirs[outer]))
+                captures.append(Capture(taken, None))
                 hand = theirs[inner] + theirs[outer]
                 theirs[inner] = theirs[outer] = 0
-                captured_pits += [inner, outer]
             else:
                 kind = LapKind.RELAY
-                taken = ((player, pit, mine[pit]),)
+                taken = ((Place(player, pit), mine[pit]),)
                 hand = mine[pit]
                 mine[pit] = 0
-        captured = sum(count for lap in laps if lap.kind is LapKind.CAPTURE for _, _, count in lap.taken)
-        after = self.children(state)[move]
-        return MoveReport(player, move, laps[0].seeds, tuple(laps), captured, tuple(captured_pits),
-                          self.is_terminal(after))
+        outcome = self.outcome(self.children(state)[move])
+        return MoveEvents(player, Place(player, move), laps[0].seeds, tuple(laps), tuple(captures),
+                          end_reason=None if outcome is None else outcome.reason)
+
+    def move_label(self, state: HusState, move: int) -> str:
+        return str(move + 1)
 
     def describe_move(self, state: HusState, move: int) -> str:
-        report = self.report(state, move)
-        who = self.player_names[report.player]
-        parts = [f"{who} sows pit {move} ({report.seeds} seeds)"]
-        laps = report.lap_count
+        events = self.report(state, move)
+        who = self.player_names[events.player]
+        parts = [f"{who} sows pit {events.picked} ({events.seeds} seeds)"]
+        laps = events.lap_count
         parts.append(f"{laps} lap{'s' if laps != 1 else ''}")
-        if report.relays:
-            parts.append(f"{report.relays} relay{'s' if report.relays != 1 else ''}")
-        if report.captures:
-            pits = ", ".join(map(str, report.capture_pits))
-            parts.append(f"captures {report.captured} seeds from {self.player_names[1 - report.player]}'s "
+        if events.relays:
+            parts.append(f"{events.relays} relay{'s' if events.relays != 1 else ''}")
+        if events.captures:
+            pits = ", ".join(str(place) for capture in events.captures for place, _ in capture.taken)
+            parts.append(f"captures {events.captured} seeds from {self.player_names[1 - events.player]}'s "
                          f"pits {pits}")
-        parts.append(f"ends in pit {report.laps[-1].end}")
-        if report.game_over:
+        parts.append(f"ends in pit {events.last}")
+        if events.game_over:
             parts.append("game over")
         return ", ".join(parts)
 

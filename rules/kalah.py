@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Player, Reason
+from rules.events import Capture, Lap, LapKind, MoveEvents, Place
 from rules.sowing import format_sides, parse_count, parse_side, parse_sides, read_fields, render_two_rows, SIDE_LETTERS
 
 
@@ -50,24 +51,7 @@ class KalahState:
         return self.ring[n], self.ring[2 * n + 1]
 
 
-@dataclass(frozen=True, slots=True)
-class MoveReport:
-    """What a move did, for console messages and animation: where seeds went and which rule fired."""
-
-    player: Player
-    pit: int
-    seeds: int
-    path: tuple[int, ...]
-    """Ring indices that received a seed, in sowing order."""
-    extra_turn: bool
-    captured: int
-    """Seeds moved to the store by a capture (the last seed included), 0 when nothing was captured."""
-    capture_pit: int | None
-    """Ring index of the pit opposite the last seed when a capture happened."""
-    game_over: bool
-
-
-class Kalah(Game):
+class Kalah(Game[KalahState, int]):
     """Kalah with ``pits`` pits per side, ``seeds`` seeds per pit, and the empty-capture choice."""
 
     name = "kalah"
@@ -216,21 +200,39 @@ class Kalah(Game):
         next_player = player if extra_turn and not game_over else 1 - player
         return tuple(board), next_player, extra_turn, captured, capture_pit, game_over, tuple(path)
 
-    def report(self, state: KalahState, move: int) -> MoveReport:
+    def place(self, ring_index: int) -> Place:
+        """The board place of a ring index (South's pits, South's store, North's pits, North's store)."""
+        n = self.pits
+        if ring_index == n or ring_index == 2 * n + 1:
+            return Place(0 if ring_index == n else 1, 0, store=True)
+        return Place(0, ring_index) if ring_index < n else Place(1, ring_index - n - 1)
+
+    def report(self, state: KalahState, move: int) -> MoveEvents:
         """What ``move`` does in ``state``: the sowing path and which rules fired (for console and GUI)."""
-        seeds = state.ring[self._first[state.to_move] + self._check(state, move)]
+        player = state.to_move
+        seeds = state.ring[self._first[player] + self._check(state, move)]
         _, _, extra, captured, capture_pit, over, path = self._sow(state, move, record=True)
-        return MoveReport(state.to_move, move, seeds, path, extra, captured, capture_pit, over)
+        picked = Place(player, move)
+        drops = tuple(self.place(index) for index in path)
+        captures = ()
+        if captured:
+            taken = ((drops[-1], 1), (self.place(capture_pit), captured - 1))
+            captures = (Capture(tuple(item for item in taken if item[1]), Place(player, 0, store=True)),)
+        return MoveEvents(player, picked, seeds, (Lap(LapKind.FIRST, ((picked, seeds),), drops),), captures,
+                          extra_turn=extra and not over, end_reason=Reason.SIDE_EMPTY if over else None)
+
+    def move_label(self, state: KalahState, move: int) -> str:
+        return str(move + 1)
 
     def describe_move(self, state: KalahState, move: int) -> str:
-        report = self.report(state, move)
+        events = self.report(state, move)
         who = self.player_names[state.to_move]
-        parts = [f"{who} sows pit {move} ({report.seeds} seeds)"]
-        if report.captured:
-            parts.append(f"captures {report.captured}")
-        if report.extra_turn and not report.game_over:
+        parts = [f"{who} sows pit {events.picked} ({events.seeds} seeds)"]
+        if events.captured:
+            parts.append(f"captures {events.captured}")
+        if events.extra_turn:
             parts.append("extra turn")
-        if report.game_over:
+        if events.game_over:
             parts.append("game over")
         return ", ".join(parts)
 

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Player, Reason
+from rules.events import MoveEvents, Place
 from rules.sowing import read_fields
 
 SIZE = 8
@@ -166,7 +167,7 @@ class CaveState:
         return tuple(cells[row * SIZE : (row + 1) * SIZE] for row in range(SIZE))
 
 
-class MagneticCave(Game):
+class MagneticCave(Game[CaveState, int]):
     """Magnetic Cave on the 8x8 board: no parameters."""
 
     name = "magnetic-cave"
@@ -258,6 +259,17 @@ class MagneticCave(Game):
         cell = (int(match.group(2)) - 1) * SIZE + COLUMN_LETTERS.index(match.group(1).upper())
         self._check(state, cell)
         return cell
+
+    def parse_label(self, state: CaveState, text: str) -> Cell:
+        """A player types the cell's name, as in the notation."""
+        return self.parse_move(state, text)
+
+    def report(self, state: CaveState, move: Cell) -> MoveEvents:
+        """What placing a brick does: the cell (``picked``, owned by the mover; ``index`` the cell number) and
+        how the game ended, if it did.  Nothing is sown or captured."""
+        outcome = self.outcome(self.apply(state, move))
+        return MoveEvents(state.to_move, Place(state.to_move, move), 0,
+                          end_reason=None if outcome is None else outcome.reason)
 
     def describe_move(self, state: CaveState, move: Cell) -> str:
         after = self.apply(state, move)

@@ -63,6 +63,7 @@ from typing import Iterator
 
 from rules.base import (Game, IllegalMoveError, NotationError, Outcome, Param, ParameterError, Player, Reason, clip,
                         read_whole_number)
+from rules.events import Capture, Lap, LapKind, MoveEvents, Place
 from rules.sowing import SIDE_LETTERS, format_sides, parse_count, parse_side, parse_sides, read_fields, render_two_rows
 
 HOUSES = 6
@@ -97,27 +98,6 @@ class OwareState:
         return int.from_bytes(bytes(self.pits), "little")
 
 
-@dataclass(frozen=True, slots=True)
-class MoveReport:
-    """What a move did, for console messages and animation."""
-
-    player: Player
-    house: int
-    seeds: int
-    """Seeds taken from the house."""
-    path: tuple[int, ...]
-    """Ring indices that received a seed, in sowing order (the starting house skipped)."""
-    captured_houses: tuple[int, ...]
-    """Ring indices emptied by the capture, from the last seed's house backwards; empty when none."""
-    captured: int
-    grand_slam: bool
-    """The move would capture every seed on the opponent's side (captured only with ``grand_slam=capture``)."""
-    fed: bool
-    """The opponent had no seeds and this move gave them some (the feeding rule)."""
-    game_over: bool
-    end_reason: Reason | None
-
-
 def sowing_path(start: int, seeds: int, skip_start: bool = True) -> Iterator[int]:
     """Ring indices receiving the seeds of ring index ``start``, one per seed, in order."""
     pos = start
@@ -148,7 +128,7 @@ def _sowing_tables(skip_start: bool, most: int) -> tuple[tuple[tuple[int, ...], 
     return tuple(deltas), tuple(lasts)
 
 
-class Oware(Game):
+class Oware(Game[OwareState, int]):
     """Oware abapa; the parameters cover the points where rule sets differ."""
 
     name = "oware"
@@ -339,7 +319,7 @@ class Oware(Game):
             f"forbids; legal moves: {listed}"
         )
 
-    def report(self, state: OwareState, move: int) -> MoveReport:
+    def report(self, state: OwareState, move: int) -> MoveEvents:
         """What ``move`` does in ``state``: the sowing path and which rules fired (for console and GUI)."""
         self._check(state, move)
         player = state.to_move
@@ -350,22 +330,33 @@ class Oware(Game):
         after = self._after(state, board, new_board, captured)
         opponent_side = slice(HOUSES - HOUSES * player, RING - HOUSES * player)
         fed = not any(state.pits[opponent_side]) and any(after.pits[opponent_side])
-        reason = self.end_reason(after)
+        place = lambda index: Place(index // HOUSES, index % HOUSES)  # noqa: E731 - ring index to a house
+        picked = place(start)
         path = tuple(sowing_path(start, seeds, self.skip_start))
-        return MoveReport(player, move, seeds, path, houses, captured, grand_slam, fed, reason is not None, reason)
+        sown = (board + self._deltas[start][seeds]).to_bytes(RING, "little")  # after sowing, before any capture
+        captures = ()
+        if captured:
+            taken = tuple((place(house), sown[house]) for house in houses)
+            captures = (Capture(taken, Place(player, 0, store=True)),)
+        lap = Lap(LapKind.FIRST, ((picked, seeds),), tuple(place(index) for index in path))
+        return MoveEvents(player, picked, seeds, (lap,), captures, end_reason=self.end_reason(after),
+                          grand_slam=grand_slam, fed=fed)
+
+    def move_label(self, state: OwareState, move: int) -> str:
+        return str(move + 1)
 
     def describe_move(self, state: OwareState, move: int) -> str:
-        report = self.report(state, move)
-        who, other = self.player_names[report.player], self.player_names[1 - report.player]
-        parts = [f"{who} sows house {move} ({report.seeds} seed{'s' if report.seeds != 1 else ''})"]
-        if report.fed:
+        events = self.report(state, move)
+        who, other = self.player_names[events.player], self.player_names[1 - events.player]
+        parts = [f"{who} sows house {events.picked} ({events.seeds} seed{'s' if events.seeds != 1 else ''})"]
+        if events.fed:
             parts.append(f"must feed: feeds {other}")
-        if report.captured:
-            parts.append(f"captures {report.captured}")
-        if report.grand_slam:
-            parts.append("grand slam: captures everything" if report.captured else "grand slam: no capture")
-        if report.end_reason is not None:
-            parts.append(f"game over: {report.end_reason.value}")
+        if events.captured:
+            parts.append(f"captures {events.captured}")
+        if events.grand_slam:
+            parts.append("grand slam: captures everything" if events.captured else "grand slam: no capture")
+        if events.end_reason is not None:
+            parts.append(f"game over: {events.end_reason.value}")
         return ", ".join(parts)
 
     # -- playouts ---------------------------------------------------------------------------------------------

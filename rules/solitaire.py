@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Reason, clip
+from rules.events import Lap, LapKind, MoveEvents, Place
 from rules.sowing import parse_count, parse_counts, read_fields
 
 HOLES = 12
@@ -114,22 +115,6 @@ class SolitaireState:
         return self.board, self.selected
 
 
-@dataclass(frozen=True, slots=True)
-class RoundReport:
-    """What a round did, for console messages and animation."""
-
-    start: int
-    """Index of the hole the stones were picked up from."""
-    stones: int
-    path: tuple[int, ...]
-    """Hole indices that received a stone, in order."""
-    store: int | None
-    """0 (store01) or 1 (store02) when the last stone was set aside, else None."""
-    last: int
-    """Index of the hole where the last stone fell (or the end hole beside the store)."""
-    lost: bool
-
-
 def sow(board: Holes, start: int, direction: str, set_aside: bool, lewis: bool) -> tuple[list[int], int, int | None, bool]:
     """Sow hole ``start`` in ``direction``; return (board after, last hole, store used or None, lost).
 
@@ -169,7 +154,7 @@ def can_set_aside(board: Holes, start: int, direction: str) -> bool:
     return pos in ends
 
 
-class Solitaire(Game):
+class Solitaire(Game[SolitaireState, Round]):
     """Solitaire Mancala under the ``dose`` (source) or ``lewis`` (winnable) variant."""
 
     name = "solitaire"
@@ -281,17 +266,25 @@ class Solitaire(Game):
                     "end, so there is nothing to set aside")
         return start
 
-    def report(self, state: SolitaireState, move: Round) -> RoundReport:
-        """What ``move`` does: the holes sown, the store used, where it ended, whether it lost."""
+    def report(self, state: SolitaireState, move: Round) -> MoveEvents:
+        """What ``move`` does: the holes sown (``Place(0, hole index)``), the store a stone went into (also the
+        round's last drop, and ``set_aside``), and the end reason when the round lost or ended the puzzle."""
         start = self._check(state, move)
         cells, last, store, lost = sow(state.board, start, move.direction, move.set_aside, self.is_lewis)
-        path = []
+        drops = []
         nxt = _NEXT[move.direction]
         pos = start
         for _ in range(state.board[start] - (store is not None)):
             pos = nxt[pos]
-            path.append(pos)
-        return RoundReport(start, state.board[start], tuple(path), store, last, lost)
+            drops.append(Place(0, pos))
+        stored = None if store is None else Place(0, store, store=True)
+        if stored is not None:
+            drops.append(stored)
+        picked = Place(0, start)
+        stones = state.board[start]
+        outcome = self.outcome(self.apply(state, move))
+        return MoveEvents(0, picked, stones, (Lap(LapKind.FIRST, ((picked, stones),), tuple(drops)),),
+                          end_reason=None if outcome is None else outcome.reason, set_aside=stored)
 
     # -- moves as text ----------------------------------------------------------------------------------------
     def format_move(self, state: SolitaireState, move: Round) -> str:
@@ -332,15 +325,15 @@ class Solitaire(Game):
         return move
 
     def describe_move(self, state: SolitaireState, move: Round) -> str:
-        report = self.report(state, move)
+        events = self.report(state, move)
         word = "clockwise" if move.direction == CW else "anti-clockwise"
-        text = f"hole{report.start + 1:02d} ({report.stones}) {word}"
-        if report.store is not None:
-            text += f", a stone into store{report.store + 1:02d}"
-        elif report.lost:
-            text += f", last stone into empty hole{report.last + 1:02d}: lost"
+        text = f"hole{events.picked.number if events.picked else 0:02d} ({events.seeds}) {word}"
+        if events.set_aside is not None:
+            text += f", a stone into store{events.set_aside.number:02d}"
+        elif events.end_reason is Reason.LAST_STONE_IN_EMPTY_HOLE:
+            text += f", last stone into empty hole{events.last.number if events.last else 0:02d}: lost"
         else:
-            text += f", ends in hole{report.last + 1:02d}"
+            text += f", ends in hole{events.last.number if events.last else 0:02d}"
         return text
 
     # -- notation ---------------------------------------------------------------------------------------------

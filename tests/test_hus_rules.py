@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rules import IllegalMoveError, NotationError, Reason, get_game
-from rules.hus import Hus, HusState, LapKind
+from rules.events import LapKind, Place
+from rules.hus import Hus, HusState
 
 DATA = Path(__file__).parent / "data" / "hus_perft.json"
 
@@ -129,9 +130,9 @@ def test_first_move_lap_by_lap():
     # South sows pit 0: 2 seeds into 1 and 2 (2 -> 3), relay 3 seeds into 3, 4, 5, relay ... until pit 24.
     game = Hus()
     report = game.report(game.initial_state(), 0)
-    assert report.laps[0].kind is LapKind.FIRST and report.laps[0].path == (1, 2)
-    assert report.laps[1].kind is LapKind.RELAY and report.laps[1].path == (3, 4, 5)
-    assert report.laps[1].taken == ((0, 2, 3),)
+    assert report.laps[0].kind is LapKind.FIRST and report.laps[0].drops == (Place(0, 1), Place(0, 2))
+    assert report.laps[1].kind is LapKind.RELAY and report.laps[1].drops == (Place(0, 3), Place(0, 4), Place(0, 5))
+    assert report.laps[1].taken == ((Place(0, 2), 3),)
     assert all(lap.kind is not LapKind.CAPTURE for lap in report.laps)
     after = game.apply(game.initial_state(), 0)
     assert after.to_move == 1 and after.turn == 0 and after.ply == 1
@@ -161,9 +162,10 @@ def test_capture_takes_both_opposite_pits_and_sows_them_on():
     assert after.pits == tuple(south) + tuple(ring(p5=2))
     report = game.report(before, 14)
     assert [lap.kind for lap in report.laps] == [LapKind.FIRST, LapKind.CAPTURE]
-    assert report.laps[1].taken == ((1, 30, 4), (1, 1, 5))
-    assert report.captured == 9 and report.capture_pits == (30, 1)
-    assert report.laps[1].path == tuple(range(18, 27))
+    assert report.laps[1].taken == ((Place(1, 30), 4), (Place(1, 1), 5))
+    assert report.captured == 9 and report.captures[0].taken == report.laps[1].taken
+    assert report.captures[0].store is None, "Hus sows captured seeds on: no store"
+    assert report.laps[1].drops == tuple(Place(0, pit) for pit in range(18, 27))
     assert "captures 9" in game.describe_move(before, 14)
     assert game.material(after) == game.material(before)
 
@@ -224,7 +226,7 @@ def test_a_lap_of_whole_rounds_ending_in_its_emptied_start_pit():
     # 64 seeds: pit 4 already got a seed in the first round, so the last seed relays the 2 seeds on.
     before = position(ring(p4=64, p9=1), ring(p0=2))
     report = game.report(before, 4)
-    assert report.laps[1].kind is LapKind.RELAY and report.laps[1].taken == ((0, 4, 2),)
+    assert report.laps[1].kind is LapKind.RELAY and report.laps[1].taken == ((Place(0, 4), 2),)
     board, player, turn = naive_view(before)
     assert game.apply(before, 4).pits == tuple(sum(NaiveHus().play(board, player, turn, 4), []))
 
@@ -341,8 +343,8 @@ def test_matches_the_reference_from_random_midgame_positions():
         for move in game.legal_moves(state):
             assert game.apply(state, move).pits == tuple(sum(naive.play(board, player, turn, move), []))
             report = game.report(state, move)
-            assert sum(lap.seeds for lap in report.laps) == len(report.path)
-            assert all(owner == player for owner, _ in report.path)
+            assert sum(lap.seeds for lap in report.laps) == len(report.drops)
+            assert all(place.owner == player for place in report.drops)
 
 
 def test_random_playout_follows_the_rules():

@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from rules import IllegalMoveError, NotationError, Reason
+from rules.events import Place
 from rules.kalah import Kalah, KalahState
 
 DATA = Path(__file__).with_name("data")
@@ -127,8 +128,10 @@ def test_a_full_lap_of_13_back_into_the_emptied_pit_captures():
     # empty since the move began: it captures North's pit 5 (opposite) plus itself.
     state = position(game, "pits=13,1,1,1,1,1/1,1,1,1,1,6 stores=0,0 move=S")
     assert after(game, game.to_text(state), 0) == "pits=0,2,2,2,2,2/2,2,2,2,2,0 stores=9,0 move=N"
-    report = game.report(state, 0)
-    assert report.path[-1] == 0 and report.captured == 8 and len(report.path) == 13
+    events = game.report(state, 0)
+    assert events.last == Place(0, 0) and events.captured == 8 and len(events.drops) == 13
+    assert events.captures[0].taken == ((Place(0, 0), 1), (Place(1, 5), 7))
+    assert events.captures[0].store == Place(0, 0, store=True)
 
 
 def test_two_laps_land_in_a_pit_that_is_no_longer_empty():

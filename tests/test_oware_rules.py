@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rules import IllegalMoveError, NotationError, ParameterError, Reason, get_game
+from rules.events import Place
 from rules.oware import Oware, OwareState
 
 DATA = Path(__file__).parent / "data" / "oware_perft.json"
@@ -30,6 +31,11 @@ def position(south, north, stores=None, move="S", game=GAME, **extra) -> OwareSt
     return game.from_text(text)
 
 
+def houses(places: tuple[Place, ...]) -> tuple[int, ...]:
+    """Places as ring indices (South's houses 0..5, North's 6..11), the way the sowing tests count."""
+    return tuple(6 * place.owner + place.index for place in places)
+
+
 def rows(state: OwareState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return state.pits[:6], state.pits[6:]
 
@@ -40,14 +46,14 @@ def test_eleven_seeds_sow_every_other_house_once():
     after = GAME.apply(before, 0)
     assert rows(after) == ((0, 1, 1, 1, 1, 1), (5, 5, 5, 5, 5, 5))
     assert after.stores == before.stores and after.to_move == 1
-    assert GAME.report(before, 0).path == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+    assert houses(GAME.report(before, 0).drops) == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 
 def test_twelve_seeds_skip_the_emptied_starting_house():
     before = position((12, 0, 0, 0, 0, 0), (4, 4, 4, 4, 4, 4))
     after = GAME.apply(before, 0)
     assert rows(after) == ((0, 2, 1, 1, 1, 1), (5, 5, 5, 5, 5, 5))
-    assert GAME.report(before, 0).path[-2:] == (11, 1)
+    assert houses(GAME.report(before, 0).drops)[-2:] == (11, 1)
 
 
 def test_twenty_three_seeds_make_two_laps_skipping_the_start_both_times():
@@ -56,7 +62,7 @@ def test_twenty_three_seeds_make_two_laps_skipping_the_start_both_times():
     # 22 seeds give two to each of the 11 other houses; the 23rd lands in South's house 3.
     assert rows(after) == ((2, 2, 0, 3, 2, 2), (3, 3, 3, 3, 3, 3))
     assert after.stores == before.stores, "the last seed fell on South's own side: no capture"
-    path = GAME.report(before, 2).path
+    path = houses(GAME.report(before, 2).drops)
     assert len(path) == 23 and 2 not in path
 
 
@@ -97,7 +103,8 @@ def test_chained_capture_stops_at_the_movers_own_side():
     assert rows(after) == ((4, 4, 4, 4, 0, 2), (0, 0, 4, 4, 4, 4))
     assert after.stores == (before.stores[0] + 5, before.stores[1])
     report = GAME.report(before, 4)
-    assert report.captured_houses == (7, 6) and report.captured == 5
+    assert report.captures[0].taken == ((Place(1, 1), 3), (Place(1, 0), 2)) and report.captured == 5
+    assert report.captures[0].store == Place(0, 0, store=True)
 
 
 def test_north_chain_does_not_wrap_round_to_its_own_side():
@@ -146,7 +153,7 @@ def test_grand_slam_captures_nothing_and_stays_legal():
     assert rows(after) == ((0, 0, 0, 1, 2, 0), (2, 2, 2, 0, 0, 0))
     assert after.stores == (20, 19) and after.since_capture == 1
     report = GAME.report(before, 5)
-    assert report.grand_slam and report.captured == 0 and report.captured_houses == ()
+    assert report.grand_slam and report.captured == 0 and report.captures == ()
     assert "grand slam: no capture" in GAME.describe_move(before, 5)
 
 
@@ -387,7 +394,7 @@ def test_key_leaves_out_history_and_is_seen_from_the_side_to_move():
 
 def test_describe_and_render():
     before = position((4, 4, 4, 4, 3, 1), (1, 2, 4, 4, 4, 4))
-    assert GAME.describe_move(before, 4) == "South sows house 4 (3 seeds), captures 5"
+    assert GAME.describe_move(before, 4) == "South sows house 5 (3 seeds), captures 5"
     picture = GAME.render(before)
     assert "South (to move)" in picture and "Moves without a capture: 0 of 100" in picture
     assert "Game over" in GAME.render(position((0,) * 6, (0,) * 6, stores=(24, 24)))

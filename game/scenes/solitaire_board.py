@@ -52,21 +52,20 @@ def counts(state: SolitaireState) -> dict[Location, int]:
 
 def round_locations(game: Solitaire, state: SolitaireState, move: Round) -> tuple[Location, tuple[Location, ...]]:
     """Where a round starts and every location that receives a stone, in order (a stored stone last)."""
-    report = game.report(state, move)
-    drops = tuple(hole_location(hole) for hole in report.path)
-    if report.store is not None:
-        drops += (STORE_LOCATIONS[report.store],)
-    return hole_location(report.start), drops
+    events = game.report(state, move)
+    drops = tuple(STORE_LOCATIONS[place.index] if place.store else hole_location(place.index)
+                  for place in events.drops)
+    return hole_location(events.picked.index if events.picked else 0), drops
 
 
 def plan_round(game: Solitaire, state: SolitaireState, move: Round, after: SolitaireState) -> MovePlan:
     """The animation of one round: the hole's stones lifted, dropped one by one, a stored stone into its store."""
-    report = game.report(state, move)
+    events = game.report(state, move)
     start, drops = round_locations(game, state, move)
     plan = MovePlan(after=counts(after))
-    plan.laps.append(Lap(((start, report.stones),), drops))
-    if report.store is not None:
-        plan.labels.append("Set aside" if move.set_aside else f"Stored in store{report.store + 1:02d}")
+    plan.laps.append(Lap(((start, events.seeds),), drops))
+    if events.set_aside is not None:
+        plan.labels.append("Set aside" if move.set_aside else f"Stored in store{events.set_aside.number:02d}")
     outcome = game.outcome(after)
     if outcome is not None:
         plan.labels.append({"board cleared": "Board cleared!"}.get(outcome.reason.value,

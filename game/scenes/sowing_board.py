@@ -6,16 +6,17 @@ then North's, each in its owner's numbering: ``0 .. pit_count-1``) and, for game
 ``p * per_player + m``.
 
 ``BoardSpec`` reads a game and a state: two rows of ``n`` with stores (Kalah, Oware), or Hus's four rows of
-sixteen.  ``layout`` places every location in a rectangle.  ``plan_move`` turns a rules module's
-``report(state, move)`` into laps of sowing and captures for the animation; whatever the report does not say
-(or a game without ``report``) is covered by reconciling the stones with the new state, which is the truth.
+sixteen.  ``layout`` places every location in a rectangle.  ``plan_move`` turns the rules' ``report(state, move)``
+(a ``rules.events.MoveEvents``, the same shape for every game) into laps of sowing and captures for the
+animation; whatever the report does not say is covered by reconciling the stones with the new state, which is
+the truth.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from rules import Game, Move, State
+from rules import Game, Move, Reason, State
+from rules.events import LapKind, Place
 
 Location = int
 
@@ -158,90 +159,44 @@ class MovePlan:
     after: dict[Location, int] = field(default_factory=dict)
 
 
+ANNOUNCED_ENDS = frozenset({Reason.CANNOT_FEED, Reason.REPETITION, Reason.NO_CAPTURE_LIMIT})
+"""Endings a player cannot see on the board, so the animation names them (an empty side needs no label)."""
+
+
 def plan_move(game: Game, state: State, move: Move, after: State, spec: BoardSpec) -> MovePlan:
-    """The animation of ``move`` from ``state`` to ``after`` (which the rules computed: the truth)."""
+    """The animation of ``move`` from ``state`` to ``after`` (which the rules computed: the truth), read from
+    the rules' ``report``: one ``rules.events.MoveEvents`` shape for every sowing game."""
     plan = MovePlan(after=spec.counts(after))
-    player = game.to_move(state)
-    source = spec.move_location(player, move)
-    report = getattr(game, "report", None)
-    details: Any = report(state, move) if callable(report) else None
-    if details is not None and hasattr(details, "laps"):
-        _plan_laps(plan, details, spec)
-    elif details is not None and hasattr(details, "path") and game.name == "kalah":
-        _plan_kalah(plan, details, spec, source)
-    elif details is not None and hasattr(details, "path"):
-        _plan_path(plan, details, spec, source, state)
-    else:
-        seeds = spec.counts(state)[source]
-        plan.laps.append(Lap(((source, seeds),), ()))
+    events = game.report(state, move)
+
+    def location(place: Place) -> Location:
+        return spec.store(place.owner) if place.store else place.owner * spec.per_player + place.index
+
+    for index, lap in enumerate(events.laps):
+        label = None
+        if index and lap.kind is LapKind.RELAY:
+            label = "Relay"
+        elif lap.kind is LapKind.CAPTURE:
+            label = f"Capture {lap.seeds}"
+        taken = tuple((location(place), seeds) for place, seeds in lap.taken if seeds)
+        plan.laps.append(Lap(taken, tuple(location(place) for place in lap.drops), label))
+    if events.relays:
+        plan.labels.append(f"Relay x{events.relays}" if events.relays > 1 else "Relay")
+    for capture in events.captures:
+        if capture.store is not None and spec.has_stores:
+            taken = tuple((location(place), seeds) for place, seeds in capture.taken if seeds)
+            plan.captures.append(Capture(taken, location(capture.store), f"Capture {events.captured}"))
+            plan.labels.append(f"Capture {events.captured}")
+    if events.captured and not any(capture.store for capture in events.captures):
+        plan.labels.append(f"Captured {events.captured}")  # sown on as laps (Hus)
+    if events.grand_slam:
+        plan.labels.append("Grand slam: capture" if events.captured else "Grand slam: no capture")
+    if events.fed:
+        plan.labels.append("Must feed: fed")
+    if events.extra_turn:
+        plan.labels.append("Extra turn")
+    if events.end_reason in ANNOUNCED_ENDS:
+        plan.labels.append(str(events.end_reason.value).capitalize())
     if game.is_terminal(after):
         plan.labels.append("Game over")
     return plan
-
-
-def _kalah_location(spec: BoardSpec, ring_index: int) -> Location:
-    n = spec.per_player
-    if ring_index < n:
-        return ring_index
-    if ring_index == n:
-        return spec.store(0)
-    if ring_index <= 2 * n:
-        return ring_index - 1
-    return spec.store(1)
-
-
-def _plan_kalah(plan: MovePlan, report: Any, spec: BoardSpec, source: Location) -> None:
-    drops = tuple(_kalah_location(spec, index) for index in report.path)
-    plan.laps.append(Lap(((source, report.seeds),), drops))
-    if report.captured:
-        last = drops[-1]
-        opposite = _kalah_location(spec, report.capture_pit)
-        taken = ((last, 1), (opposite, report.captured - 1))
-        plan.captures.append(Capture(tuple(t for t in taken if t[1]), spec.store(report.player),
-                                     f"Capture {report.captured}"))
-        plan.labels.append(f"Capture {report.captured}")
-    if report.extra_turn and not report.game_over:
-        plan.labels.append("Extra turn")
-
-
-def _plan_laps(plan: MovePlan, report: Any, spec: BoardSpec) -> None:
-    """Hus-style reports: laps with the pits they took from (owner, pit, seeds) and the mover's path."""
-    per = spec.per_player
-    for index, lap in enumerate(report.laps):
-        kind = getattr(getattr(lap, "kind", None), "value", "")
-        taken = tuple((owner * per + pit, seeds) for owner, pit, seeds in lap.taken if seeds)
-        label = None
-        if index and kind == "relay":
-            label = "Relay"
-        elif kind == "capture":
-            label = f"Capture {lap.seeds}"
-        plan.laps.append(Lap(taken, tuple(report.player * per + pit for pit in lap.path), label))
-    relays = getattr(report, "relays", 0)
-    if relays:
-        plan.labels.append(f"Relay x{relays}" if relays > 1 else "Relay")
-    if getattr(report, "captured", 0):
-        plan.labels.append(f"Captured {report.captured}")
-
-
-def _plan_path(plan: MovePlan, report: Any, spec: BoardSpec, source: Location, state: State) -> None:
-    """Oware-style reports: a path of canonical pit indices, the captured houses, and named events."""
-    seeds = getattr(report, "seeds", spec.counts(state)[source])
-    path = tuple(int(location) for location in report.path)
-    plan.laps.append(Lap(((source, seeds),), path))
-    captured_pits = tuple(getattr(report, "captured_houses", None) or getattr(report, "capture_pits", ()) or ())
-    if captured_pits and spec.has_stores and getattr(report, "captured", 0):
-        # Counts are taken from the board after sowing; reconciliation fixes any difference.
-        counts = spec.counts(state)
-        counts[source] = 0
-        for location in path:
-            counts[location] = counts.get(location, 0) + 1
-        taken = tuple((pit, counts.get(pit, 0)) for pit in captured_pits if counts.get(pit, 0))
-        plan.captures.append(Capture(taken, spec.store(report.player), f"Capture {report.captured}"))
-        plan.labels.append(f"Capture {report.captured}")
-    if getattr(report, "grand_slam", False):
-        plan.labels.append("Grand slam: capture" if getattr(report, "captured", 0) else "Grand slam: no capture")
-    if getattr(report, "fed", False):
-        plan.labels.append("Must feed: fed")
-    reason = getattr(report, "end_reason", None)
-    if reason is not None and getattr(reason, "name", "") in ("CANNOT_FEED", "REPETITION", "NO_CAPTURE_LIMIT"):
-        plan.labels.append(str(reason.value).capitalize())

@@ -318,8 +318,8 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         return Round(hole, direction, set_aside)
 
     def _aside_store(self, start: int, direction: str) -> int:
-        report = self.game.report(self.session.state, self._round(start, direction, True))
-        return report.store if report.store is not None else 0
+        stored = self.game.report(self.session.state, self._round(start, direction, True)).set_aside
+        return stored.index if stored is not None else 0
 
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move: Round, by_computer: bool = False) -> None:
