@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ai.evaluators as evaluators  # noqa: E402
+from ai import games  # noqa: E402
 from ai.evaluators.hus import HusEvaluator  # noqa: E402
 from ai.evaluators.oware import OwareEvaluator  # noqa: E402
 from ai.evaluators.sowing import SowingEvaluator  # noqa: E402
@@ -47,7 +47,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--depth", type=int, default=6)
     args = parser.parse_args()
-    evaluators._EVALUATORS[args.game]["candidate"] = "__main__:candidate"
+    games.register_evaluator(args.game, "candidate", "__main__:candidate")
     engine = f"pvs:time=none,depth={args.depth}"
     print(f"| candidate | vs {engine} (default evaluator) | W-D-L | score % |")
     print("|---|---|---|---|")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ai.evaluators as evaluators  # noqa: E402
+from ai import games  # noqa: E402
 from ai.evaluators.hus import HUS_EXPOSURE, HUS_INNER, HUS_MOBILITY, HusEvaluator  # noqa: E402
 from ai.tournament import compare  # noqa: E402
 
@@ -53,7 +53,7 @@ def candidates() -> list[HusEvaluator]:
 
 CANDIDATES = candidates()
 for _candidate in CANDIDATES:
-    evaluators._EVALUATORS["hus"][_candidate.name] = f"{__name__}:{_candidate.name}"
+    games.register_evaluator("hus", _candidate.name, f"{__name__}:{_candidate.name}")
 
 
 def __getattr__(name: str):

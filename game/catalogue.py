@@ -1,4 +1,8 @@
-"""The main menu and the list of playable games, read from ``game/menus/main.yaml``.
+"""Each game's one registration, and the main menu and list of playable games (``game/menus/main.yaml``).
+
+``REGISTRATIONS`` holds one ``Registration`` per game: its rules class (``rules`` registry), the engine side
+(``ai/games.py``: evaluators, kernels, time rule; presets in ``ai/data/presets.yaml``), the scene that draws it
+and its console.  Screens and consoles ask ``registration(name)``; nothing else keys a table by a game's name.
 
 A game is offered when its rules are registered in ``rules`` and the window has a scene that draws it; one
 that is not ready yet is listed as coming, greyed out, so the menu shows what the suite will hold.
@@ -9,9 +13,78 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ai import games as engine_side
 from guarded import files
 
 import rules
+
+SCENES = ("sowing", "cave", "puzzle")
+"""The boards the window has: ``sowing`` (two rows of pits with stores, or Hus's four rows; game screen
+``game/views/sowing_view.py``), ``cave`` (``game/views/cave_view.py``), ``puzzle`` (Solitaire Mancala's
+screens, reached from Puzzles)."""
+CONSOLES = ("play", "solitaire")
+"""The text consoles: ``play`` (``game/console/play.py``, any two-player game, its board the rules' ``render``)
+and ``solitaire`` (``game/console/solitaire.py``, the puzzle's own console)."""
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One game, registered once: the name its rules are registered under, its scene and console.  Its rules
+    class, engine side and presets are looked up from that name in their own layers."""
+
+    name: str
+    scene: str
+    console: str = "play"
+
+    @property
+    def rules(self) -> type[rules.Game]:
+        """The rules class (``rules.game_class``)."""
+        return rules.game_class(self.name)
+
+    @property
+    def engines(self) -> engine_side.GameSupport:
+        """Evaluators, kernels and time rule (``ai/games.py``)."""
+        return engine_side.support(self.name)
+
+    @property
+    def time_limit(self) -> float | None:
+        """The game's hard limit on a computer's time per move, or None (``GameSupport.time_limit``)."""
+        return self.engines.time_limit
+
+    def presets(self) -> dict[str, str]:
+        """Easy .. Strongest: preset name -> engine spec (``ai/data/presets.yaml`` under the game's name)."""
+        from ai import registry
+
+        return registry.presets(self.rules())
+
+
+REGISTRATIONS: dict[str, Registration] = {
+    record.name: record
+    for record in (
+        Registration("kalah", scene="sowing"),
+        Registration("oware", scene="sowing"),
+        Registration("hus", scene="sowing"),
+        Registration("magnetic-cave", scene="cave"),
+        Registration("solitaire", scene="puzzle", console="solitaire"),
+    )
+}
+
+
+def registration(game: rules.Game | str) -> Registration:
+    """The registration of ``game`` (a rules object, a name or an alias such as ``cave``).
+
+    A game whose rules are registered but that has no record here gets the general two-player screen and
+    console (a sowing board when its state has ``pits``); an unknown name raises ``rules.ParameterError``
+    listing the valid ones.
+    """
+    name = game.name if isinstance(game, rules.Game) else rules.game_class(game).name
+    record = REGISTRATIONS.get(name)
+    if record is None:
+        return Registration(name, scene="sowing")
+    if record.scene not in SCENES or record.console not in CONSOLES:
+        raise ValueError(f"{name}: scene {record.scene!r} / console {record.console!r} unknown "
+                         f"(scenes: {', '.join(SCENES)}; consoles: {', '.join(CONSOLES)})")
+    return record
 
 MENU_PATH = Path(__file__).parent / "menus" / "main.yaml"
 
@@ -74,7 +147,7 @@ def games() -> list[GameEntry]:
     for raw in _data()["games"]:
         name = str(raw["name"])
         registered, game_title = _registered(name)
-        scene = str(raw.get("scene", "sowing"))
+        scene = registration(name).scene if registered else "sowing"
         why = "" if registered and scene in scenes else ("coming soon" if registered else "rules coming soon")
         if registered and scene not in scenes:
             why = "board coming soon"

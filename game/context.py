@@ -113,7 +113,7 @@ class AppContext:
         """The game screen for the match's game (the scene named for it in the Play menu's YAML)."""
         from game import catalogue
 
-        scene = next((entry.scene for entry in catalogue.games() if entry.name == match.game.name), "sowing")
+        scene = catalogue.registration(match.game).scene
         if scene == "cave":
             from game.views.cave_view import CaveView
 

@@ -6,7 +6,8 @@ evaluator: the engines score them exactly with ``final_score``, which puts every
 score (``WIN`` plus the final margin) so a search plays endgames perfectly and prefers bigger wins.
 
 Evaluators are selected by name per game (engine parameter ``eval``); ``evaluator_names(game)`` lists them,
-``get_evaluator(game, name)`` builds one.  Each game's evaluators live in their own module.
+``get_evaluator(game, name)`` builds one.  Each game's evaluators live in their own module and are named in the
+game's one registration, ``ai/games.py``.
 
 An evaluator may also have ``playing_for(player) -> Evaluator``: the evaluator of a search that plays for
 ``player`` (Magnetic Cave's ``DEEP_THREE`` setting, off by default).  Every search evaluates with
@@ -18,6 +19,7 @@ import importlib
 from typing import Protocol, runtime_checkable
 
 from ai.base import EngineError
+from ai.games import support
 from rules import Game, Player, State
 
 WIN = 100_000.0
@@ -84,27 +86,6 @@ def as_margin(score: float) -> float:
     return score
 
 
-# game name -> evaluator name -> "module:factory".  A factory takes the game and returns an Evaluator.
-_EVALUATORS: dict[str, dict[str, str]] = {
-    "kalah": {
-        "default": "ai.evaluators.sowing:kalah_default",
-        "store": "ai.evaluators.sowing:store_only",
-    },
-    "oware": {
-        "default": "ai.evaluators.oware:oware_default",
-        "store": "ai.evaluators.sowing:store_only",
-    },
-    "hus": {
-        "default": "ai.evaluators.hus:hus_default",
-        "seeds": "ai.evaluators.hus:seeds_only",
-    },
-    "magnetic-cave": {
-        "default": "ai.evaluators.magnetic_cave:default_evaluator",
-        "windows": "ai.evaluators.magnetic_cave:simple_evaluator",
-    },
-}
-
-
 class ZeroEvaluator:
     """Scores every position 0: search then only sees proven results (a fallback for games with no evaluator)."""
 
@@ -116,24 +97,29 @@ class ZeroEvaluator:
 
 def evaluator_names(game: Game) -> tuple[str, ...]:
     """The evaluators that can score ``game`` (``zero`` always can)."""
-    return tuple(_EVALUATORS.get(game.name, {})) + ("zero",)
+    return tuple(support(game).evaluators) + ("zero",)
 
 
 def get_evaluator(game: Game, name: str = "default") -> Evaluator:
     """Build evaluator ``name`` for ``game``; EngineError naming the valid choices when it does not exist."""
     if name == "zero":
         return ZeroEvaluator()
-    table = _EVALUATORS.get(game.name, {})
+    table = support(game).evaluators
     if name not in table:
         if name == "default" and not table:
             return ZeroEvaluator()
         valid = ", ".join(evaluator_names(game))
         raise EngineError(f"{game.title} has no evaluator {name!r} (valid: {valid})")
-    module_name, _, factory = table[name].partition(":")
+    module_name, _, factory_name = table[name].partition(":")
     try:
         module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        if name == "default":
-            return ZeroEvaluator()
-        raise EngineError(f"evaluator {name!r} for {game.title} is not available yet") from None
-    return getattr(module, factory)(game)
+    except Exception as error:  # any failure: a broken evaluator must not quietly become the zero evaluator
+        raise EngineError(f"evaluator {name!r} for {game.title}: its module {module_name} failed to import "
+                          f"({type(error).__name__}: {error}); fix or reinstall it, or choose another "
+                          f"evaluator ({', '.join(evaluator_names(game))})") from error
+    factory = getattr(module, factory_name, None)
+    if not callable(factory):
+        raise EngineError(f"evaluator {name!r} for {game.title}: {module_name} has no factory {factory_name!r} "
+                          f"(expected a function taking the game, named in ai/evaluators/__init__.py)")
+    evaluator: Evaluator = factory(game)
+    return evaluator

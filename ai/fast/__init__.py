@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Hashable, Protocol
 
+from ai import games
 from ai.evaluators import Evaluator, evaluator_for, final_margin, final_score
 from rules import Game, Move, State
 
@@ -141,24 +142,12 @@ def best_child(kernel: Kernel, position: Position, beta: float) -> tuple[float, 
     return best, best_move, leaves
 
 
-KERNELS: dict[str, list[str]] = {
-    "kalah": ["ai.core.kernels:CompiledKalahKernel", "ai.fast.kalah:KalahKernel"],
-    "oware": ["ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"],
-    "hus": ["ai.core.kernels:CompiledHusKernel", "ai.fast.hus:HusKernel"],
-    # Not the same children as GameKernel: it plays forced moves at once (sound, see its docstring).
-    "magnetic-cave": ["ai.core.kernels:CompiledCaveKernel", "ai.fast.magnetic_cave:CaveKernel"],
-}
-"""Each game's exact kernels, fastest first, as ``module:class``.  A class has ``supports(game, evaluator,
-margins)`` and is built as ``cls(game, evaluator, margins)``; a class with ``compiled = True`` runs on the
-compiled core (``ai.core``) and is passed over when that core is not loaded."""
-
-
 def register_kernel(game_name: str, path: str, first: bool = True) -> None:
-    """Add a kernel class (``module:class``) for ``game_name``, tried before the others when ``first``."""
-    kernels = KERNELS.setdefault(game_name, [])
-    if path in kernels:
-        kernels.remove(path)
-    kernels.insert(0 if first else len(kernels), path)
+    """Add a kernel class (``module:class``) for ``game_name``, tried before the others when ``first``.
+
+    The game's kernels are part of its registration, ``ai/games.py`` ``GameSupport.kernels``: each is built as
+    ``cls(game, evaluator, margins)`` after ``cls.supports(game, evaluator, margins)`` said yes."""
+    games.register_kernel(game_name, path, first)
 
 
 def _kernel_class(path: str) -> Any:
@@ -175,7 +164,7 @@ def kernel_for(
     False keeps to the pure-Python kernels; True to the compiled ones (the general kernel when none fits).
     """
     if fast:
-        for path in KERNELS.get(game.name, ()):
+        for path in games.support(game).kernels:
             is_compiled = path.startswith("ai.core.")
             if compiled is not None and compiled != is_compiled:
                 continue

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 import rules
-from game import savegame
+from game import catalogue, savegame
 from game.console.play import EndOfInput, GameLoop, Terminal, moves_text
 from game.console.seats import resolve_seat, seat_choices
 from game.savegame import SaveError, Seat
@@ -313,11 +313,9 @@ def _solitaire(argv: list[str]) -> int:
 
 
 def _is_puzzle(spec: str) -> bool:
-    name = spec.partition(":")[0].strip().lower()
-    if name == "solitaire":
-        return True
+    """Whether ``spec`` names a game with its own puzzle console (its registration's ``console``)."""
     try:
-        return rules.game_class(name).num_players == 1
+        return catalogue.registration(spec.partition(":")[0].strip()).console == "solitaire"
     except RulesError:
         return False
 

@@ -7,18 +7,13 @@ valid.
 """
 from __future__ import annotations
 
-from ai import registry
+from ai import games, registry
 from ai.base import EngineError
 from game import savegame
 from game.savegame import SaveError, Seat
 from rules import Game
 from rules.base import clip
 
-SECONDS_PER_MOVE = {"kalah": 1.0, "oware": 1.0, "hus": 2.0, "magnetic-cave": 3.0}
-"""A computer's time per move in each game (the coursework and competition limits); 1 s for others."""
-FIRST_MOVE_SECONDS = {"hus": 30.0}
-"""Hus competition rules give each player 30 s for its first move."""
-DEFAULT_SECONDS = 1.0
 HINT_LEVELS = ("Hard", "Strongest", "Medium", "Easy")
 COMPUTER_LEVEL = "Medium"
 
@@ -92,9 +87,8 @@ def seat_label(game: Game, seat: Seat) -> str:
 
 
 def seconds_per_move(game: Game, seat: Seat, first_move: bool) -> float:
-    """The time a computer seat gets for this move: its own setting, else the game's limit."""
+    """The time a computer seat gets for this move: its own setting, else the game's time rule (its
+    registration in ``ai/games.py``: Hus 30 s for a first move, then 2 s; Magnetic Cave 3 s; 1 s otherwise)."""
     if seat.time is not None:
         return seat.time
-    if first_move and game.name in FIRST_MOVE_SECONDS:
-        return FIRST_MOVE_SECONDS[game.name]
-    return SECONDS_PER_MOVE.get(game.name, DEFAULT_SECONDS)
+    return games.support(game).seconds(first_move)

@@ -19,8 +19,8 @@ from game.views.base import MenuView
 
 SHOWN = 8
 SUFFIX = ".save"
-PUZZLE_GAME = "solitaire"
-"""Saves of this game continue on the puzzle screen."""
+PUZZLE_SCENE = "puzzle"
+"""Saves of a game registered with this scene continue on the puzzle screen (``game/catalogue.py``)."""
 
 
 def save_files(folder: Path) -> list[Path]:
@@ -55,7 +55,7 @@ def open_save(context: AppContext, path: Path) -> str | None:
     """Open the save at ``path`` in its game screen; on failure return the message (and stay)."""
     try:
         saved = savegame.load(path)
-        if saved.game.name == PUZZLE_GAME:
+        if catalogue.registration(saved.game).scene == PUZZLE_SCENE:
             _open_puzzle(context, saved, path)
             return None
         match = match_from_saved(saved)
@@ -73,7 +73,7 @@ def resume(context: AppContext) -> str | None:
     if saved is None:
         return problem or "There is no game to resume."
     try:
-        if saved.game.name == PUZZLE_GAME:
+        if catalogue.registration(saved.game).scene == PUZZLE_SCENE:
             _open_puzzle(context, saved, None)
             return None
         match = match_from_saved(saved)

@@ -22,7 +22,7 @@ from pathlib import Path
 import arcade
 import arcade.gui
 
-from game import theme
+from game import catalogue, theme
 from game.context import AppContext
 from game.controller import SPEEDS, MatchController
 from game.scenes.contract import Location, MatchScene
@@ -41,8 +41,6 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     MOVE_NOUN = "move"
     """How the hint names a move ("pit", "cell")."""
-    MOVE_TIME_LIMIT: float | None = None
-    """The game's own limit on the computer's time per move, in seconds (Magnetic Cave: 3), or None."""
     GAME_OVER_DELAY = 0.0
     """Seconds between the last move landing and the game-over panel (time to see the winning line)."""
     GAME_OVER_AT_TOP = False
@@ -54,7 +52,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.ui = FrugalUIManager()  # the bottom bar, laid out and rendered only when it changes
         self.context = context
         self.controller = MatchController(match, context.settings, context.autosave, context.statistics,
-                                          self.MOVE_TIME_LIMIT, self.MOVE_NOUN)
+                                          catalogue.registration(match.game).time_limit, self.MOVE_NOUN)
         self.controller.save_path = save_path
         self.background_color = theme.TABLE
         self.scene = self.make_scene()
