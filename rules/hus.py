@@ -48,7 +48,7 @@ from typing import Hashable
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Player, Reason
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
-from rules.sowing import SIDE_LETTERS, format_sides, parse_count, parse_side, parse_sides, read_fields
+from rules.sowing import SIDE_LETTERS, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields
 
 RING = 32
 """Pits per player."""
@@ -299,6 +299,17 @@ class Hus(Game[HusState, int]):
     def move_label(self, state: HusState, move: int) -> str:
         return str(move + 1)
 
+    def parse_label(self, state: HusState, text: str) -> int:
+        """A pit as the player types it, 1..32 in the player's own ring."""
+
+        def why(index: int) -> str:
+            seeds = state.pits[RING * state.to_move + index]
+            if seeds < 2:
+                return f"it holds {seeds} seed{'s' if seeds != 1 else ''}; a move needs 2 or more"
+            return f"its sowing would not end within {self.lap_limit} laps"
+
+        return parse_pit_label(text, self.legal_moves(state), RING, why=why)
+
     def describe_move(self, state: HusState, move: int) -> str:
         events = self.report(state, move)
         who = self.player_names[events.player]
@@ -365,9 +376,10 @@ class Hus(Game[HusState, int]):
         return HusState(pits, to_move, turn)
 
     def render(self, state: HusState) -> str:
-        """The 4x16 board as South sees it, North on top, each row labelled; the mover's pit numbers shown.
+        """The 4x16 board as South sees it, North on top, each row labelled; the mover's pit numbers shown as
+        the player sees them (1..32, ``move_label``).
 
-        Screen columns run left to right: North's outer row holds North 15..0, North's inner 16..31, South's
+        Screen columns run left to right (internal indices): North's outer row holds North 15..0, North's inner 16..31, South's
         inner 31..16, South's outer 0..15, so each column's inner pits face each other (South ``e`` opposite
         North ``47 - e``).
         """
@@ -384,7 +396,7 @@ class Hus(Game[HusState, int]):
         for label, owner, order in rows:
             counts = south if owner == 0 else north
             row = f"{label:<9}" + "".join(f"[{counts[pit]:>2}]" for pit in order)
-            numbers = (f"{'  pit':<9}" + "".join(f" {pit:>2} " for pit in order)).rstrip()
+            numbers = (f"{'  pit':<9}" + "".join(f" {pit + 1:>2} " for pit in order)).rstrip()
             if owner == mover == 1:
                 lines += [numbers, row]
             elif owner == mover == 0:

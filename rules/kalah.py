@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Player, Reason
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
-from rules.sowing import format_sides, parse_count, parse_side, parse_sides, read_fields, render_two_rows, SIDE_LETTERS
+from rules.sowing import format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields, render_two_rows, SIDE_LETTERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +223,10 @@ class Kalah(Game[KalahState, int]):
 
     def move_label(self, state: KalahState, move: int) -> str:
         return str(move + 1)
+
+    def parse_label(self, state: KalahState, text: str) -> int:
+        """A pit as the player types it, 1..pits from the player's own left."""
+        return parse_pit_label(text, self.legal_moves(state), self.pits, why=lambda index: "it is empty")
 
     def describe_move(self, state: KalahState, move: int) -> str:
         events = self.report(state, move)

@@ -64,7 +64,7 @@ from typing import Iterator
 from rules.base import (Game, IllegalMoveError, NotationError, Outcome, Param, ParameterError, Player, Reason, clip,
                         read_whole_number)
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
-from rules.sowing import SIDE_LETTERS, format_sides, parse_count, parse_side, parse_sides, read_fields, render_two_rows
+from rules.sowing import SIDE_LETTERS, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields, render_two_rows
 
 HOUSES = 6
 """Houses per side."""
@@ -344,6 +344,20 @@ class Oware(Game[OwareState, int]):
 
     def move_label(self, state: OwareState, move: int) -> str:
         return str(move + 1)
+
+    def parse_label(self, state: OwareState, text: str) -> int:
+        """A house as the player types it, 1..6 from the player's own left."""
+        player = state.to_move
+        opponent = self.player_names[1 - player]
+
+        def why(index: int) -> str:
+            if not state.pits[HOUSES * player + index]:
+                return "it is empty"
+            if not any(state.pits[HOUSES - HOUSES * player : RING - HOUSES * player]):
+                return f"it does not reach {opponent}, who has no seeds and must be fed"
+            return f"it would capture every seed on {opponent}'s side (a grand slam), which this variant forbids"
+
+        return parse_pit_label(text, self.legal_moves(state), HOUSES, "house", why)
 
     def describe_move(self, state: OwareState, move: int) -> str:
         events = self.report(state, move)

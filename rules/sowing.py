@@ -11,9 +11,9 @@ values and raise NotationError naming the field and what was expected.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from rules.base import NotationError, Player, clip, read_whole_number
+from rules.base import IllegalMoveError, NotationError, Player, clip, read_whole_number
 
 SIDE_LETTERS = ("S", "N")
 
@@ -76,6 +76,29 @@ def format_sides(pits: Sequence[int], per_side: int) -> str:
     return f"{south}/{north}"
 
 
+def parse_pit_label(text: str, legal: Sequence[int], per_side: int, noun: str = "pit",
+                    why: Callable[[int], str] | None = None) -> int:
+    """Read a pit as a player types it (1..``per_side``, the player's own numbering) into the 0-based move.
+
+    ``legal`` are the legal moves (0-based); ``why(index)`` may say why a pit that exists cannot be played.
+    Every error names what was typed, what is valid and the legal moves, all in the player's numbering.
+    """
+    valid = ", ".join(str(move + 1) for move in legal) or "none (the game is over)"
+    number = read_whole_number(text) if isinstance(text, str) else None
+    if number is None:
+        typed = clip(text.strip()) if isinstance(text, str) else repr(text)
+        raise NotationError(f"{typed!r} is not a {noun} number: type one of your {noun}s 1..{per_side}; "
+                            f"legal moves: {valid}")
+    if not 1 <= number <= per_side:
+        raise IllegalMoveError(f"{noun} {number} does not exist: your {noun}s are numbered 1..{per_side}; "
+                               f"legal moves: {valid}")
+    if number - 1 not in legal:
+        reason = why(number - 1) if why is not None and legal else ""
+        raise IllegalMoveError(f"{noun} {number} cannot be played{': ' + reason if reason else ' here'}; "
+                               f"legal moves: {valid}")
+    return number - 1
+
+
 def parse_side(field: str, value: str) -> Player:
     """``S`` or ``N`` to a player number."""
     if value not in SIDE_LETTERS:
@@ -89,7 +112,8 @@ def render_two_rows(
     to_move: Player | None,
     names: tuple[str, str] = ("South", "North"),
 ) -> str:
-    """A console picture of a two-row board as South sees it, with each side's pit numbers.
+    """A console picture of a two-row board as South sees it, with each side's pit numbers as its player sees
+    them (1..n from that player's own left).
 
     North's pits run right to left along the top (its own left is South's right), South's left to right along
     the bottom; North's store is at the left, South's at the right.
@@ -99,10 +123,10 @@ def render_two_rows(
     cell = lambda count: f"[{count:>2}]"  # noqa: E731 - a tiny formatter
     label = lambda number: f" {number:>2} "  # noqa: E731
     margin = " " * 6
-    north_labels = margin + "".join(label(i) for i in reversed(range(per_side)))
+    north_labels = margin + "".join(label(i + 1) for i in reversed(range(per_side)))
     north_row = margin + "".join(cell(north[i]) for i in reversed(range(per_side)))
     south_row = margin + "".join(cell(south[i]) for i in range(per_side))
-    south_labels = margin + "".join(label(i) for i in range(per_side))
+    south_labels = margin + "".join(label(i + 1) for i in range(per_side))
     lines = [f"{margin}{names[1]}{' (to move)' if to_move == 1 else ''}", north_labels, north_row]
     if stores is not None:
         width = 4 * per_side

@@ -63,7 +63,7 @@ class Script(io.TextIOBase):
             if isinstance(item, Changing):
                 game, state = session.game, session.state
                 move = next(m for m in game.legal_moves(state) if game.to_move(game.apply(state, m)) != game.to_move(state))
-                return self._line(game.format_move(state, move))
+                return self._line(game.move_label(state, move))
             return self._line(item)
         return ""
 
@@ -74,7 +74,7 @@ class Script(io.TextIOBase):
     @staticmethod
     def _first(session: Session) -> str:
         game, state = session.game, session.state
-        return game.format_move(state, game.legal_moves(state)[0])
+        return game.move_label(state, game.legal_moves(state)[0])
 
 
 def drive(items: list, game: str = "kalah", seats: dict[int, Seat] | None = None, load: str | None = None):
@@ -124,7 +124,7 @@ def test_the_board_and_whose_turn_follow_every_move():
 
 def test_help_lists_the_commands_and_the_legal_moves():
     code, output, console = drive(HUMAN_VS_RANDOM + ["help", "quit", "quit", "no"])
-    assert "Legal moves: 0, 1, 2, 3, 4, 5" in output
+    assert "Legal moves: 1, 2, 3, 4, 5, 6" in output
     for command in ("undo", "redo", "hint", "save [FILE]", "quit"):
         assert command in output
 
@@ -151,7 +151,7 @@ def test_hint_names_a_legal_move():
     hint = next(line for line in output.splitlines() if line.startswith("Hint: "))
     move = hint.split()[1]
     game = console.session.game
-    assert game.parse_move(game.initial_state(), move) in game.legal_moves(game.initial_state())
+    assert game.parse_label(game.initial_state(), move) in game.legal_moves(game.initial_state())
 
 
 # -- bad input -----------------------------------------------------------------------------------------------
@@ -172,14 +172,16 @@ def test_every_kind_of_bad_input_gets_invalid_input_and_the_prompt_again(tmp_pat
     assert "Invalid input: an empty line. Valid: new, load [FILE], quit." in bad
     assert any("'alphabet:depth=3' is neither a player, a level nor an engine of Kalah" in line for line in bad)
     assert any("seed must be" in line for line in bad)
-    assert any("'9' is not a legal move" in line and "a move (0, 1, 2, 3, 4, 5)" in line for line in bad)
+    assert any("pit 9 does not exist: your pits are numbered 1..6" in line and "a move (1, 2, 3, 4, 5, 6)" in line
+               for line in bad)
+    assert any("'-1' is not a pit number: type one of your pits 1..6" in line for line in bad)
     assert any("cannot write" in line for line in bad)
     assert any("cannot load" in line for line in bad)
     assert any("'maybe' is not an answer. Valid: yes or no." in line for line in bad)
     # Each bad answer is followed by the same question again.
     lines = output.splitlines()
     for index, line in enumerate(lines):
-        if line.startswith("Invalid input: ") and "is not a legal move" in line:
+        if line.startswith("Invalid input: ") and ("not a pit number" in line or "does not exist" in line):
             assert lines[index + 1].startswith("South> ")
     assert console.session.moves == []
     assert code == 0
@@ -435,7 +437,7 @@ def expected_game(game, seats: dict[int, str]) -> tuple[list[str], object]:
             move = registry.make_engine(game, seats[player]).search(state).move
         else:
             move = game.legal_moves(state)[0]
-            typed.append(game.format_move(state, move))
+            typed.append(game.move_label(state, move))
         state = game.apply(state, move)
     return typed, state
 

@@ -423,7 +423,7 @@ def test_render_shows_four_labelled_rows_and_the_movers_numbers():
     assert rows["S inner"].split("]")[0].endswith(" 7") and rows["S outer"].split("]")[0].endswith("12")
     number_lines = [line for line in lines if line.strip().startswith("pit")]
     assert len(number_lines) == 2  # the mover's two rows only
-    assert number_lines[0].split()[1:3] == ["15", "14"]
+    assert number_lines[0].split()[1:3] == ["16", "15"]  # the player's numbering: internal index + 1
     assert "North (to move)" in game.render(state)
 
 

@@ -112,7 +112,7 @@ class GameLoop:
 
     def _valid_here(self) -> str:
         session = self.session
-        moves = ", ".join(session.game.format_move(session.state, m) for m in session.game.legal_moves(session.state))
+        moves = ", ".join(session.game.move_label(session.state, m) for m in session.game.legal_moves(session.state))
         return f"a move ({moves}) or a command ({COMMANDS})"
 
     # -- a human's turn -----------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ class GameLoop:
             return False
         else:
             try:
-                move = game.parse_move(session.state, line)
+                move = game.parse_label(session.state, line)
             except RulesError as error:
                 # The valid moves follow in the answer's own list, so the rules' copy of them is left out.
                 self.io.invalid(str(error).split("; legal moves")[0], self._valid_here())
@@ -169,14 +169,14 @@ class GameLoop:
         self.io.say("  hint             ask the computer for a good move")
         self.io.say("  save [FILE]      save the game and go on playing")
         self.io.say("  quit             back to the start menu (where you can save, resume or leave)")
-        moves = ", ".join(game.format_move(session.state, m) for m in game.legal_moves(session.state))
+        moves = ", ".join(game.move_label(session.state, m) for m in game.legal_moves(session.state))
         self.io.say(f"Legal moves: {moves}")
 
     def _play_move(self, player: int, move: Move) -> None:
         session = self.session
         game = session.game
         description = game.describe_move(session.state, move)
-        text = game.format_move(session.state, move)
+        text = game.move_label(session.state, move)
         session.play(move)
         self.io.say(f"{game.player_names[player]} plays {text}: {description}")
         self.show()
@@ -207,7 +207,7 @@ class GameLoop:
         elapsed = time.perf_counter() - started
         legal = game.legal_moves(session.state)
         if result.move is None or result.move not in legal:
-            valid = ", ".join(game.format_move(session.state, m) for m in legal)
+            valid = ", ".join(game.move_label(session.state, m) for m in legal)
             self.io.say(f"The engine {seat.engine} chose an illegal move {result.move!r} (legal: {valid}); "
                         "it is not played.")
             return False
@@ -230,7 +230,7 @@ class GameLoop:
         if result.move is None or result.move not in game.legal_moves(session.state):
             self.io.say(f"No hint: the engine {spec} found no legal move.")
             return
-        move = game.format_move(session.state, result.move)
+        move = game.move_label(session.state, result.move)
         self.io.say(f"Hint: {move}  ({spec}: {_thinking(result, time.perf_counter() - started)})")
 
     def _announce(self) -> None:

@@ -128,7 +128,7 @@ class SolitaireConsole:
             self.say("Invalid input: the game is over; valid: undo, quit")
             return
         try:
-            move = self.game.parse_move(self.state, line)
+            move = self.game.parse_label(self.state, line)
         except RulesError as error:
             self.say(f"Invalid input: {error}; commands: hint, auto, solve, undo, board, help, quit")
             return
@@ -178,7 +178,7 @@ class SolitaireConsole:
         result = self.think()
         if result is None or result.move is None:
             return
-        move = self.game.format_move(self.state, result.move)
+        move = self.game.move_label(self.state, result.move)
         self.say(f"Hint ({self.engine_spec}): {move} ({result.info.get('reason', '')})")
 
     def solve(self) -> None:

@@ -90,9 +90,16 @@ def test_move_labels_round_trip_and_sowing_pits_count_from_one(name: str) -> Non
 def test_parse_label_names_the_legal_moves_in_the_players_numbering() -> None:
     game = Kalah(pits=3)
     state = game.from_text("pits=0,2,1/1,1,1 stores=0,0 move=S")
-    with pytest.raises(IllegalMoveError, match=r"'1' is not a legal move here; legal moves: 2, 3"):
+    with pytest.raises(IllegalMoveError, match=r"^pit 1 cannot be played: it is empty; legal moves: 2, 3$"):
         game.parse_label(state, "1")
     assert game.parse_label(state, " 3 ") == 2
+    for foreign in ("٣", "３", "+3", "-0", "9" * 5000, "2.0"):
+        with pytest.raises(rules.NotationError, match=r"is not a pit number: type one of your pits 1\.\.3; "
+                                                       r"legal moves: 2, 3"):
+            game.parse_label(state, foreign)
+    cave = rules.get_game("magnetic-cave")
+    with pytest.raises(rules.NotationError, match="type a column letter A-H"):
+        cave.parse_label(cave.initial_state(), "1")
 
 
 def test_default_random_playout_and_report_serve_a_game_without_its_own() -> None:
