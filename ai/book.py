@@ -124,7 +124,7 @@ def _load(spec: str) -> OpeningBook | None:
 
 
 # -- building a book -------------------------------------------------------------------------------------------------
-def _search(job: tuple[str, str, int, int]) -> tuple[str, Move, float, int, int, float]:
+def _search(job: tuple[str, str, int, float]) -> tuple[str, Move, float, int, int, float]:
     """One position searched by a fresh engine to a fixed depth: (notation, move, score, depth, nodes, seconds)."""
     from ai.search import PVSEngine
 

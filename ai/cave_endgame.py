@@ -38,7 +38,7 @@ its own.  ``EndgameRun`` puts the solver in front of the engine's search at the 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ai.base import SearchAborted
 from ai.evaluators.magnetic_cave import CELL_WINDOWS, WINDOWS, zugzwang_outlook
@@ -344,6 +344,18 @@ engine may reuse them (the positions of one game recur from move to move, and a 
 leaves its proofs behind for the next move)."""
 
 
+class Solver(Protocol):
+    """What ``EndgameRun`` needs of a solver: ``EndgameSolver`` here, or the compiled one of ai/core/kernels.py."""
+
+    poll: Any
+
+    @property
+    def nodes(self) -> int: ...
+
+    def solve(self, mine: int, theirs: int, alpha: int = -1, beta: int = 1,
+              max_nodes: int | None = None) -> tuple[int, int | None]: ...
+
+
 class EndgameRun:
     """The engine's search run (``ai.search``'s ``_Run`` interface) with the endgame solver in front.
 
@@ -359,7 +371,7 @@ class EndgameRun:
         self.kernel = kernel
         self.inner = inner
         self.budget = budget
-        self.solver = EndgameSolver(table=SHARED_TABLE)
+        self.solver: Solver = EndgameSolver(table=SHARED_TABLE)
 
     def __getattr__(self, name: str):
         return getattr(self.inner, name)

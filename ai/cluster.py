@@ -144,11 +144,12 @@ class DaskRunner:
         except OSError as error:
             self.close()
             raise EngineError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        self._killed_worker = getattr(distributed, "KilledWorker", None)
-        if self._killed_worker is None:
+        killed: type[BaseException] | None = getattr(distributed, "KilledWorker", None)
+        if killed is None:
             from distributed.scheduler import KilledWorker
 
-            self._killed_worker = KilledWorker
+            killed = KilledWorker
+        self._killed_worker: type[BaseException] = killed
         self._completed = distributed.as_completed()
         self._tasks: dict[Any, tuple[Any, int]] = {}
         self.replays = 0

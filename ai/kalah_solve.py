@@ -18,7 +18,8 @@ from typing import Any, Callable
 from ai.base import SearchAborted
 from ai.core.kernels import CompiledKalahKernel
 from ai.evaluators import get_evaluator
-from rules import Game, Move, State
+from rules import Game
+from rules.kalah import Kalah, KalahState
 
 MAX_DEPTH = 250
 """Deeper than any Kalah game this prover can finish (``search.pxi`` allows 254)."""
@@ -38,7 +39,7 @@ class Proof:
     """The exact value of a position for the side to move and how it was found."""
 
     value: int
-    move: Move
+    move: int
     depth: int
     nodes: int
     seconds: float
@@ -48,7 +49,7 @@ class Proof:
 class Iteration:
     depth: int
     score: float
-    move: Move
+    move: int
     nodes: int
     seconds: float
     resolved: bool
@@ -61,7 +62,7 @@ class KalahProver:
     """Exact values of Kalah positions of one variant (a transposition table kept across proofs)."""
 
     def __init__(self, game: Game, tables: Any | None = None, memory: float = 512) -> None:
-        if game.name != "kalah":
+        if not isinstance(game, Kalah):
             raise ValueError(f"the prover solves Kalah, not {game.name}")
         self.game = game
         self.kernel = CompiledKalahKernel(game, get_evaluator(game, "default"), margins=True)
@@ -71,7 +72,7 @@ class KalahProver:
         self.table = self.kernel.new_table(memory)
         self.nodes = 0
 
-    def prove(self, state: State, progress: ProgressFn | None = None) -> Proof:
+    def prove(self, state: KalahState, progress: ProgressFn | None = None) -> Proof:
         """The exact value of ``state`` for the side to move (the game must not be over)."""
         if self.game.is_terminal(state):
             raise ValueError("the game is over: nothing to prove")
@@ -89,7 +90,7 @@ class KalahProver:
                 return Proof(int(round(score)), move, depth, run.nodes, iteration.seconds)
         raise RuntimeError(f"not resolved within {MAX_DEPTH} plies")
 
-    def prove_by_tests(self, state: State, progress: ProgressFn | None = None, first_depth: int = 14,
+    def prove_by_tests(self, state: KalahState, progress: ProgressFn | None = None, first_depth: int = 14,
                        deadline: float | None = None) -> Proof:
         """The exact value by null-window tests to the end of the game (MTD(f) on whole margins), after a
         short iterative deepening that gives the first guess and the move ordering."""
@@ -109,6 +110,8 @@ class KalahProver:
             if resolved:
                 self.nodes += run.nodes
                 return Proof(int(round(score)), move, depth, run.nodes, time.perf_counter() - started)
+        if move is None:
+            raise ValueError(f"prove_by_tests needs first_depth of 1 or more, not {first_depth}")
         lower, upper = -float("inf"), float("inf")
         guess = float(round(guess))
         best = move
@@ -128,12 +131,12 @@ class KalahProver:
         self.nodes += run.nodes
         return Proof(int(lower), best, deep, run.nodes, time.perf_counter() - started)
 
-    def principal_variation(self, state: State, value: int, limit: int = 400,
-                            seconds: float | None = None) -> tuple[tuple[Move, ...], bool]:
+    def principal_variation(self, state: KalahState, value: int, limit: int = 400,
+                            seconds: float | None = None) -> tuple[tuple[int, ...], bool]:
         """A line of perfect play from ``state``, each move proved again on the way (cheap: the table is warm),
         and whether it reached the end of the game (``seconds`` may stop it earlier)."""
         game = self.game
-        line: list[Move] = []
+        line: list[int] = []
         mover = game.to_move(state)
         deadline = None if seconds is None else time.perf_counter() + seconds
         while not game.is_terminal(state) and len(line) < limit:
@@ -143,6 +146,7 @@ class KalahProver:
                 return tuple(line), False
             line.append(proof.move)
             state = game.apply(state, proof.move)
-        if game.is_terminal(state) and game.outcome(state).margin(mover) != value:
+        outcome = game.outcome(state)
+        if outcome is not None and outcome.margin(mover) != value:
             raise AssertionError("the principal variation does not reach the proven value")
         return tuple(line), game.is_terminal(state)

@@ -18,8 +18,9 @@ from typing import Any
 from ai import registry
 from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult
 from ai.single_agent import Budget
-from ai.single_agent_engines import SingleAgentEngine
+from ai.single_agent_engines import SingleAgentEngine, solitaire_state
 from ai.solitaire_problem import Node, SolitaireProblem
+from rules import State
 from rules.solitaire import Solitaire, SolitaireState
 
 REPORT_EVERY = 0.25
@@ -86,8 +87,9 @@ class LiveEngine(Engine):
     def __repr__(self) -> str:
         return repr(self.inner)
 
-    def search(self, state: SolitaireState, limits: Limits | None = None, cancel: CancelToken | None = None,
+    def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
                progress: ProgressCallback | None = None) -> SearchResult:
+        state = solitaire_state(state)
         self._progress = progress
         inner = self.inner
         # The engine's search builds its problem and budget in ``solve``; this instance's solve builds watched

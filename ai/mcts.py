@@ -131,7 +131,7 @@ class MCTSEngine(Engine):
         c = self.exploration
         while not node.terminal and not node.untried:
             scale = log(node.visits)
-            best_value, best_child = -1.0, None
+            best_value, best_child = -1.0, next(iter(node.children.values()))  # every value beats -1
             for child in node.children.values():
                 value = child.reward / child.visits + c * sqrt(scale / child.visits)
                 if value > best_value:
@@ -170,7 +170,7 @@ class MCTSEngine(Engine):
                 state = game.apply(state, move)
                 steps += 1
         outcome = game.outcome(state)
-        if outcome.winner is None:
+        if outcome is None or outcome.winner is None:  # None only for a rollout cut short: a draw
             return 0.5, 0.5
         return (1.0, 0.0) if outcome.winner == 0 else (0.0, 1.0)
 

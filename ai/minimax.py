@@ -88,7 +88,7 @@ def fixed_depth_root(
     """The root of a depth-limited reference search (minimax, alpha-beta): each move in the rules' order, the
     first of equal values kept; on cancel or deadline the best move found so far (or the first legal one)."""
     game = engine.game
-    depth = max(1, budget.max_depth)
+    depth = max(1, budget.max_depth or 1)  # the reference searches always have a depth
     started = time.perf_counter()
     if game.is_terminal(state):
         return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Hashable
+from typing import Any, Hashable, TypeVar
 
 from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused,
@@ -58,7 +58,10 @@ SAFETY = (0.02, 0.020)
 unwind, answer and be scheduled again on a loaded machine, so the deadline itself is kept."""
 
 
-def tighter(first: float | None, second: float | None) -> float | None:
+Number = TypeVar("Number", int, float)
+
+
+def tighter(first: Number | None, second: Number | None) -> Number | None:
     """The smaller of two optional limits (None means unlimited)."""
     if first is None:
         return second
@@ -263,7 +266,7 @@ class PVSEngine(Engine):
         kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
         table = self.table if kernel is self.kernel else new_table(kernel, self.memory)
         make_run = getattr(kernel, "make_run", None)
-        if getattr(kernel, "compiled", False):
+        if make_run is not None and getattr(kernel, "compiled", False):
             run = make_run(table, budget, self.poll_interval, state=state)
         else:
             run = make_run(table, budget, self.poll_interval) if make_run is not None else None

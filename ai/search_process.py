@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ai.base import CancelToken, Limits, SearchAborted, SearchResult
+from ai.base import CancelToken, Engine, Limits, SearchAborted, SearchResult
 from ai.worker import Failed, Finished, Mailbox, Progress, fallback_result
 from rules import Game, State
 
@@ -250,6 +250,7 @@ def run_request(request: SearchRequest, send: Any) -> None:
 
     started = time.perf_counter()
     try:
+        engine: Engine
         if request.live:
             engine = make_live_engine(request.game, request.spec)  # type: ignore[arg-type]
         else:

@@ -173,7 +173,8 @@ class _Node:
         return _Node(state, self, action, self.g + problem.action_cost(self.state, action, state), self.depth + 1)
 
     def line(self) -> tuple[tuple, tuple]:
-        actions, states, node = [], [], self
+        actions, states = [], []
+        node: _Node | None = self
         while node is not None:
             states.append(node.state)
             if node.parent is not None:
@@ -239,7 +240,7 @@ class _Run:
     def finish(self, node: _Node | None, exhaustive: bool, reason: str) -> Solution:
         """The Solution: the goal ``node`` if given, else the best line found."""
         solved = node is not None
-        path, states = (node if solved else self.best).line()
+        path, states = (node if node is not None else self.best).line()
         return solution_for(self.problem, path, states, solved, exhaustive, reason, self.budget)
 
 

@@ -28,7 +28,7 @@ from ai.single_agent import (
 )
 from ai.solitaire_packed import packed_depth_first
 from ai.solitaire_problem import SolitaireProblem
-from rules import Game
+from rules import Game, State
 from rules.solitaire import Solitaire, SolitaireState
 
 DEFAULT_TIME = 2.0
@@ -50,6 +50,13 @@ def explain(game: Solitaire, problem: SolitaireProblem, solution: Solution) -> s
     return f"best found: {value} stored ({solution.reason}, not proven)"
 
 
+def solitaire_state(state: State) -> SolitaireState:
+    """``state`` as a Solitaire Mancala position; EngineError when it is another game's."""
+    if not isinstance(state, SolitaireState):
+        raise EngineError(f"a single-agent engine searches Solitaire Mancala positions, not {type(state).__name__}")
+    return state
+
+
 class SingleAgentEngine(Engine):
     """Base of the single-agent engines: subclasses give ``run(problem, budget)``."""
 
@@ -61,6 +68,8 @@ class SingleAgentEngine(Engine):
         super().__init__(game, time=time, nodes=nodes, **params)
         if not isinstance(game, Solitaire):
             raise EngineError(f"{self.name} knows how to search Solitaire Mancala, not {game.title}")
+        self.solitaire = game
+        """The game, as the Solitaire rules object it was checked to be."""
         self.time_limit = time
         self.node_limit = nodes
 
@@ -73,12 +82,13 @@ class SingleAgentEngine(Engine):
         limits = limits or Limits()
         seconds = limits.time if limits.time is not None else self.time_limit
         nodes = limits.nodes if limits.nodes is not None else self.node_limit
-        problem = SolitaireProblem(self.game, state)
+        problem = SolitaireProblem(self.solitaire, state)
         return problem, self.run(problem, Budget(nodes, seconds, cancel))
 
-    def search(self, state: SolitaireState, limits: Limits | None = None, cancel: CancelToken | None = None,
+    def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
                progress: ProgressCallback | None = None) -> SearchResult:
-        game: Solitaire = self.game  # type: ignore[assignment]
+        game = self.solitaire
+        state = solitaire_state(state)
         if game.is_terminal(state):
             return SearchResult(None, float(state.stored), exhaustive=True, info={"reason": "the game is over"})
         with gc_paused():  # a frontier of millions of nodes would make each collection stall the window

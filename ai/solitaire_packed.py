@@ -116,8 +116,8 @@ def packed_depth_first(problem: SolitaireProblem, budget: Budget | None = None) 
     root = pack(board0, selected0)
     # parent[position] = (the position before, the round played); the root and the history have no parent.
     parent: dict[int, tuple[int, Round] | None] = {root: None}
-    for board, selected in problem.forbidden:
-        parent.setdefault(pack(board, selected), None)
+    for holes, selected in problem.forbidden:
+        parent.setdefault(pack(holes, selected), None)
     stats.visited += 1
     best, best_left = root, left0
     goal = None
@@ -139,15 +139,15 @@ def packed_depth_first(problem: SolitaireProblem, budget: Budget | None = None) 
                     next_poll += POLL_EVERY
                     stats.expanded, stats.visited = expanded, visited
                     budget.check()
-                board = position >> SELECT_BITS
+                packed = position >> SELECT_BITS
                 selected = position & 15
-                starts = [i for i in range(HOLES) if (board >> _SHIFT[i]) & MASK] if selected == FREE \
+                starts = [i for i in range(HOLES) if (packed >> _SHIFT[i]) & MASK] if selected == FREE \
                     else (selected,)
                 storing = []
                 others = []
                 for start in starts:
-                    for change, last, stores, fixed, chosen in table[start][(board >> _SHIFT[start]) & MASK]:
-                        after = board + change
+                    for change, last, stores, fixed, chosen in table[start][(packed >> _SHIFT[start]) & MASK]:
+                        after = packed + change
                         count = (after >> _SHIFT[last]) & MASK
                         if stores:
                             child = after << SELECT_BITS | (last if count else FREE)
@@ -175,7 +175,7 @@ def packed_depth_first(problem: SolitaireProblem, budget: Budget | None = None) 
                     stats.max_frontier = len(stack)
             exhausted = True
         except _Found:
-            best, best_left = goal, floor
+            best, best_left = goal if goal is not None else best, floor
         except SearchAborted:
             pass
         finally:

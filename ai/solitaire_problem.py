@@ -63,7 +63,7 @@ class SolitaireProblem(SearchProblem[Node, Round]):
         if selected is not None:
             if not self.lewis:
                 return _FIXED
-            starts = (selected,)
+            starts: tuple[int, ...] = (selected,)
         else:
             starts = tuple(i for i in range(HOLES) if board[i])
         moves = []
@@ -77,7 +77,12 @@ class SolitaireProblem(SearchProblem[Node, Round]):
 
     def result(self, node: Node, action: Round) -> Node:
         board, selected, stored, left = node
-        start = selected if selected is not None else action.hole - 1
+        if selected is not None:
+            start = selected
+        elif action.hole is not None:
+            start = action.hole - 1
+        else:
+            raise ValueError(f"{action} names no hole, and the player is free to choose one here")
         cells, last, store, lost = sow(board, start, action.direction, action.set_aside, self.lewis)
         holes = tuple(cells)
         if lost:

@@ -287,7 +287,7 @@ class TournamentResult:
             lines.append(f"first player scored {100 * self.first_player_score():.1f}%")
         forfeits = [r for r in self.records if r.forfeit]
         for record in forfeits[:3]:
-            lines.append(f"game {record.index} forfeited: {record.forfeit.splitlines()[0]}")
+            lines.append(f"game {record.index} forfeited: {(record.forfeit or '').splitlines()[0]}")
         if len(forfeits) > 3:
             lines.append(f"... and {len(forfeits) - 3} more forfeits")
         if any(self.pentanomial):
@@ -401,12 +401,12 @@ def balanced_openings(
         seen.add(key)
         candidates.append((tuple(moves), state))
     scored = []
-    for order, (moves, state) in enumerate(candidates):
+    for order, (prefix, state) in enumerate(candidates):
         if engine is not None:
             value = engine.search(state, Limits(time=2.0), CancelToken(time.perf_counter() + 2.0)).score
         else:
             value = _playout_value(game, state, rng)
-        scored.append((abs(value), order, moves))
+        scored.append((abs(value), order, prefix))
     chosen = sorted(scored)[:count]
     return [moves for _, _, moves in sorted(chosen, key=lambda item: item[1])]
 
@@ -528,7 +528,8 @@ def _tasks(game: Game, specs: tuple[str, str], prefixes: list[tuple[Move, ...]],
     rng = random.Random(f"tournament:{run['seed']}")
     for index in range(games):
         opening = (index // 2) % len(prefixes)
-        game_seeds = tuple(rng.randrange(2**31) if seeded[side] else None for side in (0, 1))
+        south_seed = rng.randrange(2**31) if seeded[0] else None  # drawn in seat order
+        game_seeds = (south_seed, rng.randrange(2**31) if seeded[1] else None)
         yield GameTask(index, game.spec, specs, index % 2, opening, prefixes[opening], game_seeds,
                        run["time_limit"], run["overrun_margin"], run["max_plies"])
 

@@ -208,7 +208,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         return f"{self.name}:{','.join(parts)}"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._parameters == self._parameters  # type: ignore[attr-defined]
+        return isinstance(other, Game) and type(other) is type(self) and other._parameters == self._parameters
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(self._parameters.items())))

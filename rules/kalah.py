@@ -214,7 +214,7 @@ class Kalah(Game[KalahState, int]):
         _, _, extra, captured, capture_pit, over, path = self._sow(state, move, record=True)
         picked = Place(player, move)
         drops = tuple(self.place(index) for index in path)
-        captures = ()
+        captures: tuple[Capture, ...] = ()
         if captured:
             taken = ((drops[-1], 1), (self.place(capture_pit), captured - 1))
             captures = (Capture(tuple(item for item in taken if item[1]), Place(player, 0, store=True)),)

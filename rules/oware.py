@@ -334,7 +334,7 @@ class Oware(Game[OwareState, int]):
         picked = place(start)
         path = tuple(sowing_path(start, seeds, self.skip_start))
         sown = (board + self._deltas[start][seeds]).to_bytes(RING, "little")  # after sowing, before any capture
-        captures = ()
+        captures: tuple[Capture, ...] = ()
         if captured:
             taken = tuple((place(house), sown[house]) for house in houses)
             captures = (Capture(taken, Place(player, 0, store=True)),)

@@ -366,7 +366,7 @@ class Solitaire(Game[SolitaireState, Round]):
             if fields["end"] not in words:
                 raise NotationError(f"end: expected one of {', '.join(words)}, got {fields['end']!r}")
             end = words[fields["end"]]
-        return SolitaireState(board, stores, selected, tuple(seen), end)
+        return SolitaireState(board, (stores[0], stores[1]), selected, tuple(seen), end)
 
     def render(self, state: SolitaireState) -> str:
         """The board as the source document draws it, the hole the next round starts from marked ``*``."""

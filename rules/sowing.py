@@ -11,11 +11,23 @@ values and raise NotationError naming the field and what was expected.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
 from rules.base import IllegalMoveError, NotationError, Player, clip, read_whole_number
 
 SIDE_LETTERS = ("S", "N")
+
+
+class TwoRowPosition(Protocol):
+    """A two-row sowing position with stores (Kalah's and Oware's states), as code for both reads it."""
+
+    @property
+    def pits(self) -> tuple[int, ...]:
+        """South's pits then North's, each in its owner's numbering."""
+
+    @property
+    def stores(self) -> tuple[int, int]:
+        """(South's store, North's store)."""
 
 
 def read_fields(text: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict[str, str]:
@@ -110,7 +122,7 @@ def render_two_rows(
     pits: Sequence[int],
     stores: tuple[int, int] | None,
     to_move: Player | None,
-    names: tuple[str, str] = ("South", "North"),
+    names: Sequence[str] = ("South", "North"),
 ) -> str:
     """A console picture of a two-row board as South sees it, with each side's pit numbers as its player sees
     them (1..n from that player's own left).

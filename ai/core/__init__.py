@@ -68,6 +68,15 @@ def module() -> ModuleType | None:
     return _loaded[0]
 
 
+def require() -> ModuleType:
+    """The compiled extension, for a compiled kernel (built only when ``module()`` found it); ImportError
+    saying why when it is not loaded."""
+    loaded = module()
+    if loaded is None:
+        raise ImportError(f"a compiled kernel needs the compiled core, which is not loaded: {status().why}")
+    return loaded
+
+
 def status() -> CoreStatus:
     global _loaded
     if _loaded is None:

@@ -8,13 +8,19 @@ compiled search that ``ai.search.PVSEngine`` drives one iteration at a time.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ai.core as core
 from ai.evaluators import Evaluator, ZeroEvaluator
 from ai.evaluators.sowing import SowingEvaluator
 from ai.fast import best_child
 from rules import Game, Move, State
+
+if TYPE_CHECKING:
+    from rules.hus import Hus, HusState
+    from rules.kalah import Kalah, KalahState
+    from rules.magnetic_cave import CaveState, MagneticCave
+    from rules.oware import Oware, OwareState
 
 
 def cancel_flag(budget: Any) -> bytearray | None:
@@ -53,10 +59,10 @@ class CompiledKernel:
         return self.core.evaluate(position)
 
     def best_leaf(self, position: bytes, beta: float) -> tuple[float, Move | None, int]:
-        return best_child(self, position, beta)
+        return best_child(self, position, beta)  # type: ignore[arg-type]  # bytes positions: see below
 
     def new_table(self, megabytes: float) -> Any:
-        return core.module().Table(megabytes)
+        return core.require().Table(megabytes)
 
     def history(self, state: State) -> list[int] | None:
         """Keys of the positions before ``state`` that the rules look back on (none for most games)."""
@@ -65,7 +71,7 @@ class CompiledKernel:
     def make_run(self, table: Any, budget: Any, poll: int, state: State | None = None) -> "CompiledRun":
         """The compiled search of one root (``poll`` is C's own: the clock is read every few hundred nodes)."""
         core.runs_started += 1
-        run = core.module().Run(
+        run = core.require().Run(
             self.core, table,
             deadline=deadline_of(budget),
             max_nodes=None if budget is None else budget.max_nodes,
@@ -85,7 +91,8 @@ class CompiledRun:
         self.run = run
 
     def root(self, root: bytes, depth: int, alpha: float = -float("inf"),
-             beta: float = float("inf")) -> tuple[float, Move, bool]:
+             beta: float = float("inf")) -> tuple[float, int, bool]:
+        """(score, best move, resolved); every compiled kernel's move is an int (a pit or a cell)."""
         return self.run.root(root, depth, alpha, beta)
 
     @property
@@ -93,7 +100,7 @@ class CompiledRun:
         return self.run.nodes
 
     @property
-    def partial_move(self) -> Move | None:
+    def partial_move(self) -> int | None:
         return self.run.partial_move
 
     @property
@@ -127,22 +134,24 @@ class CompiledKalahKernel(CompiledKernel):
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         return game.name == "kalah" and isinstance(evaluator, (SowingEvaluator, ZeroEvaluator))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+    game: Kalah
+
+    def __init__(self, game: Kalah, evaluator: Evaluator, margins: bool = False) -> None:
         super().__init__(game, evaluator, margins)
-        zero = isinstance(evaluator, ZeroEvaluator)
-        self.core = core.module().KalahCore(
+        sowing = evaluator if isinstance(evaluator, SowingEvaluator) else None
+        self.core = core.require().KalahCore(
             game.pits, game.empty_capture, margins,
-            0.0 if zero else evaluator.side, 0.0 if zero else evaluator.mobility, zero,
-            0.0 if zero else evaluator.extra_turns, 0.0 if zero else evaluator.endgame,
+            0.0 if sowing is None else sowing.side, 0.0 if sowing is None else sowing.mobility, sowing is None,
+            0.0 if sowing is None else sowing.extra_turns, 0.0 if sowing is None else sowing.endgame,
         )
 
-    def accepts(self, state: State) -> bool:
+    def accepts(self, state: KalahState) -> bool:
         return max(self.game.key(state)) <= 65535
 
-    def encode(self, state: State) -> bytes:
+    def encode(self, state: KalahState) -> bytes:
         return self.core.pack(self.game.key(state))
 
-    def decode(self, position: bytes, to_move: int = 0) -> State:
+    def decode(self, position: bytes, to_move: int = 0) -> KalahState:
         from rules.kalah import KalahState
 
         fields = self.core.unpack(position)
@@ -167,7 +176,9 @@ class CompiledOwareKernel(CompiledKernel):
         return game.name == "oware" and not margins and isinstance(
             evaluator, (OwareEvaluator, SowingEvaluator, ZeroEvaluator))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+    game: Oware
+
+    def __init__(self, game: Oware, evaluator: Evaluator, margins: bool = False) -> None:
         from ai.evaluators.oware import OwareEvaluator
 
         super().__init__(game, evaluator, margins)
@@ -177,22 +188,22 @@ class CompiledOwareKernel(CompiledKernel):
             kind, weights = OWARE_SOWING, (evaluator.side, evaluator.mobility, 0.0)
         else:
             kind, weights = OWARE_ZERO, (0.0, 0.0, 0.0)
-        self.core = core.module().OwareCore(
+        self.core = core.require().OwareCore(
             game.seeds, game.skip_start, game.grand_slam == "capture", game.no_capture_limit, game.repetition,
             kind, *weights, game.grand_slam == "forbidden",
         )
 
-    def accepts(self, state: State) -> bool:
+    def accepts(self, state: OwareState) -> bool:
         return state.since_capture <= 65535 or not self.game.no_capture_limit
 
     def _pack(self, pits: tuple[int, ...], stores: tuple[int, int], to_move: int, counter: int) -> bytes:
         own, other = (pits[:6], pits[6:]) if to_move == 0 else (pits[6:], pits[:6])
         return self.core.pack(own, stores[to_move], other, stores[1 - to_move], min(counter, 65535))
 
-    def encode(self, state: State) -> bytes:
+    def encode(self, state: OwareState) -> bytes:
         return self._pack(state.pits, state.stores, state.to_move, state.since_capture)
 
-    def decode(self, position: bytes, to_move: int = 0, seen: frozenset = frozenset()) -> State:
+    def decode(self, position: bytes, to_move: int = 0, seen: frozenset[int] = frozenset()) -> OwareState:
         """The rules state of a position given who is to move and the boards seen (the position has neither)."""
         from rules.oware import OwareState
 
@@ -206,7 +217,7 @@ class CompiledOwareKernel(CompiledKernel):
         before ``position`` end the game as the rules say."""
         return self.core.children(position, history)
 
-    def history(self, state: State) -> list[int]:
+    def history(self, state: OwareState) -> list[int]:  # type: ignore[override]  # the Oware kernel gets Oware states
         """The keys of the boards ``state`` has seen since the last capture, laid out as the search's line.
 
         The rules keep those boards as a set, without who was to move or their counters; any board equal to
@@ -234,21 +245,25 @@ class CompiledHusKernel(CompiledKernel):
 
         return game.name == "hus" and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
-        super().__init__(game, evaluator, margins)
-        zero = isinstance(evaluator, ZeroEvaluator)
-        weights = (0.0, 0.0, 0.0) if zero else (evaluator.mobility, evaluator.exposure, evaluator.inner)
-        self.core = core.module().HusCore(game.lap_limit, game.turn_limit, margins, zero, *weights)
+    game: Hus
 
-    def accepts(self, state: State) -> bool:
+    def __init__(self, game: Hus, evaluator: Evaluator, margins: bool = False) -> None:
+        from ai.evaluators.hus import HusEvaluator
+
+        super().__init__(game, evaluator, margins)
+        hus = evaluator if isinstance(evaluator, HusEvaluator) else None
+        weights = (0.0, 0.0, 0.0) if hus is None else (hus.mobility, hus.exposure, hus.inner)
+        self.core = core.require().HusCore(game.lap_limit, game.turn_limit, margins, hus is None, *weights)
+
+    def accepts(self, state: HusState) -> bool:
         return sum(state.pits) <= 255
 
-    def encode(self, state: State) -> bytes:
+    def encode(self, state: HusState) -> bytes:
         player = state.to_move
         own, other = state.pits[32 * player: 32 * player + 32], state.pits[32 - 32 * player: 64 - 32 * player]
         return self.core.pack(own, other, 2 * state.turn + player)
 
-    def decode(self, position: bytes, to_move: int | None = None) -> State:
+    def decode(self, position: bytes, to_move: int | None = None) -> HusState:
         """The rules state of a position (the ply says who is to move)."""
         from rules.hus import HusState
 
@@ -272,7 +287,10 @@ class CompiledCaveKernel(CompiledKernel):
 
         return game.name == "magnetic-cave" and isinstance(evaluator, (ThreatEvaluator, WindowEvaluator, ZeroEvaluator))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False, forced: bool | None = None) -> None:
+    game: MagneticCave
+
+    def __init__(self, game: MagneticCave, evaluator: Evaluator, margins: bool = False,
+                 forced: bool | None = None) -> None:
         from ai.evaluators import WIN
         from ai.evaluators import magnetic_cave as cave
         from ai.fast import magnetic_cave as fast_cave
@@ -285,7 +303,7 @@ class CompiledCaveKernel(CompiledKernel):
         """The score of a won game (``CaveKernel.win``, ``final_score`` or ``final_margin`` of a five)."""
         self.loss = -self.win
         kind = 0 if threat else 1 if isinstance(evaluator, cave.WindowEvaluator) else 2
-        self.core = core.module().CaveCore(
+        self.core = core.require().CaveCore(
             self.forced, kind, self.win, fast_cave.ATTACK, fast_cave.DEFEND, cave.SIMPLE_VALUE,
             cave.THREAT_NEXT, cave.THREAT_LATER, cave.THREAT_BLOCK, cave.WIN_NEXT, cave.LOSS_NEXT,
         )
@@ -295,7 +313,7 @@ class CompiledCaveKernel(CompiledKernel):
         self.encode(game.initial_state())
 
     # -- positions --------------------------------------------------------------------------------------------
-    def encode(self, state: State) -> bytes:
+    def encode(self, state: CaveState) -> bytes:
         """The position of ``state``, which also becomes the root: the evaluation skips the windows dead there
         and plays for its side to move (``ai.evaluators.evaluator_for``), as ``CaveKernel.encode``."""
         from ai.evaluators import evaluator_for
@@ -314,14 +332,14 @@ class CompiledCaveKernel(CompiledKernel):
         self.root_moves = None
         return self.root_position
 
-    def decode(self, position: bytes, to_move: int = 0) -> State:
+    def decode(self, position: bytes, to_move: int = 0) -> CaveState:
         """The rules state of a position, given who is to move (for tests and tools)."""
         from rules.magnetic_cave import CaveState
 
         mine, theirs = self.core.unpack(position)
         return CaveState(mine, theirs, 0) if to_move == 0 else CaveState(theirs, mine, 1)
 
-    def accepts(self, state: State) -> bool:
+    def accepts(self, state: CaveState) -> bool:
         return True
 
     @property
@@ -344,7 +362,7 @@ class CompiledCaveKernel(CompiledKernel):
         """The compiled search; with forced children and the threat evaluator, behind the exact endgame solver
         (``ai.cave_endgame.EndgameRun``) as ``CaveKernel.make_run``."""
         core.runs_started += 1
-        run = CaveCompiledRun(self, core.module().CaveRun(
+        run = CaveCompiledRun(self, core.require().CaveRun(
             self.core, table,
             deadline=deadline_of(budget),
             max_nodes=None if budget is None else budget.max_nodes,
@@ -399,7 +417,7 @@ class CompiledEndgameSolver:
     ``solve``."""
 
     def __init__(self, poll: Any = None, max_nodes: int | None = None, table: Any = None) -> None:
-        self.core = core.module().EndgameCore(table)
+        self.core = core.require().EndgameCore(table)
         self.poll = poll
         self.max_nodes = max_nodes
         self.deadline: float | None = None
@@ -437,9 +455,10 @@ def _endgame_run_class() -> type:
 
         def __init__(self, kernel: CompiledCaveKernel, inner: Any, budget: Any) -> None:
             super().__init__(_IntPositions(kernel), inner, budget)
-            self.solver = CompiledEndgameSolver()
+            self.compiled_solver = CompiledEndgameSolver()
+            self.solver = self.compiled_solver
 
-        def _solve(self, root: bytes | int):
+        def _solve(self, root: bytes | int):  # bytes from the compiled run, an int from EndgameRun itself
             budget = self.budget
             seconds = budget.seconds
             # EndgameRun._solve's own stop, read again here for C: at most SOLVE_SHARE of the time left
@@ -447,8 +466,8 @@ def _endgame_run_class() -> type:
             stop = None if seconds is None else time.perf_counter() + share * max(0.0, seconds - budget.elapsed())
             token_deadline = getattr(budget.cancel, "deadline", None)
             deadlines = [d for d in (stop, token_deadline) if d is not None]
-            self.solver.deadline = min(deadlines) if deadlines else None
-            self.solver.cancel_flag = cancel_flag(budget)
+            self.compiled_solver.deadline = min(deadlines) if deadlines else None
+            self.compiled_solver.cancel_flag = cancel_flag(budget)
             return super()._solve(int.from_bytes(root, "little") if isinstance(root, bytes) else root)
 
     return CompiledEndgameRun

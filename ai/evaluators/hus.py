@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules import Game, State
+from rules import Game
+from rules.hus import HusState
 
 RING = 32
 INNER = range(16, 32)
@@ -42,7 +43,7 @@ class HusEvaluator:
         """The score from the four term differences (the one formula the fast kernel shares)."""
         return ((seeds + self.mobility * mobility) + self.exposure * exposure) + self.inner * inner
 
-    def evaluate(self, game: Game, state: State) -> float:
+    def evaluate(self, game: Game, state: HusState) -> float:
         pits = state.pits
         if game.to_move(state) == 0:
             own, other = pits[:RING], pits[RING:]

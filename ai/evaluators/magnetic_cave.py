@@ -173,6 +173,7 @@ def _fill_value(free: int, rows: tuple[str, ...]) -> int:
         _FILL_MEMO[key] = -1  # two playable threat cells of the opponent: one block is too few
         return -1
     forced = blocks[0] if blocks else None
+    moves: list[tuple[int, int] | None]
     if forced is not None:
         moves = [forced]
     else:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules import Game, State
+from rules import Game
+from rules.sowing import TwoRowPosition
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class OwareEvaluator:
     mobility: float = 0.0
     vulnerable: float = 0.0
 
-    def evaluate(self, game: Game, state: State) -> float:
+    def evaluate(self, game: Game, state: TwoRowPosition) -> float:
         pits = state.pits
         south_store, north_store = state.stores
         south, north = pits[:6], pits[6:]

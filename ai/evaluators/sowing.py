@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules import Game, State
+from rules import Game
+from rules.sowing import TwoRowPosition
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class SowingEvaluator:
     endgame: float = 0.0
     """Weight of the seeds-on-side difference scaled by the share of all seeds already in the stores."""
 
-    def evaluate(self, game: Game, state: State) -> float:
+    def evaluate(self, game: Game, state: TwoRowPosition) -> float:
         pits = state.pits
         n = len(pits) // 2
         south_store, north_store = state.stores
