@@ -222,7 +222,7 @@ def test_a_hus_console_game_with_undo_save_load_and_bad_input(tmp_path):
         "1",                   # start menu: a new game (both seats given on the command line)
         "99",                  # not a pit of the board
         "banana",              # not a move or a command
-        "0",                   # South's pit 0 (2 seeds at the start), then the computer answers
+        "1",                   # South's pit 1 (2 seeds at the start), then the computer answers
         "help", FIRST_LEGAL,
         "undo",                # takes back South's second move and the computer's reply
         "help", FIRST_LEGAL,
@@ -239,7 +239,8 @@ def test_a_hus_console_game_with_undo_save_load_and_bad_input(tmp_path):
     text = screen.getvalue()
     assert code == 0, text
     assert text.count("Invalid input") == 2, text
-    assert "'99' is not a legal move" in text and "'banana' is not a legal move" in text
+    assert "pit 99 does not exist: your pits are numbered 1..32" in text
+    assert "'banana' is not a pit number" in text
     assert "Took back 2 moves." in text
     assert f"Saved to {save} (4 moves)." in text
     assert f"Loaded {save}: Hus" in text and "after 4 moves" in text

@@ -59,7 +59,7 @@ class CompiledKernel:
         return self.core.evaluate(position)
 
     def best_leaf(self, position: bytes, beta: float) -> tuple[float, Move | None, int]:
-        return best_child(self, position, beta)  # type: ignore[arg-type]  # bytes positions: see below
+        return best_child(self, position, beta)
 
     def new_table(self, megabytes: float) -> Any:
         return core.require().Table(megabytes)

@@ -16,7 +16,7 @@ An evaluator may also have ``playing_for(player) -> Evaluator``: the evaluator o
 from __future__ import annotations
 
 import importlib
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from ai.base import EngineError
 from ai.games import support
@@ -29,13 +29,21 @@ HEURISTIC_BOUND = WIN / 2
 """Heuristic scores stay well inside this bound, so ``abs(score) >= HEURISTIC_BOUND`` means a proven result."""
 
 
+StateT_contra = TypeVar("StateT_contra", contravariant=True)
+
+
 @runtime_checkable
-class Evaluator(Protocol):
-    """Scores a non-terminal position from the side to move (positive: good for that player)."""
+class Evaluator(Protocol[StateT_contra]):
+    """Scores a non-terminal position from the side to move (positive: good for that player).
 
-    name: str
+    Typed by the states it reads: ``ThreatEvaluator`` is an ``Evaluator[CaveState]``; a bare ``Evaluator``
+    is one of any game (the zero evaluator is one of every game)."""
 
-    def evaluate(self, game: Game, state: State) -> float:
+    @property
+    def name(self) -> str:
+        """The evaluator's name, as the engine parameter ``eval`` gives it."""
+
+    def evaluate(self, game: Game, state: StateT_contra) -> float:
         ...
 
 

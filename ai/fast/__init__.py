@@ -15,7 +15,7 @@ would (the same children in the same order, the same scores).
 from __future__ import annotations
 
 import importlib
-from typing import Any, Hashable, Protocol
+from typing import Any, Hashable, Protocol, TypeVar
 
 from ai import games
 from ai.evaluators import Evaluator, evaluator_for, final_margin, final_score
@@ -23,6 +23,17 @@ from rules import Game, Move, State
 
 Position = Hashable
 Child = tuple  # (move, child position or None, same_mover: bool, final score or None)
+P = TypeVar("P")
+"""One kernel's position type: an int (the packed Python kernels), bytes (the compiled ones), a state."""
+P_contra = TypeVar("P_contra", contravariant=True)
+
+
+class Expands(Protocol[P_contra]):
+    """What a depth-1 search needs of a kernel whose positions are of type ``P_contra``."""
+
+    def children(self, position: P_contra) -> list[Child]: ...
+
+    def evaluate(self, position: P_contra) -> float: ...
 
 
 class Kernel(Protocol):
@@ -106,7 +117,7 @@ class GameKernel:
     def children(self, position: State) -> list[Child]:
         game = self.game
         mover = game.to_move(position)
-        result = []
+        result: list[Child] = []
         for move in game.legal_moves(position):
             child = game.apply(position, move)
             if game.is_terminal(child):
@@ -125,7 +136,7 @@ class GameKernel:
         return self.game.key(position)
 
 
-def best_child(kernel: Kernel, position: Position, beta: float) -> tuple[float, Move | None, int]:
+def best_child(kernel: Expands[P], position: P, beta: float) -> tuple[float, Move | None, int]:
     """The best child of a depth-1 node by the kernel's evaluation, stopping at the first that reaches
     ``beta``: (best score, best move, children evaluated).  ``best_leaf`` of a kernel with no faster one."""
     best, best_move, leaves = -float("inf"), None, 0

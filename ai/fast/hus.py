@@ -35,7 +35,7 @@ from ai.base import EngineError
 from ai.evaluators import WIN, Evaluator, ZeroEvaluator
 from ai.evaluators.hus import HusEvaluator
 from rules import Game, State
-from rules.hus import RING, WIDTH, HusState
+from rules.hus import RING, WIDTH, Hus, HusState
 
 BITS = 8
 MASK = (1 << BITS) - 1
@@ -81,7 +81,7 @@ class HusKernel:
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         return game.name == "hus" and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+    def __init__(self, game: Hus, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game
         self.evaluator = evaluator
         self.margins = margins
@@ -160,17 +160,16 @@ class HusKernel:
         return any(play(own, other, PIT_OF_FIELD[field], can_capture) is not None
                    for field, seeds in enumerate(counts) if seeds > 1)
 
-    def _final(self, mine: int, theirs: int, ply: int, alive: bool) -> float | None:
-        """The exact score, for the player who just moved, of a child where the opponent has ring ``theirs``
-        and is to move at ``ply`` (``alive``: whether they have a legal move); None when the game goes on."""
+    def _final(self, mine: int, theirs: int, ply: int, alive: bool) -> float:
+        """The exact score, for the player who just moved, of a finished child where the opponent has ring
+        ``theirs`` and is to move at ``ply`` (``alive``: whether they have a legal move; if they have, the game
+        ended at the turn limit).  Called only for a child that ends the game."""
         if not alive:
             margin = (mine % MASK) - (theirs % MASK)
             if self.margins:
                 return float(margin)
             return WIN + abs(margin)
-        if ply >= self.ply_limit:
-            return float((mine % MASK) - (theirs % MASK))
-        return None
+        return float((mine % MASK) - (theirs % MASK))  # ply >= ply_limit: a draw by the turn limit
 
     def _expand(self, p: int, beta: float | None) -> tuple[list[tuple], float, int | None, int]:
         """Play every legal move of ``p`` in the rules' order (pit 0 to 31).
@@ -270,7 +269,7 @@ class HusKernel:
         if weights is None:
             return 0.0
         mobility, exposure, inner = weights
-        value = mine % MASK - theirs % MASK
+        value: float = mine % MASK - theirs % MASK
         if mobility:
             value += mobility * (_playable(mine) - _playable(theirs))
         if exposure:

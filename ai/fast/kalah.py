@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from ai.evaluators import WIN, Evaluator, ZeroEvaluator
 from ai.evaluators.sowing import SowingEvaluator
-from rules import Game, State
+from rules import Game
+from rules.kalah import Kalah, KalahState
 
 
 class KalahKernel:
@@ -31,7 +32,7 @@ class KalahKernel:
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         return game.name == "kalah" and isinstance(evaluator, (SowingEvaluator, ZeroEvaluator))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+    def __init__(self, game: Kalah, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game
         self.evaluator = evaluator
         self.margins = margins
@@ -75,25 +76,24 @@ class KalahKernel:
         self.folds = tuple(folds)
         self.own_low = sum(1 << (bits * i) for i in range(n))
         self.opp_low = sum(1 << (bits * (n + 1 + i)) for i in range(n))
+        self.side_weight: float | None = None
+        """The sowing evaluator's weights (side_weight None: the zero evaluator, which scores nothing)."""
+        self.mobility_weight = self.extra_weight = self.endgame_weight = 0.0
         if isinstance(evaluator, SowingEvaluator):
             self.side_weight, self.mobility_weight = evaluator.side, evaluator.mobility
             self.extra_weight, self.endgame_weight = evaluator.extra_turns, evaluator.endgame
-        else:
-            self.side_weight = self.mobility_weight = self.extra_weight = self.endgame_weight = None
 
     # -- positions --------------------------------------------------------------------------------------------
-    def accepts(self, state: State) -> bool:
+    def accepts(self, state: KalahState) -> bool:
         """Whether ``state`` fits the packing: its pits and stores hold exactly the variant's seeds."""
         return sum(self.game.key(state)) == self.total
 
-    def encode(self, state: State) -> int:
+    def encode(self, state: KalahState) -> int:
         ring = self.game.key(state)
         return sum(count << shift for count, shift in zip(ring, self.shifts))
 
-    def decode(self, position: int, to_move: int = 0) -> State:
+    def decode(self, position: int, to_move: int = 0) -> KalahState:
         """The rules state of a packed position, given who is to move (for tests and principal variations)."""
-        from rules.kalah import KalahState
-
         fields = tuple((position >> shift) & self.mask for shift in self.shifts)
         n1 = self.n + 1
         ring = fields if to_move == 0 else fields[n1:] + fields[:n1]

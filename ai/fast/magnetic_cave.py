@@ -41,6 +41,7 @@ import functools
 from typing import Any
 
 from ai.evaluators import WIN, Evaluator, evaluator_for
+from ai.fast import Child
 from ai.evaluators.magnetic_cave import (
     ATTACK,
     CELL_WINDOWS,
@@ -56,7 +57,7 @@ from ai.evaluators.magnetic_cave import (
 )
 from ai.evaluators import magnetic_cave as evaluation
 from rules import Game, State
-from rules.magnetic_cave import FULL, NOT_A, NOT_H, SIZE, WALLS, CaveState, Cell
+from rules.magnetic_cave import FULL, NOT_A, NOT_H, SIZE, WALLS, CaveState, Cell, MagneticCave
 
 BOARD_BITS = SIZE * SIZE
 
@@ -288,7 +289,7 @@ class CaveKernel:
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
         return game.name == "magnetic-cave" and isinstance(evaluator, ThreatEvaluator)
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+    def __init__(self, game: MagneticCave, evaluator: ThreatEvaluator, margins: bool = False) -> None:
         self.game = game
         self.evaluator = evaluator
         self.margins = margins
@@ -297,7 +298,7 @@ class CaveKernel:
         self.loss = -self.win
         self.root = (0, 0)
         """The bricks (Black, White) of the last position encoded: the root of the current search."""
-        self.root_evaluator = evaluator_for(evaluator, game, game.initial_state())
+        self.root_evaluator = self._playing(game.initial_state())
         """The evaluation of the current search: ``evaluator`` playing for the root's side to move."""
         self.scorer = LineScorer(self.root_evaluator)
         self.root_scorer = self.scorer.score
@@ -317,12 +318,19 @@ class CaveKernel:
         return EndgameRun(self, _Run(self, table, budget, poll), budget)
 
     # -- positions --------------------------------------------------------------------------------------------
-    def encode(self, state: State) -> int:
+    def _playing(self, state: CaveState) -> ThreatEvaluator:
+        """The threat evaluator playing for ``state``'s side to move (``ai.evaluators.evaluator_for``)."""
+        playing = evaluator_for(self.evaluator, self.game, state)
+        if not isinstance(playing, ThreatEvaluator):
+            raise TypeError(f"{self.evaluator.name}.playing_for gave {type(playing).__name__}, not a ThreatEvaluator")
+        return playing
+
+    def encode(self, state: CaveState) -> int:
         """The position of ``state``, which also becomes the root: the evaluation skips its dead windows and
         plays for its side to move (``ai.evaluators.evaluator_for``)."""
         if (state.black, state.white) != self.root:
             self.root = (state.black, state.white)
-            self.root_evaluator = evaluator_for(self.evaluator, self.game, state)
+            self.root_evaluator = self._playing(state)
             self.scorer.set_root(state.black, state.white, self.root_evaluator)
             self.plain_scorer = functools.partial(threat_score, evaluator=self.root_evaluator)
         self.root_moves = None
@@ -422,7 +430,10 @@ class CaveKernel:
         if len(cells) == 1:
             child, same, final = play(mine, theirs, threats, dangers, cells[0])
             return [(cells[0], child, same, final)]
-        wins, fours, quiet, losses = [], [], [], []
+        wins: list[Child] = []
+        fours: list[Child] = []
+        quiet: list[tuple[int, Cell, int | None]] = []
+        losses: list[Child] = []
         for cell in cells:
             child, same, final = play(mine, theirs, threats, dangers, cell)
             if final is not None:
@@ -451,7 +462,7 @@ class CaveKernel:
                 value = final
             elif same:
                 leaves += 1
-                value = score(child & FULL, child >> BOARD_BITS)
+                value = score(child & FULL, child >> BOARD_BITS)  # type: ignore[operator]  # final None: child is an int
             else:
                 deferred.append((cell, child))
                 continue
@@ -461,7 +472,7 @@ class CaveKernel:
                     return best, best_move, leaves
         for cell, child in deferred:
             leaves += 1
-            value = -score(child & FULL, child >> BOARD_BITS)
+            value = -score(child & FULL, child >> BOARD_BITS)  # type: ignore[operator]  # deferred children are ints
             if value > best:
                 best, best_move = value, cell
                 if value >= beta:

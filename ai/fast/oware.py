@@ -23,9 +23,9 @@ from __future__ import annotations
 from ai.evaluators import WIN, Evaluator, ZeroEvaluator
 from ai.evaluators.oware import OwareEvaluator
 from ai.evaluators.sowing import SowingEvaluator
-from ai.fast import best_child
+from ai.fast import Child, best_child
 from rules import Game, Move
-from rules.oware import HOUSES, RING, OwareState, sowing_path
+from rules.oware import HOUSES, RING, Oware, OwareState, sowing_path
 
 SCALES = (1, 2, 4, 8, 10, 16, 20, 32, 64, 100)
 OwarePosition = tuple  # (packed board, since_capture, seen boards in the mover's frame)
@@ -41,10 +41,10 @@ class OwareKernel:
 
     @staticmethod
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
-        return (game.name == "oware" and game.grand_slam != "forbidden" and not margins
+        return (isinstance(game, Oware) and game.grand_slam != "forbidden" and not margins
                 and isinstance(evaluator, (OwareEvaluator, SowingEvaluator, ZeroEvaluator)))
 
-    def __init__(self, game: Game, evaluator: Evaluator, margins: bool = False) -> None:
+    def __init__(self, game: Oware, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game
         self.evaluator = evaluator
         total = game.total
@@ -125,7 +125,8 @@ class OwareKernel:
         for scale in SCALES:
             scaled = [w * scale for w in self.weights]
             if all(x == int(x) and int(x) / scale == w for x, w in zip(scaled, self.weights)):
-                return (scale, *(int(x) for x in scaled))
+                store, side, mobility, vulnerable = (int(x) for x in scaled)
+                return scale, store, side, mobility, vulnerable
         return None
 
     def _final(self, margin: int) -> float:
@@ -177,7 +178,7 @@ class OwareKernel:
         p, since_capture, seen = position
         mask, shifts = self.mask, self.shifts
         starving = not p & self.opp_houses
-        result = []
+        result: list[Child] = []
         for house in range(HOUSES):
             seeds = (p >> shifts[house]) & mask
             if not seeds or (starving and seeds + house < HOUSES):
@@ -188,6 +189,7 @@ class OwareKernel:
             if margin is not None:
                 result.append((house, None, False, self._final(margin)))
                 continue
+            child: OwarePosition
             if captured:
                 child = (self.flip(q), 0, frozenset())
             else:
