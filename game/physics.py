@@ -266,7 +266,7 @@ class StoneField:
         assert self._positions is not None
         return self._positions
 
-    def _read_bodies(self) -> tuple[memoryview, memoryview]:
+    def _read_bodies(self) -> tuple[memoryview[int], memoryview[float]]:
         """Body ids and (x, y, vx, vy) of every body in one pymunk call; refreshes the positions kept."""
         buffer = self._read
         buffer.clear()

@@ -60,7 +60,7 @@ def deal_key(variant: str, seed: int) -> str:
 def _read_result(key: str, raw: Any) -> PuzzleResult:
     if not isinstance(raw, dict):
         raise ValueError(f"results.{clip(key, 40)}: expected a mapping with stored, rounds and cleared")
-    values = {}
+    values: dict[str, Any] = {}
     for name, kind in (("stored", int), ("rounds", int), ("cleared", bool)):
         value = raw.get(name, False if name == "cleared" else None)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):

@@ -241,7 +241,7 @@ def writable_target(target: Path) -> Path:
 def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
     """Remove ``.NAME.*.tmp`` files (of ``name``, or of any save when None) in ``folder`` older than
     ``STALE_TEMPORARY`` seconds: what saves killed midway left; a save in progress elsewhere is younger."""
-    removed = []
+    removed: list[Path] = []
     pattern = f".{name}.*.tmp" if name else ".*.tmp"
     now = clock.time()
     try:

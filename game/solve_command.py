@@ -35,6 +35,7 @@ def main(argv: list[str]) -> int:
     import rules
     from ai import tables
     from rules import RulesError
+    from rules.kalah import Kalah
 
     if ai.core.module() is None:
         print(f"stonecave solve: the prover runs on the compiled core, which is missing: {ai.core.status().why}",
@@ -42,7 +43,7 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         game = rules.parse_game_spec(args.game)
-        if game.name != "kalah":
+        if not isinstance(game, Kalah):
             raise ValueError(f"solve proves Kalah positions, not {game.name}")
         state = game.initial_state() if args.position is None else game.from_text(args.position)
     except (RulesError, ValueError) as error:

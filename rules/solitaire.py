@@ -324,6 +324,10 @@ class Solitaire(Game[SolitaireState, Round]):
             raise IllegalMoveError(f"{clip(text.strip())!r} is not a legal round here; legal rounds: {valid}")
         return move
 
+    def parse_label(self, state: SolitaireState, text: str) -> Round:
+        """The notation is already the player's (holes 1..12): ``parse_move``."""
+        return self.parse_move(state, text)
+
     def describe_move(self, state: SolitaireState, move: Round) -> str:
         events = self.report(state, move)
         word = "clockwise" if move.direction == CW else "anti-clockwise"

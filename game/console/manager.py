@@ -141,7 +141,7 @@ class Console:
                 seats.append(self.fixed_seats[player])
                 continue
             seat = self._ask_seat(player, name)
-            if seat is BACK or seat is QUIT:
+            if not isinstance(seat, Seat):  # BACK or QUIT
                 return seat
             seats.append(seat)
         self.session = Session.from_saved(savegame.new_game(self.game, seats, self.seed))  # not saved yet

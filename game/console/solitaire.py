@@ -15,7 +15,7 @@ import math
 import signal
 import sys
 import threading
-from typing import TextIO
+from typing import TextIO, cast
 
 from ai.base import EngineError, Limits, SearchResult
 from ai.registry import make_engine
@@ -24,7 +24,7 @@ from game.session import Session
 from levels.solitaire import LevelError, find_level, load_levels
 from rules import RulesError
 from rules.base import clip, read_whole_number
-from rules.solitaire import Solitaire, SolitaireState
+from rules.solitaire import Round, Solitaire, SolitaireState
 
 USAGE = __doc__.split("\n\n")[1].strip()
 COMMANDS = "a round (cw, ccw, 3 cw, cw aside), hint, auto [N], solve, undo, board, levels, help, quit"
@@ -60,7 +60,7 @@ class SolitaireConsole:
 
     @property
     def state(self) -> SolitaireState:
-        return self.session.state
+        return cast(SolitaireState, self.session.state)  # the session plays this console's Solitaire game
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -178,7 +178,7 @@ class SolitaireConsole:
         result = self.think()
         if result is None or result.move is None:
             return
-        move = self.game.move_label(self.state, result.move)
+        move = self.game.move_label(self.state, cast(Round, result.move))  # a Solitaire engine's round
         self.say(f"Hint ({self.engine_spec}): {move} ({result.info.get('reason', '')})")
 
     def solve(self) -> None:

@@ -138,6 +138,6 @@ class SolitaireScene(SowingScene):
             back = tip_x - (1 if rightwards else -1) * size
             arcade.draw_triangle_filled(tip_x, tip_y, back, tip_y + size * 0.7, back, tip_y - size * 0.7, colour)
 
-    def draw(self, highlights=None, outlines=None) -> None:  # type: ignore[no-untyped-def, override]
+    def draw(self, highlights=None, outlines=None) -> None:
         super().draw(highlights, outlines)
         self._name_batch.draw()

@@ -52,7 +52,9 @@ class BoardSpec:
         return location // self.per_player
 
     def move_location(self, player: int, move: Move) -> Location:
-        return player * self.per_player + int(move)  # type: ignore[arg-type]
+        if not isinstance(move, int):
+            raise TypeError(f"a sowing move is a pit index, not {move!r}")
+        return player * self.per_player + move
 
     def counts(self, state: State) -> dict[Location, int]:
         """Stones per location in ``state`` (the truth the stones must match)."""

@@ -100,6 +100,9 @@ def test_parse_label_names_the_legal_moves_in_the_players_numbering() -> None:
     cave = rules.get_game("magnetic-cave")
     with pytest.raises(rules.NotationError, match="type a column letter A-H"):
         cave.parse_label(cave.initial_state(), "1")
+    solitaire = rules.get_game("solitaire")
+    with pytest.raises(rules.NotationError, match=r"cannot read 'foo'; legal rounds: 1 cw, 1 ccw"):
+        solitaire.parse_label(solitaire.initial_state(seed=1), "1 foo")
 
 
 def test_default_random_playout_and_report_serve_a_game_without_its_own() -> None:
