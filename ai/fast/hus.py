@@ -79,7 +79,7 @@ class HusKernel:
 
     @staticmethod
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
-        return game.name == "hus" and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
+        return isinstance(game, Hus) and isinstance(evaluator, (HusEvaluator, ZeroEvaluator))
 
     def __init__(self, game: Hus, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game

@@ -30,7 +30,7 @@ class KalahKernel:
 
     @staticmethod
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
-        return game.name == "kalah" and isinstance(evaluator, (SowingEvaluator, ZeroEvaluator))
+        return isinstance(game, Kalah) and isinstance(evaluator, (SowingEvaluator, ZeroEvaluator))
 
     def __init__(self, game: Kalah, evaluator: Evaluator, margins: bool = False) -> None:
         self.game = game

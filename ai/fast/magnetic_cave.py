@@ -287,7 +287,7 @@ class CaveKernel:
 
     @staticmethod
     def supports(game: Game, evaluator: Evaluator, margins: bool = False) -> bool:
-        return game.name == "magnetic-cave" and isinstance(evaluator, ThreatEvaluator)
+        return isinstance(game, MagneticCave) and isinstance(evaluator, ThreatEvaluator)
 
     def __init__(self, game: MagneticCave, evaluator: ThreatEvaluator, margins: bool = False) -> None:
         self.game = game
