@@ -7,7 +7,7 @@ where it went, whether the mover plays again, and why the game ended if it did.
 Places.  A ``Place`` names a pit (or hole, or cell) the way the rules number it: its ``owner`` and its 0-based
 ``index`` in that owner's numbering (docs/rules/'s canonical order), or one of the stores.  ``Place.number`` is
 the number a player sees (index + 1: each player's pits counted 1..n counter-clockwise from the player's own
-leftmost pit); ``str(place)`` is that number, or ``store`` / ``store01`` for a store.
+leftmost pit); ``str(place)`` is that number, or ``store`` for a store.
 """
 from __future__ import annotations
 
@@ -31,11 +31,11 @@ class Place:
 
     @property
     def number(self) -> int:
-        """The number a player sees: ``index + 1`` (pits 1..n, holes 1..12, store01/store02)."""
+        """The number a player sees: ``index + 1`` (pits 1..n, holes 1..12; Solitaire's store01 and store02)."""
         return self.index + 1
 
     def __str__(self) -> str:
-        return f"store{self.number:02d}" if self.store and self.index else "store" if self.store else str(self.number)
+        return "store" if self.store else str(self.number)
 
 
 class LapKind(enum.Enum):

@@ -189,7 +189,7 @@ def plan_move(game: Game, state: State, move: Move, after: State, spec: BoardSpe
             taken = tuple((location(place), seeds) for place, seeds in capture.taken if seeds)
             plan.captures.append(Capture(taken, location(capture.store), f"Capture {events.captured}"))
             plan.labels.append(f"Capture {events.captured}")
-    if events.captured and not any(capture.store for capture in events.captures):
+    if events.captured and all(capture.store is None for capture in events.captures):
         plan.labels.append(f"Captured {events.captured}")  # sown on as laps (Hus)
     if events.grand_slam:
         plan.labels.append("Grand slam: capture" if events.captured else "Grand slam: no capture")

@@ -73,7 +73,7 @@ def test_oware_flags_and_end_reason() -> None:
 
 def test_place_numbers_are_what_a_player_sees() -> None:
     assert Place(0, 0).number == 1 and str(Place(1, 5)) == "6"
-    assert str(Place(0, 0, store=True)) == "store" and str(Place(0, 1, store=True)) == "store02"
+    assert str(Place(0, 0, store=True)) == "store" and Place(0, 1, store=True).number == 2
 
 
 @pytest.mark.parametrize("name", GAMES)
