@@ -46,7 +46,7 @@ import random
 from dataclasses import dataclass
 from typing import Hashable
 
-from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Player, Reason
+from rules.base import Game, IllegalMoveError, Outcome, Param, Player, Reason
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
 from rules.sowing import SIDE_LETTERS, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields
 

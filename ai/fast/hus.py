@@ -34,7 +34,7 @@ from __future__ import annotations
 from ai.base import EngineError
 from ai.evaluators import WIN, Evaluator, ZeroEvaluator
 from ai.evaluators.hus import HusEvaluator
-from rules import Game, State
+from rules import Game
 from rules.hus import RING, WIDTH, Hus, HusState
 
 BITS = 8

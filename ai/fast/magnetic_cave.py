@@ -56,7 +56,7 @@ from ai.evaluators.magnetic_cave import (
     zugzwang_outlook,
 )
 from ai.evaluators import magnetic_cave as evaluation
-from rules import Game, State
+from rules import Game
 from rules.magnetic_cave import FULL, NOT_A, NOT_H, SIZE, WALLS, CaveState, Cell, MagneticCave
 
 BOARD_BITS = SIZE * SIZE
