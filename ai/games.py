@@ -3,7 +3,8 @@
 The window's and the console's side of a game (board scene, console renderer) is registered in
 ``game/catalogue.py``, which reads this record for everything engine-side; the rules class is found through
 ``rules.game_class``; the friendly presets (Easy .. Strongest) are data, in ``ai/data/presets.yaml`` under the
-game's name.  Nothing else keys a table by a game's name.
+game's name.  Nothing else keys a table by a game's name (a kernel's ``supports`` and the Kalah-only tools only
+check which game they were given).
 
 A game with no record here still plays: every engine searches it through the rules protocol with the ``zero``
 evaluator, one second a move.
