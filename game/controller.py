@@ -9,12 +9,14 @@ thread.  What the screen should say is queued in ``notices`` (text, warning) for
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Union
 
 from ai import registry
 from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
+from game import explain
 from game.autosave import Autosave
 from game.session import Session
 from rules import Move, State
@@ -26,6 +28,31 @@ REPLY_GAP = 0.15
 """Seconds between the human's move landing and the computer's answer being played."""
 REPLAY_START = 0.4
 """Seconds the start position is shown before a replay's first move."""
+
+
+@dataclass(frozen=True)
+class PlayMove:
+    """The computer's move is due: play and animate it."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class ReplayMove:
+    """The replay's next move is due: animate it (the session does not change)."""
+
+    before: State
+    move: Move
+    after: State
+
+
+@dataclass(frozen=True)
+class ShowResult:
+    """The game is over and its last move has landed: show the result panel."""
+
+
+Step = Union[PlayMove, ReplayMove, ShowResult]
+"""What ``MatchController.update`` asks the screen to do this frame."""
 
 
 class SettingsLike(Protocol):
@@ -49,7 +76,7 @@ class MatchController:
 
     def __init__(self, session: Session, settings: SettingsLike, autosave: Autosave | None,
                  statistics: StatisticsLike | None, move_time_limit: float | None = None,
-                 move_noun: str = "move") -> None:
+                 move_noun: str = "move", game_over_delay: float = 0.0) -> None:
         self.session = session
         self.settings = settings
         self.autosave = autosave
@@ -58,6 +85,14 @@ class MatchController:
         """The game's own limit on the computer's time per move, in seconds (Magnetic Cave: 3), or None."""
         self.move_noun = move_noun
         """How the hint names a move ("pit", "cell")."""
+        self.game_over_delay = game_over_delay
+        """Seconds between the last move landing and the result panel (time to see the winning line)."""
+        self.result_shown = False
+        """The result panel is up (or was, until the position or the replay changed)."""
+        self.board_index = self.board_target = len(session.states) - 1
+        """The position the board shows (an index in ``session.states``) and the one its animation goes to:
+        the top bar speaks of the first, so its texts change when the stones land, not when the move starts."""
+        self._move_list: tuple[tuple[int, int, Any], list[str]] | None = None
         self.worker: SearchWorker | None = None
         self.worker_state: State | None = None
         self.pending_move: Move | None = None
@@ -96,22 +131,94 @@ class MatchController:
         notices, self.notices = self.notices, []
         return notices
 
+    @property
+    def board_state(self) -> State:
+        """The position the board shows once its stones are still (what the top bar speaks of)."""
+        states = self.session.states
+        return states[min(self.board_index, len(states) - 1)]
+
     def turn(self) -> tuple[str, int | None]:
         """The top bar's turn line and the player it names (None: no one's turn, as in a replay)."""
         session = self.session
+        state = self.board_state
         if self.replay_index is not None:
             return "Replay", None
-        if session.is_over:
+        if session.game.is_terminal(state):
             return "Game over", None
-        player = session.to_move
+        player = session.game.to_move(state)
         humans = sum(seat.is_human for seat in session.seats)
         who = "computer" if not session.seat(player).is_human else "you" if humans == 1 else "human"
         return f"{session.game.player_names[player]} to move ({who})", player
 
-    def last_move(self) -> tuple[State, Move] | None:
-        """The last move played and the position it was played in (None at the start)."""
+    def last_move(self, index: int | None = None) -> tuple[State, Move] | None:
+        """The move that led to ``session.states[index]`` (default: the last) and the position it was played
+        in; None at the start."""
         session = self.session
-        return (session.states[-2], session.moves[-1]) if session.moves else None
+        index = len(session.states) - 1 if index is None else index
+        return (session.states[index - 1], session.moves[index - 1]) if index > 0 else None
+
+    def scores_text(self) -> str:
+        """The top bar's scores, of the position on the board."""
+        game = self.session.game
+        names = game.player_names
+        first, second = explain.scores(game, self.board_state)
+        label = "Bricks:  " if explain.is_cave(game) else ""
+        return f"{label}{names[0]} {first}   {names[1]} {second}"
+
+    def last_text(self) -> str:
+        """The top bar's line on the move that led to the position on the board (numbered in a replay)."""
+        session = self.session
+        last = self.last_move(self.board_index)
+        if last is None:
+            return "Replay: the start" if self.replay_index is not None else "No move yet"
+        text = session.game.describe_move(*last)
+        return f"Replay {self.board_index}/{len(session.moves)}: {text}" if self.replay_index is not None else text
+
+    def refusal(self) -> str:
+        """Why a click on a place that is no legal move cannot play, naming the legal moves."""
+        session = self.session
+        moves = ", ".join(session.game.format_move(session.state, move) for move in session.legal_moves)
+        return f"That cannot be played (legal: {moves})."
+
+    def move_list(self) -> list[str]:
+        """The move list's lines (formatted again only when the moves change: every frame would grow with the
+        game)."""
+        session = self.session
+        key = (id(session), len(session.moves), session.moves[-1] if session.moves else None)
+        if self._move_list is None or self._move_list[0] != key:
+            self._move_list = key, session.move_list()
+        return self._move_list[1]
+
+    # -- the bottom bar ---------------------------------------------------------------------------------------
+    def button_names(self) -> list[str]:
+        """The bottom bar's buttons, in order (Pause and Speed first when only computers play)."""
+        if self.watching:
+            return ["Pause", "Speed", "Undo", "Redo", "Save", "New game", "Menu"]
+        return ["Hint", "Undo", "Redo", "Save", "New game", "Speed", "Menu"]
+
+    def button_text(self, name: str) -> str:
+        if name == "Speed":
+            return f"Speed x{self.speed:g}"
+        if name == "Pause":
+            return "Resume" if self.paused else "Pause"
+        return name
+
+    def is_button_enabled(self, name: str) -> bool:
+        session = self.session
+        return {"Undo": session.can_undo, "Redo": session.can_redo,
+                "Hint": lambda: session.is_human_turn}.get(name, lambda: True)()
+
+    # -- the result -------------------------------------------------------------------------------------------
+    def result(self) -> tuple[str, int | None, str]:
+        """The finished game's headline, the winner it names (None: a draw) and a line of detail."""
+        session = self.session
+        outcome = session.outcome
+        assert outcome is not None
+        scores = " - ".join(str(score) for score in outcome.scores)
+        winner = outcome.winner
+        headline = f"Draw, {scores}" if winner is None else f"{session.game.player_names[winner]} wins, {scores}"
+        detail = f"The game ended because {outcome.reason.value}; {len(session.moves)} moves."
+        return headline, winner, detail
 
     def rules_text(self) -> str:
         """The game's parameters that differ from the standard rules, or ``standard rules``."""
@@ -221,11 +328,40 @@ class MatchController:
             self.pending_since = self.clock
         self.poll()
 
+    def update(self, delta_time: float, animating: bool) -> Step | None:
+        """One frame: what the screen should do now (play the computer's move, animate the replay's next move,
+        show the result), or None.  The board counts as showing its target once the stones have landed."""
+        self.tick(delta_time, animating)
+        if not animating:
+            self.board_index = self.board_target
+        if self.replay_index is not None:
+            step = self.replay_step(delta_time, animating)
+            if step is None:
+                return None
+            index, before, move, after = step
+            self.board_target = index + 1
+            return ReplayMove(before, move, after)
+        if self.session.is_over:
+            landed = not animating and self.clock - self.pending_since >= self.game_over_delay
+            if landed and not self.result_shown:
+                self.result_shown = True
+                return ShowResult()
+            return None
+        move = self.computer_move(animating)
+        return None if move is None else PlayMove(move)
+
+    def _show_at_once(self, index: int | None = None) -> None:
+        """The board shows ``session.states[index]`` (default: the last) at once: no animation pending."""
+        self.board_index = self.board_target = len(self.session.states) - 1 if index is None else index
+        self.result_shown = False
+
     # -- the player's commands ---------------------------------------------------------------------------------
     def play(self, move: Move) -> tuple[State, State]:
         """Play ``move`` for the side to move (IllegalMoveError when it is not legal); returns (before, after)."""
         before, after = self.session.play(move)
         self.after_change()
+        self.board_target = len(self.session.states) - 1
+        self.result_shown = False
         return before, after
 
     def after_change(self) -> None:
@@ -275,6 +411,7 @@ class MatchController:
             self.say("Nothing to undo.")
             return 0
         self.after_change()
+        self._show_at_once()
         if self.watching:
             self.paused = True
             self.say("Paused after undo: Resume to let the computers play on.")
@@ -288,6 +425,8 @@ class MatchController:
             return []
         replayed = self.session.redo()
         self.after_change()
+        self._show_at_once(len(self.session.states) - 2)  # the board shows the position before the last move
+        self.board_target = len(self.session.states) - 1  # which the screen animates
         return replayed
 
     def new_game(self) -> None:
@@ -298,6 +437,7 @@ class MatchController:
         self.session = Session.new(session.game, session.seats, session.seed)
         self.save_path = None
         self.after_change()
+        self._show_at_once()
 
     def save(self, path: Path) -> bool:
         """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a
@@ -331,7 +471,16 @@ class MatchController:
         self.cancel_search()
         self.replay_index = 0
         self.replay_wait = REPLAY_START
+        self._show_at_once(0)
         return self.session.states[0]
+
+    def stop_replay(self) -> bool:
+        """End a replay early (the board then shows the game's position at once); False when none runs."""
+        if self.replay_index is None:
+            return False
+        self.replay_index = None
+        self._show_at_once()
+        return True
 
     def replay_step(self, delta_time: float, animating: bool) -> tuple[int, State, Move, State] | None:
         """The next replayed move as (index, before, move, after) when it is due, else None; when the last
@@ -345,6 +494,7 @@ class MatchController:
         session = self.session
         if index >= len(session.moves):
             self.replay_index = None
+            self.result_shown = False  # the result panel comes back
             return None
         self.replay_index = index + 1
         self.replay_wait = WATCH_GAP / self.speed

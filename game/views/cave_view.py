@@ -61,7 +61,3 @@ class CaveView(MatchView):
         self.say(f"{name} touches neither wall nor a brick beside it: in row {row + 1} a brick can go on {allowed}.",
                  warning=True)
 
-    def scores_text(self) -> str:
-        black, white = self.match.state.bricks  # type: ignore[attr-defined]
-        names = self.match.game.player_names
-        return f"Bricks:  {names[0]} {black}   {names[1]} {white}"

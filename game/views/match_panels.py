@@ -1,5 +1,6 @@
 """The widgets of a two-player game screen, built from plain data: the bottom bar of buttons and the
-game-over panel.  ``MatchView`` decides what they say and does what they ask."""
+game-over panel; and ``show_controller``, which puts the controller's texts in the bars each frame.
+``MatchView`` does what they ask."""
 from __future__ import annotations
 
 from typing import Callable
@@ -8,7 +9,8 @@ import arcade
 import arcade.gui
 
 from game import theme
-from game.views.panels import TOP_BAR
+from game.controller import MatchController
+from game.views.panels import TOP_BAR, SidePanel, TopBar
 
 Action = Callable[[], None]
 
@@ -51,3 +53,18 @@ def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, act
     else:
         anchor.add(frame, anchor_x="center", anchor_y="center", align_x=align_x)
     return anchor
+
+
+def show_controller(controller: MatchController, top_bar: TopBar, side_panel: SidePanel | None,
+                    buttons: dict[str, arcade.gui.UIFlatButton]) -> None:
+    """Put what the controller says in the top bar, the side panel (None: hidden) and the buttons' states."""
+    turn, player = controller.turn()
+    colour = theme.TEXT if player is None else theme.ACCENTS[player]
+    top_bar.show(controller.session.game.title, controller.rules_text(), turn, colour, controller.scores_text(),
+                 controller.last_text())
+    if side_panel is not None:
+        side_panel.show(controller.move_list(), controller.thinking, controller.hint_text)
+    for name, widget in buttons.items():
+        enabled = controller.is_button_enabled(name)
+        if widget.disabled == enabled:  # setting it re-renders the button
+            widget.disabled = not enabled

@@ -3,7 +3,7 @@
 Everything but the board (the computer in its worker thread, undo and redo, save, hint, replay, the panels,
 the bottom bar) is ``game.views.match_view.MatchView``; this module says what a move is on a board of pits:
 move ``m`` of player ``p`` is the pit ``p * per_player + m``, a move animates as laps of sowing and captures
-(``plan_move``), and the scores are the stores (or, in Hus, the seeds on each side).
+(``plan_move``).
 
 Keys added: the digits 1-9 play that pit of the side to move (two-row boards).
 """
@@ -52,15 +52,6 @@ class SowingView(MatchView):
         else:
             moves = ", ".join(self.match.game.format_move(self.match.state, m) for m in self.match.legal_moves)
             self.say(f"That pit cannot be played (legal pits: {moves}).", warning=True)
-
-    def scores_text(self) -> str:
-        names = self.match.game.player_names
-        counts = self.scene.counts
-        if self.spec.has_stores:
-            return f"{names[0]} {counts[self.spec.store(0)]}   {names[1]} {counts[self.spec.store(1)]}"
-        per = self.spec.per_player
-        south = sum(counts[i] for i in range(per))
-        return f"{names[0]} {south}   {names[1]} {sum(counts[i] for i in range(per, 2 * per))}"
 
     def extra_key(self, symbol: int, modifiers: int) -> bool:
         if arcade.key.KEY_1 <= symbol <= arcade.key.KEY_9 and self.spec.rows == 2:
