@@ -18,6 +18,7 @@ from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import explain
 from game.autosave import Autosave
+from game.hint_search import RankedSearch
 from game.session import Session
 from rules import Move, State
 
@@ -103,6 +104,10 @@ class MatchController:
         self.hint_move: Move | None = None
         self.hint_text = ""
         self.thinking = ""
+        """The computer's search in words while it runs (cleared when it stops)."""
+        self.reasoning = ""
+        """What the computer last played and why, kept after it moved (until undo or a new game)."""
+        self._computer_result: tuple[State, SearchResult] | None = None
         self.paused = False
         self.speed_index = 1
         self.save_path: Path | None = None
@@ -171,22 +176,23 @@ class MatchController:
         last = self.last_move(self.board_index)
         if last is None:
             return "Replay: the start" if self.replay_index is not None else "No move yet"
-        text = session.game.describe_move(*last)
+        text = explain.move_text(session.game, *last)
         return f"Replay {self.board_index}/{len(session.moves)}: {text}" if self.replay_index is not None else text
 
     def refusal(self) -> str:
         """Why a click on a place that is no legal move cannot play, naming the legal moves."""
         session = self.session
-        moves = ", ".join(session.game.format_move(session.state, move) for move in session.legal_moves)
+        moves = ", ".join(explain.move_name(session.game, session.state, move) for move in session.legal_moves)
         return f"That cannot be played (legal: {moves})."
 
     def move_list(self) -> list[str]:
-        """The move list's lines (formatted again only when the moves change: every frame would grow with the
-        game)."""
+        """The move list's lines up to the position on the board (formatted again only when that changes:
+        every frame would grow with the game)."""
         session = self.session
-        key = (id(session), len(session.moves), session.moves[-1] if session.moves else None)
+        index = min(self.board_index, len(session.moves))
+        key = (id(session), index, session.moves[index - 1] if index else None)
         if self._move_list is None or self._move_list[0] != key:
-            self._move_list = key, session.move_list()
+            self._move_list = key, explain.move_list(session.game, session.states[:index], session.moves[:index])
         return self._move_list[1]
 
     # -- the bottom bar ---------------------------------------------------------------------------------------
@@ -209,16 +215,9 @@ class MatchController:
                 "Hint": lambda: session.is_human_turn}.get(name, lambda: True)()
 
     # -- the result -------------------------------------------------------------------------------------------
-    def result(self) -> tuple[str, int | None, str]:
-        """The finished game's headline, the winner it names (None: a draw) and a line of detail."""
-        session = self.session
-        outcome = session.outcome
-        assert outcome is not None
-        scores = " - ".join(str(score) for score in outcome.scores)
-        winner = outcome.winner
-        headline = f"Draw, {scores}" if winner is None else f"{session.game.player_names[winner]} wins, {scores}"
-        detail = f"The game ended because {outcome.reason.value}; {len(session.moves)} moves."
-        return headline, winner, detail
+    def result(self) -> explain.Result:
+        """The finished game's result in words (headline, winner, reason)."""
+        return explain.result(self.session)
 
     def rules_text(self) -> str:
         """The game's parameters that differ from the standard rules, or ``standard rules``."""
@@ -227,14 +226,24 @@ class MatchController:
         changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
         return ", ".join(changed) if changed else "standard rules"
 
-    def describe_search(self, result: SearchResult, speed: float, final: bool = False) -> str:
-        state = self.worker_state if self.worker_state is not None else self.session.state
-        best = "-" if result.move is None else self.session.game.format_move(state, result.move)
-        verb = "chose" if final else "best so far"
+    def computer_name(self, player: int) -> str:
+        """How the panel names a computer seat: "The computer" against one human, else the side's name."""
+        humans = sum(seat.is_human for seat in self.session.seats)
+        return "The computer" if humans == 1 else self.session.game.player_names[player]
+
+    def _search_detail(self, result: SearchResult, speed: float) -> str:
+        """The small print under the computer's thinking: the engine, its speed and which core ran."""
+        seat = self.session.seat(self.session.game.to_move(self.worker_state or self.session.state))
         core = result.info.get("core")  # which search core ran: compiled, or the pure-Python fallback
-        where = "" if core is None else f" ({'compiled' if core == 'compiled' else 'Python'} core)"
-        return (f"depth {result.depth}, {verb} {best}, score {result.score:+g}\n"
-                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s{where}")
+        where = "" if core is None else f", {'compiled' if core == 'compiled' else 'Python'} core"
+        return f"({seat.engine}: {speed / 1000:,.0f}k positions/s{where})"
+
+    @property
+    def computer_text(self) -> str:
+        """The side panel's computer line: its thinking while it searches, else its last move's reasoning."""
+        if not any(not seat.is_human for seat in self.session.seats):
+            return "No computer plays in this game."
+        return self.thinking or self.reasoning or "It has not moved yet."
 
     # -- the computer -----------------------------------------------------------------------------------------
     def cancel_search(self) -> None:
@@ -267,21 +276,23 @@ class MatchController:
         self.worker = SearchWorker(engine, session.state, Limits(time=self.think_time(seat.time)))
         self.worker_state = session.state
         self.worker.start()
-        self.thinking = f"{session.game.player_names[session.to_move]} ({engine!r}) is thinking..."
+        self.thinking = f"{self.computer_name(session.to_move)} is thinking..."
 
     def poll(self) -> None:
         """Drain the workers' messages (once a frame)."""
         if self.worker is not None:
             for message in self.worker.poll():
-                if isinstance(message, Progress):
-                    self.thinking = self.describe_search(message.result, message.nodes_per_second)
+                if isinstance(message, Progress) and message.result.move is not None:
+                    state = self.worker_state or self.session.state
+                    who = self.computer_name(self.session.game.to_move(state))
+                    self.thinking = (explain.thinking_text(self.session.game, state, message.result, who) + "\n"
+                                     + self._search_detail(message.result, message.nodes_per_second))
                 elif isinstance(message, Finished):
                     self.worker = None
                     if not message.cancelled and self.worker_state == self.session.state:
                         self.pending_move = message.result.move
                         self.pending_since = self.clock
-                        self.thinking = self.describe_search(message.result, message.result.nodes_per_second,
-                                                             final=True)
+                        self._computer_result = (self.session.state, message.result)
                 elif isinstance(message, Failed):
                     self.worker = None
                     self.paused = True
@@ -290,16 +301,16 @@ class MatchController:
         if self.hint_worker is not None:
             for message in self.hint_worker.poll():
                 if isinstance(message, Progress):
-                    self.hint_text = "Hint: thinking... " + self.describe_search(message.result,
-                                                                                 message.nodes_per_second)
+                    self.hint_text = f"Hint: looking {explain.plural(message.result.depth, 'move')} ahead..."
                 elif isinstance(message, Finished):
                     self.hint_worker = None
                     if self.hint_state == self.session.state and message.result.move is not None:
                         result = message.result
                         self.hint_move = result.move
-                        move_text = self.session.game.format_move(self.session.state, result.move)
-                        self.hint_text = (f"Hint: {self.move_noun} {move_text} (depth {result.depth}, "
-                                          f"score {result.score:+g}, {result.nodes:,} nodes)")
+                        advice = explain.hint_text(self.session.game, self.session.state, result,
+                                                   result.info.get("alternatives"))
+                        self.hint_text = "Hint: " + advice
+                        self.say("Hint: " + advice.replace("\n", " "))
                 elif isinstance(message, Failed):
                     self.hint_worker = None
                     self.hint_text = f"No hint: {message.error}"
@@ -317,6 +328,10 @@ class MatchController:
             gap = WATCH_GAP / self.speed if self.watching else REPLY_GAP
             if self.clock - self.pending_since >= gap:
                 move, self.pending_move = self.pending_move, None
+                if self._computer_result is not None and self._computer_result[1].move == move:
+                    state, result = self._computer_result
+                    who = self.computer_name(session.game.to_move(state))
+                    self.reasoning = explain.reasoning_text(session.game, state, result, who)
                 return move
         return None
 
@@ -396,10 +411,10 @@ class MatchController:
         except (EngineError, ValueError) as error:
             self.say(f"No hint engine: {error}", warning=True)
             return False
-        self.hint_worker = SearchWorker(engine, session.state, Limits(time=self.think_time(None)))
+        self.hint_worker = SearchWorker(RankedSearch(engine), session.state, Limits(time=self.think_time(None)))
         self.hint_state = session.state
         self.hint_worker.start()
-        self.hint_text = f"Hint: {engine!r} is thinking..."
+        self.hint_text = "Hint: looking for a good move..."
         return True
 
     def undo(self) -> int:
@@ -412,6 +427,7 @@ class MatchController:
             return 0
         self.after_change()
         self._show_at_once()
+        self.reasoning = ""
         if self.watching:
             self.paused = True
             self.say("Paused after undo: Resume to let the computers play on.")
@@ -438,6 +454,7 @@ class MatchController:
         self.save_path = None
         self.after_change()
         self._show_at_once()
+        self.reasoning = ""
 
     def save(self, path: Path) -> bool:
         """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a

@@ -32,15 +32,17 @@ def button_bar(labels: dict[str, str], actions: dict[str, Action], width: int
 
 
 def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, actions: dict[str, Action],
-              align_x: float, at_top: bool) -> arcade.gui.UIAnchorLayout:
-    """The game-over panel: a headline, a line of detail and a row of buttons, over the board's middle or
-    at its top."""
+              align_x: float, at_top: bool, room: float) -> arcade.gui.UIAnchorLayout:
+    """The game-over panel: a headline, the reason (wrapped) and a row of buttons, over the board's middle or
+    at its top, fitting in ``room`` pixels of width."""
+    inner = min(640.0, room - 80)
     box = arcade.gui.UIBoxLayout(space_between=12)
-    box.add(theme.label(headline, 30, colour, title=True))
-    box.add(theme.label(detail, 14, theme.TEXT_DIM))
+    box.add(theme.label(headline, 30 if room >= 640 else 24, colour))  # the body face: every letter reads
+    box.add(theme.label(detail, 14, theme.TEXT_DIM, width=inner, multiline=True, align="center"))
     row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
     for text, action in actions.items():
-        widget = theme.button(text, width=150, height=48, font_size=14)
+        width = min(150, inner / len(actions) - 12)
+        widget = theme.button(text, width=width, height=48, font_size=14 if width >= 130 else 11)
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)
@@ -63,7 +65,7 @@ def show_controller(controller: MatchController, top_bar: TopBar, side_panel: Si
     top_bar.show(controller.session.game.title, controller.rules_text(), turn, colour, controller.scores_text(),
                  controller.last_text())
     if side_panel is not None:
-        side_panel.show(controller.move_list(), controller.thinking, controller.hint_text)
+        side_panel.show(controller.move_list(), controller.computer_text, controller.hint_text)
     for name, widget in buttons.items():
         enabled = controller.is_button_enabled(name)
         if widget.disabled == enabled:  # setting it re-renders the button

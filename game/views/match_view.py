@@ -154,6 +154,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def play(self, move: Move) -> None:
         """Play ``move`` for the side to move and animate it."""
         before, after = self.controller.play(move)
+        self.say("")  # a notice about the last position (a hint, a refusal, "Saved") is stale now
         self._hide_overlay()
         self.animate_move(before, move, after)
 
@@ -178,7 +179,6 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         if refusal:
             self.say(refusal)
         elif location in legal:
-            self.say("")
             self.play(legal[location])
         else:
             self.refuse(location)
@@ -273,11 +273,12 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.say(text, warning=warning)
 
     def _show_result(self) -> None:
-        headline, winner, detail = self.controller.result()
-        colour = theme.TEXT if winner is None else theme.ACCENTS[winner]
+        result = self.controller.result()
+        colour = theme.TEXT if result.winner is None else theme.ACCENTS[result.winner]
         actions = {"Replay": self.replay, "New game": self.new_game, "Undo": self.undo, "Menu": self.leave}
-        panel = end_panel(headline, colour, detail, actions, -(SIDE_PANEL / 2 if self.show_panel else 0),
-                          self.GAME_OVER_AT_TOP)
+        panel_width = SIDE_PANEL if self.show_panel else 0
+        panel = end_panel(result.headline, colour, result.reason, actions, -panel_width / 2, self.GAME_OVER_AT_TOP,
+                          self.window.width - panel_width)
         self._overlay = self.ui.add(panel, layer=1)
         self._sound("end")
         self.controller.record_game_over()  # counted once per match, however often shown

@@ -11,6 +11,7 @@ import arcade.gui
 import pyglet
 
 from game import theme
+from game.explain import trim_list
 from game.scenes.meshes import Mesh
 
 TOP_BAR = 64
@@ -110,10 +111,7 @@ class SidePanel(_Panel):
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
-        shown = moves[-self.visible_lines():]
-        if len(moves) > len(shown):
-            shown = [f"  ... {len(moves) - len(shown)} earlier"] + shown[1:]
-        _set(self.moves, "\n".join(shown) or "(no moves yet)")
+        _set(self.moves, "\n".join(trim_list(moves, self.visible_lines())) or "(no moves yet)")
         _set(self.thinking, thinking or "-")
         _set(self.hint, hint)
 

@@ -50,8 +50,8 @@ class SowingView(MatchView):
         elif self.spec.owner(location) != self.match.to_move:
             self.say(f"That pit is {names[1 - self.match.to_move]}'s: click one of yours.")
         else:
-            moves = ", ".join(self.match.game.format_move(self.match.state, m) for m in self.match.legal_moves)
-            self.say(f"That pit cannot be played (legal pits: {moves}).", warning=True)
+            pits = ", ".join(str(move + 1) for move in self.match.legal_moves)  # as the board numbers them
+            self.say(f"That pit is empty or cannot be played now (legal pits: {pits}).", warning=True)
 
     def extra_key(self, symbol: int, modifiers: int) -> bool:
         if arcade.key.KEY_1 <= symbol <= arcade.key.KEY_9 and self.spec.rows == 2:
