@@ -328,8 +328,9 @@ def _side_empty(session: Session) -> str:
         gained = after.stores[player] - before.stores[player]  # type: ignore[attr-defined]
         gained -= report.path.count(store_index[player]) + (report.captured if player == report.player else 0)
         taken.append(gained)
-    if taken[0] and not taken[1]:
-        return f"{names[1]}'s side is empty: the {plural(taken[0], 'seed')} left go to {names[0]}"
-    if taken[1] and not taken[0]:
-        return f"{names[0]}'s side is empty: the {plural(taken[1], 'seed')} left go to {names[1]}"
+    for empty, keeper in ((1, 0), (0, 1)):
+        if taken[keeper] and not taken[empty]:
+            left = taken[keeper]
+            return (f"{names[empty]}'s side is empty: the {plural(left, 'seed')} left "
+                    f"{'goes' if left == 1 else 'go'} to {names[keeper]}")
     return "Both sides are empty"
