@@ -77,15 +77,13 @@ class MatchController:
 
     def __init__(self, session: Session, settings: SettingsLike, autosave: Autosave | None,
                  statistics: StatisticsLike | None, move_time_limit: float | None = None,
-                 move_noun: str = "move", game_over_delay: float = 0.0) -> None:
+                 game_over_delay: float = 0.0) -> None:
         self.session = session
         self.settings = settings
         self.autosave = autosave
         self.statistics = statistics
         self.move_time_limit = move_time_limit
         """The game's own limit on the computer's time per move, in seconds (Magnetic Cave: 3), or None."""
-        self.move_noun = move_noun
-        """How the hint names a move ("pit", "cell")."""
         self.game_over_delay = game_over_delay
         """Seconds between the last move landing and the result panel (time to see the winning line)."""
         self.result_shown = False

@@ -20,7 +20,6 @@ Cell = int
 class CaveView(MatchView):
     """Play one match of Magnetic Cave."""
 
-    MOVE_NOUN = "cell"
     MOVE_TIME_LIMIT = 3.0
     GAME_OVER_DELAY = 1.5  # the winning five pulse a moment before the panel comes
     GAME_OVER_AT_TOP = True

@@ -38,7 +38,6 @@ CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
 class MatchView(ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
 
-    MOVE_NOUN = "move"  # how the hint names a move ("pit", "cell")
     MOVE_TIME_LIMIT: float | None = None  # the game's own limit on the computer's seconds per move, if any
     GAME_OVER_DELAY = 0.0  # seconds between the last move landing and the result (to see the winning line)
     GAME_OVER_AT_TOP = False  # the result panel at the top of the board rather than over its middle
@@ -49,7 +48,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.ui = FrugalUIManager()  # the bottom bar, laid out and rendered only when it changes
         self.context = context
         self.controller = MatchController(match, context.settings, context.autosave, context.statistics,
-                                          self.MOVE_TIME_LIMIT, self.MOVE_NOUN, self.GAME_OVER_DELAY)
+                                          self.MOVE_TIME_LIMIT, self.GAME_OVER_DELAY)
         self.controller.save_path = save_path
         self.background_color = theme.TABLE
         self.scene: MatchScene = self.make_scene()

@@ -22,8 +22,6 @@ __all__ = ["SowingView", "SPEEDS"]
 class SowingView(MatchView):
     """Play one match of a sowing game."""
 
-    MOVE_NOUN = "pit"
-
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
         return SowingScene(self.spec)
