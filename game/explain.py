@@ -152,7 +152,8 @@ def is_proven(score: float) -> bool:
 
 
 def expectation(game: Game, score: float) -> str:
-    """What a score from the mover's side means: ``a sure win by 4``, ``about 2 seeds ahead``, ``an even game``."""
+    """What a score from the mover's side means: ``a sure win by 4 seeds``, ``to be about 2 seeds ahead``, ``an
+    even game``; the cave's scores have no unit, so ``a better position``."""
     if score >= HEURISTIC_BOUND:
         margin = int(score - WIN)
         return "a sure win" + ("" if is_cave(game) or margin <= 0 else f" by {plural(margin, 'seed')}")
@@ -161,9 +162,9 @@ def expectation(game: Game, score: float) -> str:
     unit, small, _clear = _unit(game)
     if abs(score) < small:
         return "an even game"
-    side = "ahead" if score > 0 else "behind"
     if not unit:
-        return f"to be {side}"
+        return "a better position" if score > 0 else "a worse position"
+    side = "ahead" if score > 0 else "behind"
     return f"to be about {plural(max(1, round(abs(score))), unit)} {side}"
 
 
@@ -225,9 +226,7 @@ def reasoning_text(game: Game, state: State, result: SearchResult, who: str) -> 
     if result.depth == 0 and not result.exhaustive:
         return done + "."
     outlook = expectation(game, result.score)
-    if outlook.startswith("to be"):
-        return f"{done}; it expects {outlook}."
-    return f"{done}; it sees {outlook}."
+    return f"{done}; it {'expects' if outlook.startswith('to be') else 'sees'} {outlook}."
 
 
 def engine_words(game: Game, spec: str | None) -> str:

@@ -121,6 +121,8 @@ def test_the_computers_reasoning_stays_in_words():
     assert even == "North played pit 3, which earns another turn; it sees an even game."
     assert explain.reasoning_text(KALAH, KALAH.initial_state(), result(0, 0.0, depth=0), "North") == \
         "North played pit 1."
+    cave = explain.reasoning_text(CAVE, CAVE.initial_state(), result(0, -300.0), "The computer")
+    assert cave == "The computer played A1; it sees a worse position."  # the cave's scores have no unit
 
 
 def test_the_move_list_hides_its_oldest_lines_and_counts_them():
