@@ -471,6 +471,7 @@ class MatchController:
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused
+        self.say("Paused." if self.paused else "")
         if self.paused and self.worker is not None:
             self.cancel_search()
 

@@ -59,14 +59,16 @@ def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, act
 
 def show_controller(controller: MatchController, top_bar: TopBar, side_panel: SidePanel | None,
                     buttons: dict[str, arcade.gui.UIFlatButton]) -> None:
-    """Put what the controller says in the top bar, the side panel (None: hidden) and the buttons' states."""
+    """Put what the controller says in the top bar, the side panel (None: hidden) and the buttons."""
     turn, player = controller.turn()
     colour = theme.TEXT if player is None else theme.ACCENTS[player]
     top_bar.show(controller.session.game.title, controller.rules_text(), turn, colour, controller.scores_text(),
                  controller.last_text())
     if side_panel is not None:
         side_panel.show(controller.move_list(), controller.computer_text, controller.hint_text)
-    for name, widget in buttons.items():
-        enabled = controller.is_button_enabled(name)
-        if widget.disabled == enabled:  # setting it re-renders the button
+    for name, widget in buttons.items():  # setting a property re-renders the button: only when it changes
+        enabled, text = controller.is_button_enabled(name), controller.button_text(name)
+        if widget.disabled == enabled:
             widget.disabled = not enabled
+        if widget.text != text:
+            widget.text = text

@@ -32,7 +32,7 @@ KEYS = {_K.U: "undo", _K.R: "redo", _K.H: "hint", _K.F1: "show_rules", _K.N: "ne
         _K.PLUS: "faster", _K.EQUAL: "faster", _K.NUM_ADD: "faster", _K.MINUS: "slower", _K.NUM_SUBTRACT: "slower",
         _K.TAB: "toggle_panel", _K.F11: "toggle_fullscreen"}
 CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
-"""The commands of plain keys and of Ctrl (or Command) with a key: method names of ``MatchView``."""
+"""The commands of plain keys and of Ctrl (or Command) with a key: methods of the view, else of the controller."""
 
 
 class MatchView(ScreenChrome, arcade.gui.UIView):
@@ -118,18 +118,16 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
                             max(100, height - TOP_BAR - BOTTOM_BAR - 90))
         self.ui.clear()
-        actions = {"Hint": self.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
-                   "New game": self.new_game, "Menu": self.leave, "Pause": self.toggle_pause, "Speed": self.faster}
+        controller = self.controller
+        actions = {"Hint": controller.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
+                   "New game": self.new_game, "Menu": self.leave, "Pause": controller.toggle_pause,
+                   "Speed": controller.faster}
         names = self.controller.button_names()
         bar, self._buttons = button_bar({name: self.controller.button_text(name) for name in names}, actions, width)
         self.ui.add(bar)
         if self._overlay is not None:  # the panel was cleared with the rest: it is built again for this size
             self._overlay = None
             self.controller.result_shown = False
-
-    def _relabel(self, name: str) -> None:
-        if name in self._buttons:
-            self._buttons[name].text = self.controller.button_text(name)
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
@@ -183,9 +181,6 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self.refuse(location)
 
     # -- commands ---------------------------------------------------------------------------------------------
-    def hint(self) -> None:
-        self.controller.hint()
-
     def undo(self) -> None:
         self.stop_replay()
         if self.controller.undo():
@@ -218,22 +213,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.cancel_search()
         self.context.show_title()
 
-    def toggle_pause(self) -> None:
-        self.controller.toggle_pause()
-        self.say("Paused." if self.controller.paused else "")
-        self._relabel("Pause")
-
-    def faster(self) -> None:
-        self.controller.faster()
-        self._apply_speed()
-
-    def slower(self) -> None:
-        self.controller.slower()
-        self._apply_speed()
-
     def _apply_speed(self) -> None:
         self.scene.speed = float(self.context.settings.get("animation_speed")) * self.controller.speed
-        self._relabel("Speed")
 
     def toggle_panel(self) -> None:
         self.show_panel = not self.show_panel
@@ -259,6 +240,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     # -- frame ------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
+        self._apply_speed()  # the Speed button, +/- and the Settings' animation speed
         self.scene.update(delta_time)
         step = self.controller.update(delta_time, self.scene.is_animating)
         self._expire_toasts()
@@ -339,7 +321,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
                 return True
         ctrl = modifiers & (_K.MOD_CTRL | _K.MOD_COMMAND)
         if ctrl and symbol in CTRL_KEYS or symbol in KEYS:
-            getattr(self, (CTRL_KEYS if ctrl and symbol in CTRL_KEYS else KEYS)[symbol])()
+            name = (CTRL_KEYS if ctrl and symbol in CTRL_KEYS else KEYS)[symbol]
+            (getattr(self, name, None) or getattr(self.controller, name))()
         elif symbol in (_K.LEFT, _K.RIGHT):
             count = max(1, len(self.legal_locations()))
             self.cursor = 0 if self.cursor < 0 else (self.cursor + (1 if symbol == _K.RIGHT else -1)) % count

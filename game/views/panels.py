@@ -88,7 +88,7 @@ class TopBar(_Panel):
         self.variant.position = self.left + 20, middle - 16
         self.turn.position = self.left + self.width / 2, middle + 8
         self.last.position = self.left + self.width / 2, middle - 16
-        self.scores.position = self.right - 20, middle
+        self.scores.position = self.right - 20, middle + 8  # on the turn's line: the last move's line below has the width
 
 
 class SidePanel(_Panel):
