@@ -107,7 +107,7 @@ def _effects(game: Game, mover: int, what: MoveFacts, you: bool) -> list[str]:
         elif what.winner == mover:
             phrases.append("makes five in a row" + (": you win" if you else "") if is_cave(game) else "wins the game")
         else:
-            phrases.append("ends the game" + (" and you lose" if you else ", lost"))
+            phrases.append("ends the game and " + ("you lose" if you else "loses"))
     return phrases
 
 

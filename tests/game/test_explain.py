@@ -52,6 +52,10 @@ def test_a_move_that_wins_says_so_and_a_proven_score_is_a_sure_win():
     assert text.startswith("Pit 4 captures 1 seed, wins the game.") and "a sure win by 14 seeds" in text
     lost = explain.hint_text(KALAH, KALAH_CAPTURE, result(5, -(WIN + 3)))
     assert "Every move loses against best play" in lost
+    # South's last seed reaches the store, but South's side is then empty: no extra turn, North takes its 10.
+    losing = KALAH.from_text("pits=0,0,0,0,0,1/0,0,0,0,0,10 stores=10,27 move=S")
+    assert explain.move_text(KALAH, losing, 5) == "South sows pit 6 (1 seed): ends the game and loses"
+    assert explain.hint_text(KALAH, losing, result(5)).startswith("Pit 6 ends the game and you lose.")
 
 
 def test_the_strength_of_the_advice_in_plain_terms():
