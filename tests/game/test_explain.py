@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import rules
 from ai.base import SearchResult
-from ai.evaluators import WIN
+from ai.evaluators import WIN, final_score, get_evaluator
 from ai.registry import make_engine
 from game import explain
 from game.hint_search import RankedSearch
@@ -136,11 +136,31 @@ def test_the_move_list_hides_its_oldest_lines_and_counts_them():
     assert explain.trim_list(lines[:10], 10) == lines[:10]
 
 
+def negamax(state, depth: int, evaluator) -> float:  # type: ignore[no-untyped-def]
+    """Plain fixed-depth negamax, the reference: a move that keeps the mover (Kalah's extra turn) is not negated."""
+    mover = KALAH.to_move(state)
+    if KALAH.is_terminal(state):
+        return final_score(KALAH, state, mover)
+    if depth == 0:
+        return evaluator.evaluate(KALAH, state)
+    values = []
+    for move in KALAH.legal_moves(state):
+        child = KALAH.apply(state, move)
+        value = negamax(child, depth - 1, evaluator)
+        values.append(value if KALAH.to_move(child) == mover else -value)
+    return max(values)
+
+
 def test_the_ranked_hint_scores_every_other_move_to_the_same_horizon():
-    engine = RankedSearch(make_engine(KALAH, "alphabeta:depth=3"))
-    found = engine.search(KALAH.initial_state())
+    # South's pit 6 (one seed) earns an extra turn; pit 2 captures 7: both moves are in play.
+    state = KALAH.from_text("pits=0,1,0,0,0,1/0,0,0,6,0,2 stores=20,18 move=S")
+    engine = RankedSearch(make_engine(KALAH, "alphabeta:depth=3,eval=store"))
+    found = engine.search(state)
     alternatives = found.info["alternatives"]
-    assert set(alternatives) == set(KALAH.legal_moves(KALAH.initial_state())) - {found.move}
-    # Alpha-beta is exact minimax: the best move's score is the best of all moves' scores at that horizon
-    # (pit 3's extra turn keeps the mover, so its score is not negated).
-    assert found.score >= max(alternatives.values()) - 1e-9
+    assert set(alternatives) == set(KALAH.legal_moves(state)) - {found.move}
+    evaluator = get_evaluator(KALAH, "store")
+    for move, score in alternatives.items():
+        child = KALAH.apply(state, move)
+        value = negamax(child, 2, evaluator)
+        assert score == (value if KALAH.to_move(child) == 0 else -value), move
+    assert found.score == negamax(state, 3, evaluator) >= max(alternatives.values())
