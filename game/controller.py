@@ -238,9 +238,11 @@ class MatchController:
 
     @property
     def computer_text(self) -> str:
-        """The side panel's computer line: its thinking while it searches, else its last move's reasoning."""
+        """The side panel's computer lines: its last move's reasoning and, while it searches, its thinking."""
         if not any(not seat.is_human for seat in self.session.seats):
             return "No computer plays in this game."
+        if self.thinking and self.reasoning:  # its last move stays readable while it thinks about the next
+            return f"{self.reasoning}\n{self.thinking.splitlines()[0]}"
         return self.thinking or self.reasoning or "It has not moved yet."
 
     # -- the computer -----------------------------------------------------------------------------------------

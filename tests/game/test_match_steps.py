@@ -101,3 +101,23 @@ def test_the_buttons_follow_the_seating_and_the_position():
     assert watching.button_text("Pause") == "Resume"
     watching.faster()
     assert watching.button_text("Speed") == "Speed x2"
+
+
+def test_the_computers_reasoning_stays_while_it_thinks_again():
+    controller = controller_for((COMPUTER, COMPUTER))
+    assert controller.computer_text == "It has not moved yet."
+    moves = 0
+    deadline = time.monotonic() + 20
+    while moves < 2:
+        assert time.monotonic() < deadline, "the computers did not move"
+        step = controller.update(1.0, animating=False)
+        if isinstance(step, PlayMove):
+            controller.play(step.move)
+            moves += 1
+        time.sleep(0.005)
+    first_line = controller.computer_text.splitlines()[0]
+    assert first_line.startswith(("South played pit", "North played pit"))
+    controller.update(0.01, animating=False)  # the next search starts: the reasoning stays above it
+    assert controller.computer_text.splitlines()[0] == first_line
+    assert "thinking" in controller.computer_text
+    assert controller_for((HUMAN, HUMAN)).computer_text == "No computer plays in this game."
