@@ -103,8 +103,9 @@ class MatchController:
         self.hint_text = ""
         self.thinking = ""
         """The computer's search in words while it runs (cleared when it stops)."""
-        self.reasoning = ""
-        """What the computer last played and why, kept after it moved (until undo or a new game)."""
+        self._reasonings: list[tuple[int, str]] = []
+        """What the computer played and why, with the index in ``session.states`` of the position it led to:
+        shown once the board has reached it, kept after (until undo or a new game)."""
         self._computer_result: tuple[State, SearchResult] | None = None
         self.paused = False
         self.speed_index = 1
@@ -241,9 +242,17 @@ class MatchController:
         """The side panel's computer lines: its last move's reasoning and, while it searches, its thinking."""
         if not any(not seat.is_human for seat in self.session.seats):
             return "No computer plays in this game."
-        if self.thinking and self.reasoning:  # its last move stays readable while it thinks about the next
-            return f"{self.reasoning}\n{self.thinking.splitlines()[0]}"
-        return self.thinking or self.reasoning or "It has not moved yet."
+        landed = self.board_index == len(self.session.states) - 1  # else it thinks about a position not shown yet
+        thinking = self.thinking if landed else ""
+        if thinking and self.reasoning:  # its last move stays readable while it thinks about the next
+            return f"{self.reasoning}\n{thinking.splitlines()[0]}"
+        return thinking or self.reasoning or "It has not moved yet."
+
+    @property
+    def reasoning(self) -> str:
+        """The computer's reasoning for the last of its moves the board shows."""
+        shown = [text for index, text in self._reasonings if index <= self.board_index]
+        return shown[-1] if shown else ""
 
     # -- the computer -----------------------------------------------------------------------------------------
     def cancel_search(self) -> None:
@@ -331,7 +340,8 @@ class MatchController:
                 if self._computer_result is not None and self._computer_result[1].move == move:
                     state, result = self._computer_result
                     who = self.computer_name(session.game.to_move(state))
-                    self.reasoning = explain.reasoning_text(session.game, state, result, who)
+                    text = explain.reasoning_text(session.game, state, result, who)
+                    self._reasonings = self._reasonings[-2:] + [(len(session.states), text)]
                 return move
         return None
 
@@ -427,7 +437,7 @@ class MatchController:
             return 0
         self.after_change()
         self._show_at_once()
-        self.reasoning = ""
+        self._reasonings = []
         if self.watching:
             self.paused = True
             self.say("Paused after undo: Resume to let the computers play on.")
@@ -454,7 +464,7 @@ class MatchController:
         self.save_path = None
         self.after_change()
         self._show_at_once()
-        self.reasoning = ""
+        self._reasonings = []
 
     def save(self, path: Path) -> bool:
         """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a

@@ -112,9 +112,13 @@ def test_the_computers_reasoning_stays_while_it_thinks_again():
         assert time.monotonic() < deadline, "the computers did not move"
         step = controller.update(1.0, animating=False)
         if isinstance(step, PlayMove):
+            shown = controller.reasoning
             controller.play(step.move)
+            controller.update(0.01, animating=True)  # its stones fly: the panel still speaks of the board
+            assert controller.reasoning == shown and "thinking" not in controller.computer_text
             moves += 1
         time.sleep(0.005)
+    controller.update(0.01, animating=False)  # landed
     first_line = controller.computer_text.splitlines()[0]
     assert first_line.startswith(("South played pit", "North played pit"))
     controller.update(0.01, animating=False)  # the next search starts: the reasoning stays above it
