@@ -20,6 +20,8 @@ Cell = int
 class CaveView(MatchView):
     """Play one match of Magnetic Cave."""
 
+    scene: CaveScene
+
     MOVE_TIME_LIMIT = 3.0
     GAME_OVER_DELAY = 1.5  # the winning five pulse a moment before the panel comes
     GAME_OVER_AT_TOP = True
@@ -28,7 +30,7 @@ class CaveView(MatchView):
         return CaveScene(self.match.game)  # type: ignore[arg-type]
 
     def show_state(self, state: State) -> None:
-        self.scene.show(state)
+        self.scene.show(state)  # type: ignore[arg-type]
 
     def animate_move(self, before: State, move: Move, after: State) -> None:
         labels = []
@@ -37,14 +39,14 @@ class CaveView(MatchView):
         elif self.match.game.is_terminal(after):
             labels.append("The cave is full: a tie")
         if self.context.settings.get("skip_animations"):
-            self.scene.show(after)
+            self.scene.show(after)  # type: ignore[arg-type]
             for label in labels:
                 self.toast(label)
         else:
             self.scene.place(before, move, after, labels)  # type: ignore[arg-type]
 
     def move_location(self, before: State, move: Move) -> Cell:
-        return int(move)  # type: ignore[arg-type]
+        return int(move)  # type: ignore[call-overload]
 
     def refuse(self, location: Cell) -> None:
         state = self.match.state

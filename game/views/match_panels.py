@@ -3,7 +3,7 @@ game-over panel; and ``show_controller``, which puts the controller's texts in t
 ``MatchView`` does what they ask."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 import arcade
 import arcade.gui
@@ -12,10 +12,10 @@ from game import theme
 from game.controller import MatchController
 from game.views.panels import TOP_BAR, SidePanel, TopBar
 
-Action = Callable[[], None]
+Action = Callable[[], object]
 
 
-def button_bar(labels: dict[str, str], actions: dict[str, Action], width: int
+def button_bar(labels: dict[str, str], actions: Mapping[str, Action], width: int
                ) -> tuple[arcade.gui.UIAnchorLayout, dict[str, arcade.gui.UIFlatButton]]:
     """A row of buttons along the bottom, one per label in order (a disabled button ignores clicks)."""
     bar = arcade.gui.UIBoxLayout(vertical=False, space_between=10)
@@ -31,7 +31,7 @@ def button_bar(labels: dict[str, str], actions: dict[str, Action], width: int
     return anchor, buttons
 
 
-def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, actions: dict[str, Action],
+def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, actions: Mapping[str, Action],
               align_x: float, at_top: bool, room: float) -> arcade.gui.UIAnchorLayout:
     """The game-over panel: a headline, the reason (wrapped) and a row of buttons, over the board's middle or
     at its top, fitting in ``room`` pixels of width."""
@@ -48,7 +48,8 @@ def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, act
     box.add(row)
     frame = arcade.gui.UIBoxLayout()
     frame.add(box.with_padding(all=24))
-    frame.with_background(color=theme.PANEL).with_border(color=theme.ACCENTS[0], width=2)
+    frame.with_background(color=arcade.types.Color(*theme.PANEL))
+    frame.with_border(color=arcade.types.Color(*theme.ACCENTS[0]), width=2)
     anchor = arcade.gui.UIAnchorLayout()
     if at_top:
         anchor.add(frame, anchor_x="center", anchor_y="top", align_x=align_x, align_y=-(TOP_BAR + 6))

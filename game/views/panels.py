@@ -88,7 +88,7 @@ class TopBar(_Panel):
         self.variant.position = self.left + 20, middle - 16
         self.turn.position = self.left + self.width / 2, middle + 8
         self.last.position = self.left + self.width / 2, middle - 16
-        self.scores.position = self.right - 20, middle + 8  # on the turn's line: the last move's line below has the width
+        self.scores.position = self.right - 20, middle + 8  # on the turn's line, so the last move's has the width
 
 
 class SidePanel(_Panel):
@@ -154,7 +154,7 @@ class ScreenChrome:
         self._overlay: arcade.gui.UIWidget | None = None
         self.top_bar = TopBar(0, 0, 10, 10)
         self.side_panel = SidePanel(0, 0, 10, 10)
-        self.section_manager = arcade.SectionManager(self)
+        self.section_manager = arcade.SectionManager(self)  # type: ignore[arg-type]  # a mixin of a View
         self.section_manager.add_section(self.top_bar)
         self.section_manager.add_section(self.side_panel)
         self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import arcade
 
+from game.explain import move_name
 from game.scenes.sowing_board import BoardSpec, Location, plan_move
 from game.scenes.sowing_scene import SowingScene
 from game.views.match_view import SPEEDS, MatchView
@@ -21,6 +22,8 @@ __all__ = ["SowingView", "SPEEDS"]
 
 class SowingView(MatchView):
     """Play one match of a sowing game."""
+
+    scene: SowingScene
 
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
@@ -48,8 +51,9 @@ class SowingView(MatchView):
         elif self.spec.owner(location) != self.match.to_move:
             self.say(f"That pit is {names[1 - self.match.to_move]}'s: click one of yours.")
         else:
-            pits = ", ".join(str(move + 1) for move in self.match.legal_moves)  # as the board numbers them
-            self.say(f"That pit is empty or cannot be played now (legal pits: {pits}).", warning=True)
+            game, state = self.match.game, self.match.state
+            pits = ", ".join(move_name(game, state, move) for move in self.match.legal_moves)
+            self.say(f"That pit is empty or cannot be played now (legal: {pits}).", warning=True)
 
     def extra_key(self, symbol: int, modifiers: int) -> bool:
         if arcade.key.KEY_1 <= symbol <= arcade.key.KEY_9 and self.spec.rows == 2:
