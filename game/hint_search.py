@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchResult
 from ai.evaluators import final_score
+from game.explain import QUICK_DEPTH
 from rules import State
 
 BEST_SHARE = 0.6
@@ -43,8 +44,8 @@ class RankedSearch(Engine):
         mover = game.to_move(state)
         others = [move for move in game.legal_moves(state) if move != best.move]
         alternatives: dict = {}
-        if best.move is None or best.depth < 1 or not others:
-            return best
+        if best.move is None or best.depth <= QUICK_DEPTH or not others:
+            return best  # nothing to compare, or a search too shallow for the comparison to mean much
         for move in others:
             if cancel is not None and cancel.expired():
                 break
