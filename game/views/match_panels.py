@@ -10,9 +10,12 @@ import arcade.gui
 
 from game import theme
 from game.controller import MatchController
+from game.scenes.contract import Location
 from game.views.panels import TOP_BAR, SidePanel, TopBar
 
 Action = Callable[[], object]
+Colour = tuple[int, int, int, int]
+HINT_COLOUR = (140, 230, 140, 255)
 
 
 def button_bar(labels: dict[str, str], actions: Mapping[str, Action], width: int
@@ -73,3 +76,19 @@ def show_controller(controller: MatchController, top_bar: TopBar, side_panel: Si
             widget.disabled = not enabled
         if widget.text != text:
             widget.text = text
+
+
+def board_marks(legal: Mapping[Location, object], hovered: Location | None, cursor: Location | None,
+                hint: Location | None, last: Location | None, mover: int
+                ) -> tuple[dict[Location, Colour], dict[Location, Colour]]:
+    """What glows on the board (the hovered legal place, the keyboard's choice dimmer, the hint green) and what
+    is outlined (the last move), for ``MatchScene.draw``.  ``legal`` is empty when the player cannot choose."""
+    highlights: dict[Location, Colour] = {}
+    accent = theme.ACCENTS[mover]
+    if cursor is not None and cursor in legal:
+        highlights[cursor] = accent[:3] + (150,)
+    if hovered in legal:
+        highlights[hovered] = accent  # type: ignore[index]
+    if hint is not None:
+        highlights[hint] = HINT_COLOUR
+    return highlights, ({} if last is None else {last: theme.LAST_MOVE})

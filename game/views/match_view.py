@@ -20,13 +20,12 @@ from game.controller import SPEEDS, MatchController, PlayMove, ReplayMove, ShowR
 from game.scenes.contract import Location, MatchScene
 from game.session import Session
 from game.views.frugal_ui import FrugalUIManager
-from game.views.match_panels import button_bar, end_panel, show_controller
+from game.views.match_panels import board_marks, button_bar, end_panel, show_controller
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 from rules import Move, State
 
 __all__ = ["MatchView", "SPEEDS", "Location"]
 
-HINT_COLOUR = (140, 230, 140, 255)
 _K = arcade.key
 KEYS = {_K.U: "undo", _K.R: "redo", _K.H: "hint", _K.F1: "show_rules", _K.N: "new_game", _K.P: "toggle_pause",
         _K.PLUS: "faster", _K.EQUAL: "faster", _K.NUM_ADD: "faster", _K.MINUS: "slower", _K.NUM_SUBTRACT: "slower",
@@ -53,7 +52,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.background_color = theme.TABLE
         self.scene: MatchScene = self.make_scene()
         self.scene.announce = self.toast
-        self.scene.on_sound = self._sound
+        self.scene.on_sound = context.sounds.play
         self.mouse = (0.0, 0.0)
         self.cursor = -1
         """Keyboard selection among the legal places; -1 until the arrow keys are used."""
@@ -261,7 +260,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         panel = end_panel(result.headline, colour, result.reason, actions, -panel_width / 2, self.GAME_OVER_AT_TOP,
                           self.window.width - panel_width)
         self._overlay = self.ui.add(panel, layer=1)
-        self._sound("end")
+        self.context.sounds.play("end")
         self.controller.record_game_over()  # counted once per match, however often shown
 
     def on_draw(self) -> None:
@@ -269,27 +268,12 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         super().on_draw()
 
     def on_draw_before_ui(self) -> None:
-        highlights: dict[Location, tuple[int, int, int, int]] = {}
-        outlines: dict[Location, tuple[int, int, int, int]] = {}
-        if self.last_location is not None:
-            outlines[self.last_location] = theme.LAST_MOVE
-        if self.match.is_human_turn and self._overlay is None:
-            legal = self.legal_locations()
-            accent = theme.ACCENTS[self.match.to_move]
-            keyboard = self._cursor_location()
-            if keyboard is not None:
-                highlights[keyboard] = accent[:3] + (150,)
-            hovered = self.scene.location_at(*self.mouse)
-            if hovered in legal:
-                highlights[hovered] = accent
-        if self.hint_location is not None:
-            highlights[self.hint_location] = HINT_COLOUR
-        self.scene.draw(highlights, outlines)
+        choosing = self.match.is_human_turn and self._overlay is None
+        hovered = self.scene.location_at(*self.mouse) if choosing else None
+        self.scene.draw(*board_marks(self.legal_locations() if choosing else {}, hovered, self._cursor_location(),
+                                     self.hint_location, self.last_location, self.match.to_move))
         centre = (self.window.width - (SIDE_PANEL if self.show_panel else 0)) / 2
         self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)
-
-    def _sound(self, name: str) -> None:
-        self.context.sounds.play(name)
 
     # -- input ------------------------------------------------------------------------------------------------
     def _cursor_location(self) -> Location | None:
