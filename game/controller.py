@@ -463,6 +463,7 @@ class MatchController:
         self.session = Session.new(session.game, session.seats, session.seed)
         self.save_path = None
         self.after_change()
+        self.say("New game.")
         self._show_at_once()
         self._reasonings = []
 

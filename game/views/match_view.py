@@ -62,11 +62,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self._layout(context.window.width, context.window.height)
         self.show_state(match.state)
 
-    @property
-    def match(self) -> Session:
-        """The game in progress (the controller's session: New game replaces it)."""
-        return self.controller.session
-
+    match: Session = property(lambda self: self.controller.session)  # type: ignore[assignment]  # New game: a new one
     save_path = property(lambda self: self.controller.save_path)
     clock = property(lambda self: self.controller.clock)  # type: ignore[assignment]  # toasts expire by it
     watching = property(lambda self: self.controller.watching)
@@ -186,8 +182,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self._show_position()
 
     def redo(self) -> None:
-        self.stop_replay()
-        self.scene.finish()
+        self.stop_replay()  # which lands any stones in flight
         replayed = self.controller.redo()  # up to the next human turn: the mirror of undo
         if replayed:
             self._hide_overlay()
@@ -199,7 +194,6 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.stop_replay()
         self.controller.new_game()
         self._show_position()
-        self.say("New game.")
 
     def save(self) -> None:
         from game.views.load_view import new_save_path
