@@ -1,11 +1,15 @@
 """What a two-player game screen does that is not drawing: the session, the computer's and the hint's search
-workers, the computer's pending move, pause and speed, replay, and counting a finished game.
+workers, the computer's pending move, pause and speed, replay, the texts of the bars, the panel and the result,
+and counting a finished game.
 
 ``MatchView`` translates input into calls here and draws what this holds; nothing here imports arcade, so the
-whole of it is tested without a window (``tests/test_controller.py``).  The computer thinks in
-``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving cancel a
-search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits on a
-thread.  What the screen should say is queued in ``notices`` (text, warning) for the view to show.
+whole of it is tested without a window (``tests/test_controller.py``, ``tests/game/test_match_steps.py``).  Each
+frame ``update`` says what the screen should do (``PlayMove``, ``ReplayMove``, ``ShowResult``).  The computer
+thinks in ``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving
+cancel a search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits
+on a thread.  The texts speak of the position on the board (``board_index``), which trails the session while a
+move's stones fly, so the top bar and the computer's panel change when they land; their words come from
+``game.explain``.  What the screen should say is queued in ``notices`` (text, warning) for the view to show.
 """
 from __future__ import annotations
 
