@@ -180,7 +180,10 @@ def hint_text(game: Game, state: State, result: SearchResult, alternatives: dict
         line = f"{name.capitalize()} {', '.join(effects)}"
     else:
         line = f"Play {name}"
-    return f"{line}.\n{strength(game, state, result, alternatives)}"
+    advice = strength(game, state, result, alternatives)
+    if result.depth > QUICK_DEPTH and not is_proven(result.score):
+        advice += f" Expect {expectation(game, result.score)}."
+    return f"{line}.\n{advice}"
 
 
 def strength(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None) -> str:

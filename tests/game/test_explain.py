@@ -37,7 +37,9 @@ def test_an_extra_turn_is_said_to_the_player_and_pits_count_from_one():
     start = KALAH.initial_state()
     text = explain.hint_text(KALAH, start, result(2, 1.0), {0: -3.0, 1: -2.0, 3: -4.0, 4: -1.5, 5: -2.5})
     assert text.startswith("Pit 3: your last seed lands in your store: play again.")
-    assert text.endswith("Best by a clear margin.")
+    assert text.endswith("Best by a clear margin. Expect to be about 1 seed ahead.")
+    ahead = explain.hint_text(KALAH, start, result(2, 3.4), {0: -3.0})
+    assert ahead.endswith("Best by a clear margin. Expect to be about 3 seeds ahead.")
     assert explain.move_text(KALAH, start, 2) == "South sows pit 3 (4 seeds): plays again"
 
 
