@@ -117,7 +117,7 @@ class SidePanel(_Panel):
 
     def visible_lines(self) -> int:
         """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
-        return max(3, int((self.height - 240) / 19))
+        return max(3, int((self.height - 280) / 19))
 
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
@@ -127,9 +127,10 @@ class SidePanel(_Panel):
         x = self.left + 15
         self.heading.position = x, self.top - 30
         self.moves.position = x, self.top - 40
-        self.thinking_heading.position = x, self.bottom + 150
-        self.thinking.position = x, self.bottom + 140
-        self.hint.position = x, self.bottom + 70
+        # Five lines each for the computer's words (its reasoning and thinking) and the hint's.
+        self.thinking_heading.position = x, self.bottom + 210
+        self.thinking.position = x, self.bottom + 200
+        self.hint.position = x, self.bottom + 100
 
 
 TOAST_TIME = 1.8
