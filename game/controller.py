@@ -1,21 +1,28 @@
 """What a two-player game screen does that is not drawing: the session, the computer's and the hint's search
-workers, the computer's pending move, pause and speed, replay, and counting a finished game.
+workers, the computer's pending move, pause and speed, replay, the texts of the bars, the panel and the result,
+and counting a finished game.
 
 ``MatchView`` translates input into calls here and draws what this holds; nothing here imports arcade, so the
-whole of it is tested without a window (``tests/test_controller.py``).  The computer thinks in
-``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving cancel a
-search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits on a
-thread.  What the screen should say is queued in ``notices`` (text, warning) for the view to show.
+whole of it is tested without a window (``tests/test_controller.py``, ``tests/game/test_match_steps.py``).  Each
+frame ``update`` says what the screen should do (``PlayMove``, ``ReplayMove``, ``ShowResult``).  The computer
+thinks in ``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving
+cancel a search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits
+on a thread.  The texts speak of the position on the board (``board_index``), which trails the session while a
+move's stones fly, so the top bar and the computer's panel change when they land; their words come from
+``game.explain``.  What the screen should say is queued in ``notices`` (text, warning) for the view to show.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Union
 
 from ai import registry
 from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
+from game import explain
 from game.autosave import Autosave
+from game.hint_search import RankedSearch
 from game.session import Session
 from rules import Move, State
 
@@ -26,6 +33,31 @@ REPLY_GAP = 0.15
 """Seconds between the human's move landing and the computer's answer being played."""
 REPLAY_START = 0.4
 """Seconds the start position is shown before a replay's first move."""
+
+
+@dataclass(frozen=True)
+class PlayMove:
+    """The computer's move is due: play and animate it."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class ReplayMove:
+    """The replay's next move is due: animate it (the session does not change)."""
+
+    before: State
+    move: Move
+    after: State
+
+
+@dataclass(frozen=True)
+class ShowResult:
+    """The game is over and its last move has landed: show the result panel."""
+
+
+Step = Union[PlayMove, ReplayMove, ShowResult]
+"""What ``MatchController.update`` asks the screen to do this frame."""
 
 
 class SettingsLike(Protocol):
@@ -49,15 +81,21 @@ class MatchController:
 
     def __init__(self, session: Session, settings: SettingsLike, autosave: Autosave | None,
                  statistics: StatisticsLike | None, move_time_limit: float | None = None,
-                 move_noun: str = "move") -> None:
+                 game_over_delay: float = 0.0) -> None:
         self.session = session
         self.settings = settings
         self.autosave = autosave
         self.statistics = statistics
         self.move_time_limit = move_time_limit
         """The game's own limit on the computer's time per move, in seconds (Magnetic Cave: 3), or None."""
-        self.move_noun = move_noun
-        """How the hint names a move ("pit", "cell")."""
+        self.game_over_delay = game_over_delay
+        """Seconds between the last move landing and the result panel (time to see the winning line)."""
+        self.result_shown = False
+        """The result panel is up (or was, until the position or the replay changed)."""
+        self.board_index = self.board_target = len(session.states) - 1
+        """The position the board shows (an index in ``session.states``) and the one its animation goes to:
+        the top bar speaks of the first, so its texts change when the stones land, not when the move starts."""
+        self._move_list: tuple[tuple[int, int, Any], list[str]] | None = None
         self.worker: SearchWorker | None = None
         self.worker_state: State | None = None
         self.pending_move: Move | None = None
@@ -68,6 +106,11 @@ class MatchController:
         self.hint_move: Move | None = None
         self.hint_text = ""
         self.thinking = ""
+        """The computer's search in words while it runs (cleared when it stops)."""
+        self._reasonings: list[tuple[int, str]] = []
+        """What the computer played and why, with the index in ``session.states`` of the position it led to:
+        shown once the board has reached it, kept after (until undo or a new game)."""
+        self._computer_result: tuple[State, SearchResult] | None = None
         self.paused = False
         self.speed_index = 1
         self.save_path: Path | None = None
@@ -96,22 +139,88 @@ class MatchController:
         notices, self.notices = self.notices, []
         return notices
 
+    @property
+    def board_state(self) -> State:
+        """The position the board shows once its stones are still (what the top bar speaks of)."""
+        states = self.session.states
+        return states[min(self.board_index, len(states) - 1)]
+
     def turn(self) -> tuple[str, int | None]:
         """The top bar's turn line and the player it names (None: no one's turn, as in a replay)."""
         session = self.session
+        state = self.board_state
         if self.replay_index is not None:
             return "Replay", None
-        if session.is_over:
+        if session.game.is_terminal(state):
             return "Game over", None
-        player = session.to_move
+        player = session.game.to_move(state)
         humans = sum(seat.is_human for seat in session.seats)
         who = "computer" if not session.seat(player).is_human else "you" if humans == 1 else "human"
         return f"{session.game.player_names[player]} to move ({who})", player
 
-    def last_move(self) -> tuple[State, Move] | None:
-        """The last move played and the position it was played in (None at the start)."""
+    def last_move(self, index: int | None = None) -> tuple[State, Move] | None:
+        """The move that led to ``session.states[index]`` (default: the last) and the position it was played
+        in; None at the start."""
         session = self.session
-        return (session.states[-2], session.moves[-1]) if session.moves else None
+        index = len(session.states) - 1 if index is None else index
+        return (session.states[index - 1], session.moves[index - 1]) if index > 0 else None
+
+    def scores_text(self) -> str:
+        """The top bar's scores, of the position on the board."""
+        game = self.session.game
+        names = game.player_names
+        first, second = explain.scores(game, self.board_state)
+        label = "Bricks:  " if explain.is_cave(game) else ""
+        return f"{label}{names[0]} {first}   {names[1]} {second}"
+
+    def last_text(self) -> str:
+        """The top bar's line on the move that led to the position on the board (numbered in a replay)."""
+        session = self.session
+        last = self.last_move(self.board_index)
+        if last is None:
+            return "Replay: the start" if self.replay_index is not None else "No move yet"
+        text = explain.move_text(session.game, *last)
+        return f"Replay {self.board_index}/{len(session.moves)}: {text}" if self.replay_index is not None else text
+
+    def refusal(self) -> str:
+        """Why a click on a place that is no legal move cannot play, naming the legal moves."""
+        session = self.session
+        moves = ", ".join(explain.move_name(session.game, session.state, move) for move in session.legal_moves)
+        return f"That cannot be played (legal: {moves})."
+
+    def move_list(self) -> list[str]:
+        """The move list's lines up to the position on the board (formatted again only when that changes:
+        every frame would grow with the game)."""
+        session = self.session
+        index = min(self.board_index, len(session.moves))
+        key = (id(session), index, session.moves[index - 1] if index else None)
+        if self._move_list is None or self._move_list[0] != key:
+            self._move_list = key, explain.move_list(session.game, session.states[:index], session.moves[:index])
+        return self._move_list[1]
+
+    # -- the bottom bar ---------------------------------------------------------------------------------------
+    def button_names(self) -> list[str]:
+        """The bottom bar's buttons, in order (Pause and Speed first when only computers play)."""
+        if self.watching:
+            return ["Pause", "Speed", "Undo", "Redo", "Save", "New game", "Menu"]
+        return ["Hint", "Undo", "Redo", "Save", "New game", "Speed", "Menu"]
+
+    def button_text(self, name: str) -> str:
+        if name == "Speed":
+            return f"Speed x{self.speed:g}"
+        if name == "Pause":
+            return "Resume" if self.paused else "Pause"
+        return name
+
+    def is_button_enabled(self, name: str) -> bool:
+        session = self.session
+        return {"Undo": session.can_undo, "Redo": session.can_redo,
+                "Hint": lambda: session.is_human_turn}.get(name, lambda: True)()
+
+    # -- the result -------------------------------------------------------------------------------------------
+    def result(self) -> explain.Result:
+        """The finished game's result in words (headline, winner, reason)."""
+        return explain.result(self.session)
 
     def rules_text(self) -> str:
         """The game's parameters that differ from the standard rules, or ``standard rules``."""
@@ -120,14 +229,34 @@ class MatchController:
         changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
         return ", ".join(changed) if changed else "standard rules"
 
-    def describe_search(self, result: SearchResult, speed: float, final: bool = False) -> str:
-        state = self.worker_state if self.worker_state is not None else self.session.state
-        best = "-" if result.move is None else self.session.game.format_move(state, result.move)
-        verb = "chose" if final else "best so far"
+    def computer_name(self, player: int) -> str:
+        """How the panel names a computer seat: "The computer" against one human, else the side's name."""
+        humans = sum(seat.is_human for seat in self.session.seats)
+        return "The computer" if humans == 1 else self.session.game.player_names[player]
+
+    def _search_detail(self, result: SearchResult, speed: float) -> str:
+        """The small print under the computer's thinking: the engine, its speed and which core ran."""
+        seat = self.session.seat(self.session.game.to_move(self.worker_state or self.session.state))
         core = result.info.get("core")  # which search core ran: compiled, or the pure-Python fallback
-        where = "" if core is None else f" ({'compiled' if core == 'compiled' else 'Python'} core)"
-        return (f"depth {result.depth}, {verb} {best}, score {result.score:+g}\n"
-                f"{result.nodes:,} nodes, {speed / 1000:,.0f}k nodes/s{where}")
+        where = "" if core is None else f", {'compiled' if core == 'compiled' else 'Python'} core"
+        return f"({seat.engine}: {speed / 1000:,.0f}k positions/s{where})"
+
+    @property
+    def computer_text(self) -> str:
+        """The side panel's computer lines: its last move's reasoning and, while it searches, its thinking."""
+        if not any(not seat.is_human for seat in self.session.seats):
+            return "No computer plays in this game."
+        landed = self.board_index == len(self.session.states) - 1  # else it thinks about a position not shown yet
+        thinking = self.thinking if landed else ""
+        if thinking and self.reasoning:  # its last move stays readable while it thinks about the next
+            return f"{self.reasoning}\n{thinking.splitlines()[0]}"
+        return thinking or self.reasoning or "It has not moved yet."
+
+    @property
+    def reasoning(self) -> str:
+        """The computer's reasoning for the last of its moves the board shows."""
+        shown = [text for index, text in self._reasonings if index <= self.board_index]
+        return shown[-1] if shown else ""
 
     # -- the computer -----------------------------------------------------------------------------------------
     def cancel_search(self) -> None:
@@ -160,21 +289,23 @@ class MatchController:
         self.worker = SearchWorker(engine, session.state, Limits(time=self.think_time(seat.time)))
         self.worker_state = session.state
         self.worker.start()
-        self.thinking = f"{session.game.player_names[session.to_move]} ({engine!r}) is thinking..."
+        self.thinking = f"{self.computer_name(session.to_move)} is thinking..."
 
     def poll(self) -> None:
         """Drain the workers' messages (once a frame)."""
         if self.worker is not None:
             for message in self.worker.poll():
-                if isinstance(message, Progress):
-                    self.thinking = self.describe_search(message.result, message.nodes_per_second)
+                if isinstance(message, Progress) and message.result.move is not None:
+                    state = self.worker_state or self.session.state
+                    who = self.computer_name(self.session.game.to_move(state))
+                    self.thinking = (explain.thinking_text(self.session.game, state, message.result, who) + "\n"
+                                     + self._search_detail(message.result, message.nodes_per_second))
                 elif isinstance(message, Finished):
                     self.worker = None
                     if not message.cancelled and self.worker_state == self.session.state:
                         self.pending_move = message.result.move
                         self.pending_since = self.clock
-                        self.thinking = self.describe_search(message.result, message.result.nodes_per_second,
-                                                             final=True)
+                        self._computer_result = (self.session.state, message.result)
                 elif isinstance(message, Failed):
                     self.worker = None
                     self.paused = True
@@ -183,16 +314,16 @@ class MatchController:
         if self.hint_worker is not None:
             for message in self.hint_worker.poll():
                 if isinstance(message, Progress):
-                    self.hint_text = "Hint: thinking... " + self.describe_search(message.result,
-                                                                                 message.nodes_per_second)
+                    self.hint_text = f"Hint: looking {explain.plural(message.result.depth, 'move')} ahead..."
                 elif isinstance(message, Finished):
                     self.hint_worker = None
                     if self.hint_state == self.session.state and message.result.move is not None:
                         result = message.result
                         self.hint_move = result.move
-                        move_text = self.session.game.format_move(self.session.state, result.move)
-                        self.hint_text = (f"Hint: {self.move_noun} {move_text} (depth {result.depth}, "
-                                          f"score {result.score:+g}, {result.nodes:,} nodes)")
+                        advice = explain.hint_text(self.session.game, self.session.state, result,
+                                                   result.info.get("alternatives"))
+                        self.hint_text = "Hint: " + advice
+                        self.say("Hint: " + advice.replace("\n", " "))
                 elif isinstance(message, Failed):
                     self.hint_worker = None
                     self.hint_text = f"No hint: {message.error}"
@@ -210,6 +341,11 @@ class MatchController:
             gap = WATCH_GAP / self.speed if self.watching else REPLY_GAP
             if self.clock - self.pending_since >= gap:
                 move, self.pending_move = self.pending_move, None
+                if self._computer_result is not None and self._computer_result[1].move == move:
+                    state, result = self._computer_result
+                    who = self.computer_name(session.game.to_move(state))
+                    text = explain.reasoning_text(session.game, state, result, who)
+                    self._reasonings = self._reasonings[-2:] + [(len(session.states), text)]
                 return move
         return None
 
@@ -221,11 +357,40 @@ class MatchController:
             self.pending_since = self.clock
         self.poll()
 
+    def update(self, delta_time: float, animating: bool) -> Step | None:
+        """One frame: what the screen should do now (play the computer's move, animate the replay's next move,
+        show the result), or None.  The board counts as showing its target once the stones have landed."""
+        self.tick(delta_time, animating)
+        if not animating:
+            self.board_index = self.board_target
+        if self.replay_index is not None:
+            step = self.replay_step(delta_time, animating)
+            if step is None:
+                return None
+            index, before, move, after = step
+            self.board_target = index + 1
+            return ReplayMove(before, move, after)
+        if self.session.is_over:
+            landed = not animating and self.clock - self.pending_since >= self.game_over_delay
+            if landed and not self.result_shown:
+                self.result_shown = True
+                return ShowResult()
+            return None
+        move = self.computer_move(animating)
+        return None if move is None else PlayMove(move)
+
+    def _show_at_once(self, index: int | None = None) -> None:
+        """The board shows ``session.states[index]`` (default: the last) at once: no animation pending."""
+        self.board_index = self.board_target = len(self.session.states) - 1 if index is None else index
+        self.result_shown = False
+
     # -- the player's commands ---------------------------------------------------------------------------------
     def play(self, move: Move) -> tuple[State, State]:
         """Play ``move`` for the side to move (IllegalMoveError when it is not legal); returns (before, after)."""
         before, after = self.session.play(move)
         self.after_change()
+        self.board_target = len(self.session.states) - 1
+        self.result_shown = False
         return before, after
 
     def after_change(self) -> None:
@@ -260,10 +425,10 @@ class MatchController:
         except (EngineError, ValueError) as error:
             self.say(f"No hint engine: {error}", warning=True)
             return False
-        self.hint_worker = SearchWorker(engine, session.state, Limits(time=self.think_time(None)))
+        self.hint_worker = SearchWorker(RankedSearch(engine), session.state, Limits(time=self.think_time(None)))
         self.hint_state = session.state
         self.hint_worker.start()
-        self.hint_text = f"Hint: {engine!r} is thinking..."
+        self.hint_text = "Hint: looking for a good move..."
         return True
 
     def undo(self) -> int:
@@ -275,6 +440,8 @@ class MatchController:
             self.say("Nothing to undo.")
             return 0
         self.after_change()
+        self._show_at_once()
+        self._reasonings = []
         if self.watching:
             self.paused = True
             self.say("Paused after undo: Resume to let the computers play on.")
@@ -288,6 +455,8 @@ class MatchController:
             return []
         replayed = self.session.redo()
         self.after_change()
+        self._show_at_once(len(self.session.states) - 2)  # the board shows the position before the last move
+        self.board_target = len(self.session.states) - 1  # which the screen animates
         return replayed
 
     def new_game(self) -> None:
@@ -298,6 +467,9 @@ class MatchController:
         self.session = Session.new(session.game, session.seats, session.seed)
         self.save_path = None
         self.after_change()
+        self.say("New game.")
+        self._show_at_once()
+        self._reasonings = []
 
     def save(self, path: Path) -> bool:
         """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a
@@ -316,6 +488,7 @@ class MatchController:
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused
+        self.say("Paused." if self.paused else "")
         if self.paused and self.worker is not None:
             self.cancel_search()
 
@@ -331,7 +504,16 @@ class MatchController:
         self.cancel_search()
         self.replay_index = 0
         self.replay_wait = REPLAY_START
+        self._show_at_once(0)
         return self.session.states[0]
+
+    def stop_replay(self) -> bool:
+        """End a replay early (the board then shows the game's position at once); False when none runs."""
+        if self.replay_index is None:
+            return False
+        self.replay_index = None
+        self._show_at_once()
+        return True
 
     def replay_step(self, delta_time: float, animating: bool) -> tuple[int, State, Move, State] | None:
         """The next replayed move as (index, before, move, after) when it is due, else None; when the last
@@ -345,6 +527,7 @@ class MatchController:
         session = self.session
         if index >= len(session.moves):
             self.replay_index = None
+            self.result_shown = False  # the result panel comes back
             return None
         self.replay_index = index + 1
         self.replay_wait = WATCH_GAP / self.speed

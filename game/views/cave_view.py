@@ -20,7 +20,8 @@ Cell = int
 class CaveView(MatchView):
     """Play one match of Magnetic Cave."""
 
-    MOVE_NOUN = "cell"
+    scene: CaveScene
+
     GAME_OVER_DELAY = 1.5  # the winning five pulse a moment before the panel comes
     GAME_OVER_AT_TOP = True
 
@@ -28,7 +29,7 @@ class CaveView(MatchView):
         return CaveScene(self.match.game)  # type: ignore[arg-type]
 
     def show_state(self, state: State) -> None:
-        self.scene.show(state)
+        self.scene.show(state)  # type: ignore[arg-type]
 
     def animate_move(self, before: State, move: Move, after: State) -> None:
         labels = []
@@ -37,14 +38,14 @@ class CaveView(MatchView):
         elif self.match.game.is_terminal(after):
             labels.append("The cave is full: a tie")
         if self.context.settings.get("skip_animations"):
-            self.scene.show(after)
+            self.scene.show(after)  # type: ignore[arg-type]
             for label in labels:
                 self.toast(label)
         else:
             self.scene.place(before, move, after, labels)  # type: ignore[arg-type]
 
     def move_location(self, before: State, move: Move) -> Cell:
-        return int(move)  # type: ignore[arg-type]
+        return int(move)  # type: ignore[call-overload]
 
     def refuse(self, location: Cell) -> None:
         state = self.match.state
@@ -60,7 +61,3 @@ class CaveView(MatchView):
         self.say(f"{name} touches neither wall nor a brick beside it: in row {row + 1} a brick can go on {allowed}.",
                  warning=True)
 
-    def scores_text(self) -> str:
-        black, white = self.match.state.bricks  # type: ignore[attr-defined]
-        names = self.match.game.player_names
-        return f"Bricks:  {names[0]} {black}   {names[1]} {white}"

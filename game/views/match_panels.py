@@ -1,19 +1,24 @@
 """The widgets of a two-player game screen, built from plain data: the bottom bar of buttons and the
-game-over panel.  ``MatchView`` decides what they say and does what they ask."""
+game-over panel; and ``show_controller``, which puts the controller's texts in the bars each frame.
+``MatchView`` does what they ask."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 import arcade
 import arcade.gui
 
 from game import theme
-from game.views.panels import TOP_BAR
+from game.controller import MatchController
+from game.scenes.contract import Location
+from game.views.panels import TOP_BAR, SidePanel, TopBar
 
-Action = Callable[[], None]
+Action = Callable[[], object]
+Colour = tuple[int, int, int, int]
+HINT_COLOUR = (140, 230, 140, 255)
 
 
-def button_bar(labels: dict[str, str], actions: dict[str, Action], width: int
+def button_bar(labels: dict[str, str], actions: Mapping[str, Action], width: int
                ) -> tuple[arcade.gui.UIAnchorLayout, dict[str, arcade.gui.UIFlatButton]]:
     """A row of buttons along the bottom, one per label in order (a disabled button ignores clicks)."""
     bar = arcade.gui.UIBoxLayout(vertical=False, space_between=10)
@@ -29,25 +34,61 @@ def button_bar(labels: dict[str, str], actions: dict[str, Action], width: int
     return anchor, buttons
 
 
-def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, actions: dict[str, Action],
-              align_x: float, at_top: bool) -> arcade.gui.UIAnchorLayout:
-    """The game-over panel: a headline, a line of detail and a row of buttons, over the board's middle or
-    at its top."""
+def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, actions: Mapping[str, Action],
+              align_x: float, at_top: bool, room: float) -> arcade.gui.UIAnchorLayout:
+    """The game-over panel: a headline, the reason (wrapped) and a row of buttons, over the board's middle or
+    at its top, fitting in ``room`` pixels of width."""
+    inner = min(640.0, room - 80)
     box = arcade.gui.UIBoxLayout(space_between=12)
-    box.add(theme.label(headline, 30, colour, title=True))
-    box.add(theme.label(detail, 14, theme.TEXT_DIM))
+    box.add(theme.label(headline, 30 if room >= 640 else 24, colour))  # the body face: every letter reads
+    box.add(theme.label(detail, 14, theme.TEXT_DIM, width=inner, multiline=True, align="center"))
     row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
     for text, action in actions.items():
-        widget = theme.button(text, width=150, height=48, font_size=14)
+        width = min(150, inner / len(actions) - 12)
+        widget = theme.button(text, width=width, height=48, font_size=14 if width >= 130 else 11)
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)
     frame = arcade.gui.UIBoxLayout()
     frame.add(box.with_padding(all=24))
-    frame.with_background(color=theme.PANEL).with_border(color=theme.ACCENTS[0], width=2)
+    frame.with_background(color=arcade.types.Color(*theme.PANEL))
+    frame.with_border(color=arcade.types.Color(*theme.ACCENTS[0]), width=2)
     anchor = arcade.gui.UIAnchorLayout()
     if at_top:
         anchor.add(frame, anchor_x="center", anchor_y="top", align_x=align_x, align_y=-(TOP_BAR + 6))
     else:
         anchor.add(frame, anchor_x="center", anchor_y="center", align_x=align_x)
     return anchor
+
+
+def show_controller(controller: MatchController, top_bar: TopBar, side_panel: SidePanel | None,
+                    buttons: dict[str, arcade.gui.UIFlatButton]) -> None:
+    """Put what the controller says in the top bar, the side panel (None: hidden) and the buttons."""
+    turn, player = controller.turn()
+    colour = theme.TEXT if player is None else theme.ACCENTS[player]
+    top_bar.show(controller.session.game.title, controller.rules_text(), turn, colour, controller.scores_text(),
+                 controller.last_text())
+    if side_panel is not None:
+        side_panel.show(controller.move_list(), controller.computer_text, controller.hint_text)
+    for name, widget in buttons.items():  # setting a property re-renders the button: only when it changes
+        enabled, text = controller.is_button_enabled(name), controller.button_text(name)
+        if widget.disabled == enabled:
+            widget.disabled = not enabled
+        if widget.text != text:
+            widget.text = text
+
+
+def board_marks(legal: Mapping[Location, object], hovered: Location | None, cursor: Location | None,
+                hint: Location | None, last: Location | None, mover: int
+                ) -> tuple[dict[Location, Colour], dict[Location, Colour]]:
+    """What glows on the board (the hovered legal place, the keyboard's choice dimmer, the hint green) and what
+    is outlined (the last move), for ``MatchScene.draw``.  ``legal`` is empty when the player cannot choose."""
+    highlights: dict[Location, Colour] = {}
+    accent = theme.ACCENTS[mover]
+    if cursor is not None and cursor in legal:
+        highlights[cursor] = accent[:3] + (150,)
+    if hovered in legal:
+        highlights[hovered] = accent  # type: ignore[index]
+    if hint is not None:
+        highlights[hint] = HINT_COLOUR
+    return highlights, ({} if last is None else {last: theme.LAST_MOVE})

@@ -11,6 +11,7 @@ import arcade.gui
 import pyglet
 
 from game import theme
+from game.explain import trim_list
 from game.scenes.meshes import Mesh
 
 TOP_BAR = 64
@@ -87,7 +88,7 @@ class TopBar(_Panel):
         self.variant.position = self.left + 20, middle - 16
         self.turn.position = self.left + self.width / 2, middle + 8
         self.last.position = self.left + self.width / 2, middle - 16
-        self.scores.position = self.right - 20, middle
+        self.scores.position = self.right - 20, middle + 8  # on the turn's line, so the last move's has the width
 
 
 class SidePanel(_Panel):
@@ -110,16 +111,13 @@ class SidePanel(_Panel):
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
-        shown = moves[-self.visible_lines():]
-        if len(moves) > len(shown):
-            shown = [f"  ... {len(moves) - len(shown)} earlier"] + shown[1:]
-        _set(self.moves, "\n".join(shown) or "(no moves yet)")
+        _set(self.moves, "\n".join(trim_list(moves, self.visible_lines())) or "(no moves yet)")
         _set(self.thinking, thinking or "-")
         _set(self.hint, hint)
 
     def visible_lines(self) -> int:
         """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
-        return max(3, int((self.height - 240) / 19))
+        return max(3, int((self.height - 280) / 19))
 
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
@@ -129,9 +127,10 @@ class SidePanel(_Panel):
         x = self.left + 15
         self.heading.position = x, self.top - 30
         self.moves.position = x, self.top - 40
-        self.thinking_heading.position = x, self.bottom + 150
-        self.thinking.position = x, self.bottom + 140
-        self.hint.position = x, self.bottom + 70
+        # Five lines each for the computer's words (its reasoning and thinking) and the hint's.
+        self.thinking_heading.position = x, self.bottom + 210
+        self.thinking.position = x, self.bottom + 200
+        self.hint.position = x, self.bottom + 100
 
 
 TOAST_TIME = 1.8
@@ -156,7 +155,7 @@ class ScreenChrome:
         self._overlay: arcade.gui.UIWidget | None = None
         self.top_bar = TopBar(0, 0, 10, 10)
         self.side_panel = SidePanel(0, 0, 10, 10)
-        self.section_manager = arcade.SectionManager(self)
+        self.section_manager = arcade.SectionManager(self)  # type: ignore[arg-type]  # a mixin of a View
         self.section_manager.add_section(self.top_bar)
         self.section_manager.add_section(self.side_panel)
         self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",

@@ -3,7 +3,7 @@
 Everything but the board (the computer in its worker thread, undo and redo, save, hint, replay, the panels,
 the bottom bar) is ``game.views.match_view.MatchView``; this module says what a move is on a board of pits:
 move ``m`` of player ``p`` is the pit ``p * per_player + m``, a move animates as laps of sowing and captures
-(``plan_move``), and the scores are the stores (or, in Hus, the seeds on each side).
+(``plan_move``).
 
 Keys added: the digits 1-9 play that pit of the side to move (two-row boards).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import arcade
 
+from game.explain import move_name
 from game.scenes.sowing_board import BoardSpec, Location, plan_move
 from game.scenes.sowing_scene import SowingScene
 from game.views.match_view import SPEEDS, MatchView
@@ -22,7 +23,7 @@ __all__ = ["SowingView", "SPEEDS"]
 class SowingView(MatchView):
     """Play one match of a sowing game."""
 
-    MOVE_NOUN = "pit"
+    scene: SowingScene
 
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
@@ -50,17 +51,9 @@ class SowingView(MatchView):
         elif self.spec.owner(location) != self.match.to_move:
             self.say(f"That pit is {names[1 - self.match.to_move]}'s: click one of yours.")
         else:
-            moves = ", ".join(self.match.game.format_move(self.match.state, m) for m in self.match.legal_moves)
-            self.say(f"That pit cannot be played (legal pits: {moves}).", warning=True)
-
-    def scores_text(self) -> str:
-        names = self.match.game.player_names
-        counts = self.scene.counts
-        if self.spec.has_stores:
-            return f"{names[0]} {counts[self.spec.store(0)]}   {names[1]} {counts[self.spec.store(1)]}"
-        per = self.spec.per_player
-        south = sum(counts[i] for i in range(per))
-        return f"{names[0]} {south}   {names[1]} {sum(counts[i] for i in range(per, 2 * per))}"
+            game, state = self.match.game, self.match.state
+            pits = ", ".join(move_name(game, state, move) for move in self.match.legal_moves)
+            self.say(f"That pit is empty or cannot be played now (legal: {pits}).", warning=True)
 
     def extra_key(self, symbol: int, modifiers: int) -> bool:
         if arcade.key.KEY_1 <= symbol <= arcade.key.KEY_9 and self.spec.rows == 2:

@@ -1,0 +1,335 @@
+"""What the match screen says in words: moves, scores, hints, the computer's reasoning and the result.
+
+Window-free, and it never re-implements a rule: what a move does comes from the rules' ``report`` (or
+``apply`` and ``outcome``), and the engines' scores are read through ``ai.evaluators`` (a proven win or loss
+lies beyond ``HEURISTIC_BOUND``).  Pits are numbered as the player sees them, 1..n from each player's leftmost
+pit counter-clockwise (the internal index + 1); the cave's cells as the board labels them (A1..H8).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ai import registry
+from ai.base import EngineError, SearchResult
+from ai.evaluators import HEURISTIC_BOUND, WIN
+from rules import Game, Move, Reason, State
+
+if TYPE_CHECKING:
+    from game.session import Session
+
+QUICK_DEPTH = 2
+"""A search this shallow (or less) is only "a quick look"."""
+
+
+def is_cave(game: Game) -> bool:
+    """Magnetic Cave: bricks on cells rather than seeds in pits."""
+    return game.name == "magnetic-cave"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 seed``, ``2 seeds``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def move_name(game: Game, state: State, move: Move) -> str:
+    """A move as the player sees it on the board: ``pit 3`` (the rules' ``move_label``) or a cell such as ``D4``."""
+    label = game.move_label(state, move)
+    return label if is_cave(game) else f"pit {label}"
+
+
+def scores(game: Game, state: State) -> tuple[int, int]:
+    """(South's or Black's, North's or White's) score in ``state``: the stores, Hus's seeds on each side,
+    or the cave's bricks on the board."""
+    stores = getattr(state, "stores", None)
+    if stores is not None:
+        return stores[0], stores[1]
+    if hasattr(state, "bricks"):
+        return state.bricks  # type: ignore[attr-defined,no-any-return]
+    pits = state.pits  # type: ignore[attr-defined]
+    half = len(pits) // 2
+    return sum(pits[:half]), sum(pits[half:])
+
+
+# -- what a move does ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MoveFacts:
+    """What one move does, as the rules report it."""
+
+    seeds: int = 0
+    """Seeds taken from the pit (0 for a brick)."""
+    captured: int = 0
+    extra_turn: bool = False
+    relays: int = 0
+    fed: bool = False
+    grand_slam: bool = False
+    ends_game: bool = False
+    winner: int | None = None
+    """Who the move makes the winner, when it ends the game."""
+
+
+def facts(game: Game, state: State, move: Move) -> MoveFacts:
+    """What ``move`` does in ``state`` (the rules' ``report``, else ``apply`` and ``outcome``)."""
+    after = game.apply(state, move)
+    outcome = game.outcome(after)
+    winner = None if outcome is None else outcome.winner
+    report = getattr(game, "report", None)
+    if report is None:
+        return MoveFacts(ends_game=outcome is not None, winner=winner)
+    details: Any = report(state, move)
+    return MoveFacts(seeds=details.seeds, captured=details.captured,
+                     extra_turn=bool(getattr(details, "extra_turn", False)) and outcome is None,
+                     relays=int(getattr(details, "relays", 0)), fed=bool(getattr(details, "fed", False)),
+                     grand_slam=bool(getattr(details, "grand_slam", False)), ends_game=outcome is not None,
+                     winner=winner)
+
+
+def _effects(game: Game, mover: int, what: MoveFacts, you: bool) -> list[str]:
+    """The notable things a move does, as short phrases (second person when ``you``)."""
+    names = game.player_names
+    phrases = []
+    if what.captured:
+        phrases.append(f"captures {plural(what.captured, 'seed')}")
+    if what.grand_slam and not what.captured:
+        phrases.append("would take every seed (a grand slam), so captures nothing")
+    if what.fed:
+        phrases.append(f"feeds {names[1 - mover]}")
+    if what.relays:
+        phrases.append(f"relays {plural(what.relays, 'time')}")
+    if what.extra_turn:
+        phrases.append("your last seed lands in your store: play again" if you else "plays again")
+    if what.ends_game:
+        if what.winner is None:
+            phrases.append("ends the game in a draw")
+        elif what.winner == mover:
+            phrases.append("makes five in a row" + (": you win" if you else "") if is_cave(game) else "wins the game")
+        else:
+            phrases.append("ends the game and " + ("you lose" if you else "loses"))
+    return phrases
+
+
+def move_text(game: Game, state: State, move: Move) -> str:
+    """The top bar's line on a move played: ``South sows pit 3 (4 seeds): captures 5 seeds``."""
+    mover = game.to_move(state)
+    who = game.player_names[mover]
+    what = facts(game, state, move)
+    if is_cave(game):
+        head = f"{who} places a brick on {move_name(game, state, move)}"
+    else:
+        head = f"{who} sows {move_name(game, state, move)} ({plural(what.seeds, 'seed')})"
+    effects = _effects(game, mover, what, you=False)
+    return head + (": " + ", ".join(effects) if effects else "")
+
+
+def move_list(game: Game, states: Sequence[State], moves: Sequence[Move]) -> list[str]:
+    """The move list: number, the mover's initial and the move as the board names it (``  3. S pit 4``)."""
+    lines = []
+    for number, (before, move) in enumerate(zip(states, moves), start=1):
+        who = game.player_names[game.to_move(before)]
+        lines.append(f"{number:>3}. {who[0]} {move_name(game, before, move)}")
+    return lines
+
+
+def trim_list(lines: list[str], room: int) -> list[str]:
+    """The last lines that fit in ``room`` lines, the first of them saying how many earlier ones are hidden."""
+    if len(lines) <= room:
+        return lines
+    shown = lines[len(lines) - (room - 1):] if room > 1 else []
+    return [f"  ... {len(lines) - len(shown)} earlier"] + shown
+
+
+# -- the engines' scores in words ------------------------------------------------------------------------------
+def _unit(game: Game) -> tuple[str, float, float]:
+    """How a game's heuristic scores read: (unit, a difference too small to matter, a clear difference)."""
+    return ("", 10.0, 200.0) if is_cave(game) else ("seed", 0.5, 2.0)
+
+
+def is_proven(score: float) -> bool:
+    return abs(score) >= HEURISTIC_BOUND
+
+
+def expectation(game: Game, score: float) -> str:
+    """What a score from the mover's side means: ``a sure win by 4 seeds``, ``to be about 2 seeds ahead``, ``an
+    even game``; the cave's scores have no unit, so ``a better position``."""
+    if score >= HEURISTIC_BOUND:
+        margin = int(score - WIN)
+        return "a sure win" + ("" if is_cave(game) or margin <= 0 else f" by {plural(margin, 'seed')}")
+    if score <= -HEURISTIC_BOUND:
+        return "a loss against best play"
+    unit, small, _clear = _unit(game)
+    if abs(score) < small:
+        return "an even game"
+    if not unit:
+        return "a better position" if score > 0 else "a worse position"
+    side = "ahead" if score > 0 else "behind"
+    return f"to be about {plural(max(1, round(abs(score))), unit)} {side}"
+
+
+def hint_text(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None = None) -> str:
+    """The hint in words: the move, what it does, and how strong the advice is."""
+    move = result.move
+    mover = game.to_move(state)
+    name = move_name(game, state, move)
+    effects = _effects(game, mover, facts(game, state, move), you=True)
+    if effects and effects[0].startswith("your"):
+        line = f"{name.capitalize()}: {effects[0]}" + "".join(f", {e}" for e in effects[1:])
+    elif effects:
+        line = f"{name.capitalize()} {', '.join(effects)}"
+    else:
+        line = f"Play {name}"
+    advice = strength(game, state, result, alternatives)
+    if result.depth > QUICK_DEPTH and not is_proven(result.score):
+        advice += f" Expect {expectation(game, result.score)}."
+    return f"{line}.\n{advice}"
+
+
+def strength(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None) -> str:
+    """How sure the advice is, in plain terms."""
+    score = result.score
+    if score >= HEURISTIC_BOUND:
+        return f"It is {expectation(game, score)}."
+    if score <= -HEURISTIC_BOUND:
+        return "Every move loses against best play; this one holds out best."
+    if result.depth <= QUICK_DEPTH:
+        return "A quick look only."
+    others = {move: value for move, value in (alternatives or {}).items() if move != result.move}
+    if not others:
+        return "The only sensible move." if len(game.legal_moves(state)) > 1 else "The only move."
+    runner, value = max(others.items(), key=lambda item: item[1])
+    _unit_name, small, clear = _unit(game)
+    gap = score - value
+    if gap >= clear:
+        return "Best by a clear margin."
+    if gap < small:
+        return f"About as good as {move_name(game, state, runner)}."
+    return f"A little better than {move_name(game, state, runner)}."
+
+
+def thinking_text(game: Game, state: State, result: SearchResult, who: str) -> str:
+    """The computer's thinking line while it searches: how far it has looked and what it likes so far."""
+    looked = f"{plural(result.depth, 'move')} ahead"
+    if result.move is None:
+        return f"{who} is thinking ({looked})..."
+    return f"{who} is thinking: {looked}, {move_name(game, state, result.move)} looks best so far."
+
+
+def reasoning_text(game: Game, state: State, result: SearchResult, who: str) -> str:
+    """What the computer did and why, kept after it moved: ``The computer played pit 3 and captured 4;
+    it expects to be about 2 seeds ahead.``"""
+    move = result.move
+    what = facts(game, state, move)
+    done = f"{who} played {move_name(game, state, move)}"
+    if what.captured:
+        done += f" and captured {plural(what.captured, 'seed')}"
+    if what.extra_turn:
+        done += ", which earns another turn"
+    if result.depth == 0 and not result.exhaustive:
+        return done + "."
+    outlook = expectation(game, result.score)
+    return f"{done}; it {'expects' if outlook.startswith('to be') else 'sees'} {outlook}."
+
+
+def engine_words(game: Game, spec: str | None) -> str:
+    """An engine as a player names it: its preset (``Medium``) when the spec is one, else the engine's title."""
+    if spec is None:
+        return "human"
+    for level, preset in registry.presets(game).items():
+        if preset == spec:
+            return level
+    try:
+        return registry.parse_engine_spec(spec)[0].title
+    except EngineError:
+        return spec
+
+
+# -- the result ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Result:
+    """The result panel's words: a headline, the winner it names (None: a draw) and the reason."""
+
+    headline: str
+    winner: int | None
+    reason: str
+
+
+def result(session: Session) -> Result:
+    """The finished game's result as it speaks to the players: ``You won 26 – 22`` against the computer, the
+    winning seat in hot-seat, the winning engine when computers played; then why the game ended."""
+    game = session.game
+    outcome = session.outcome
+    assert outcome is not None
+    names = game.player_names
+    winner = outcome.winner
+    humans = [player for player, seat in enumerate(session.seats) if seat.is_human]
+    first = humans[0] if len(humans) == 1 else (winner if winner is not None else 0)
+    score = "" if is_cave(game) else f" {outcome.scores[first]} – {outcome.scores[1 - first]}"
+    if len(humans) == 1:
+        headline = ("A draw" if winner is None else "You won" if winner == first else "You lost") + score
+    elif winner is None:
+        headline = "A draw" + score
+    elif not humans:
+        headline = f"{names[winner]} ({engine_words(game, session.seat(winner).engine)}) won" + score
+    else:
+        headline = f"{names[winner]} wins" + score
+    return Result(headline, winner, f"{end_reason(session)} The game lasted {plural(len(session.moves), 'move')}.")
+
+
+def end_reason(session: Session) -> str:
+    """Why the game ended, in words, naming the sides."""
+    game, outcome = session.game, session.outcome
+    assert outcome is not None
+    final = session.state
+    names = game.player_names
+    reason = outcome.reason
+    if reason is Reason.FIVE_IN_A_ROW:
+        line = game.winning_line(final)  # type: ignore[attr-defined]
+        cells = f" ({game.format_move(final, line[0])} to {game.format_move(final, line[-1])})" if line else ""
+        return f"{names[outcome.winner]} made five in a row{cells}."  # type: ignore[index]
+    if reason is Reason.BOARD_FULL:
+        return f"The cave is full and no one made five in a row."
+    if reason is Reason.SIDE_EMPTY:
+        return _side_empty(session) + f"."
+    if reason is Reason.MAJORITY:
+        total = int(getattr(game, "total", sum(outcome.scores)))  # Oware: every seed of the game
+        if outcome.winner is None:
+            return f"Each player captured half the seeds ({total // 2} of {total})."
+        return (f"{names[outcome.winner]} captured more than half the seeds ({outcome.scores[outcome.winner]} "
+                f"of {total}).")
+    mover = game.to_move(final)
+    if reason is Reason.REPETITION:
+        return f"A position repeated: each player took the seeds on their own side."
+    if reason is Reason.NO_CAPTURE_LIMIT:
+        limit = game.parameters.get("no_capture_limit", "")
+        return f"{limit} moves passed without a capture: the seeds left on the board count for no one."
+    if reason is Reason.CANNOT_FEED:
+        return (f"{names[1 - mover]} had no seeds and {names[mover]} could not give them any: each player took "
+                f"the seeds on their own side.")
+    if reason is Reason.NO_LEGAL_MOVE:
+        if game.name == "hus":
+            return f"{names[mover]} had no pit of two or more seeds to sow, and loses."
+        return f"{names[mover]} could not move: {names[1 - mover]} took the seeds on their side."
+    if reason is Reason.TURN_LIMIT:
+        return f"The turn limit was reached: a draw."
+    return f"The game ended: {reason.value}."
+
+
+def _side_empty(session: Session) -> str:
+    """Kalah's end: whose side ran out, and who took the seeds left.  The seeds each player took at the end
+    are their store's growth less what the last move itself put there (its sown seeds and its capture)."""
+    game = session.game
+    before, after, move = session.states[-2], session.state, session.moves[-1]
+    names = game.player_names
+    report: Any = game.report(before, move)  # type: ignore[attr-defined]
+    size = len(before.pits) // 2  # type: ignore[attr-defined]
+    store_index = (size, 2 * size + 1)  # the stores' places on the sowing ring, as report's path names them
+    taken = []
+    for player in (0, 1):
+        gained = after.stores[player] - before.stores[player]  # type: ignore[attr-defined]
+        gained -= report.path.count(store_index[player]) + (report.captured if player == report.player else 0)
+        taken.append(gained)
+    for empty, keeper in ((1, 0), (0, 1)):
+        if taken[keeper] and not taken[empty]:
+            left = taken[keeper]
+            return (f"{names[empty]}'s side is empty: the {plural(left, 'seed')} left "
+                    f"{'goes' if left == 1 else 'go'} to {names[keeper]}")
+    return "Both sides are empty"

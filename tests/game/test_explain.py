@@ -1,0 +1,168 @@
+"""The match screen's words (``game.explain``) on real positions of Kalah, Oware, Hus and Magnetic Cave: what a
+move does, the hint and how sure it is, the computer's reasoning, the result and its reason, the move list.
+Each position is worked by hand; the rules' own ``report`` is the oracle where counting by hand is long (Hus)."""
+from __future__ import annotations
+
+import rules
+from ai.base import SearchResult
+from ai.evaluators import WIN, final_score, get_evaluator
+from ai.registry import make_engine
+from game import explain
+from game.hint_search import RankedSearch
+from game.savegame import Seat
+from game.session import Session
+
+KALAH = rules.get_game("kalah")
+OWARE = rules.get_game("oware")
+HUS = rules.get_game("hus")
+CAVE = rules.get_game("magnetic-cave")
+
+# South's pit 2 (index 1) holds one seed: it lands in the empty pit 3, opposite North's 6: 7 captured.
+KALAH_CAPTURE = KALAH.from_text("pits=0,1,0,0,0,3/0,0,0,6,0,2 stores=20,16 move=S")
+# South's last seed (pit 4) lands in the empty pit 5 and takes itself alone; South's side is then empty.
+KALAH_LAST = KALAH.from_text("pits=0,0,0,1,0,0/0,0,0,0,0,1 stores=30,16 move=S")
+# South's pit 6 (2 seeds) brings North's first two houses to 2 and 3: both captured, 5 seeds.
+OWARE_CAPTURE = OWARE.from_text("pits=0,0,0,0,0,2/1,2,0,0,4,0 stores=15,24 move=S")
+# North has no seeds: whatever South plays must feed North.
+OWARE_FEED = OWARE.from_text("pits=0,0,0,0,3,1/0,0,0,0,0,0 stores=24,20 move=S")
+# Black has A1-D1 and is to move: E1 (cell 4) is legal and makes five.
+CAVE_FOUR = CAVE.from_text("rows=......../......../......../......../......../......../WWWW..../BBBB.... move=B")
+
+
+def result(move, score: float = 0.0, depth: int = 6) -> SearchResult:  # type: ignore[no-untyped-def]
+    return SearchResult(move, score, depth)
+
+
+def test_an_extra_turn_is_said_to_the_player_and_pits_count_from_one():
+    start = KALAH.initial_state()
+    text = explain.hint_text(KALAH, start, result(2, 1.0), {0: -3.0, 1: -2.0, 3: -4.0, 4: -1.5, 5: -2.5})
+    assert text.startswith("Pit 3: your last seed lands in your store: play again.")
+    assert text.endswith("Best by a clear margin. Expect to be about 1 seed ahead.")
+    ahead = explain.hint_text(KALAH, start, result(2, 3.4), {0: -3.0})
+    assert ahead.endswith("Best by a clear margin. Expect to be about 3 seeds ahead.")
+    assert explain.move_text(KALAH, start, 2) == "South sows pit 3 (4 seeds): plays again"
+
+
+def test_a_capture_names_the_seeds_captured_in_the_singular_and_plural():
+    assert explain.hint_text(KALAH, KALAH_CAPTURE, result(1)).startswith("Pit 2 captures 7 seeds.")
+    assert explain.move_text(KALAH, KALAH_CAPTURE, 1) == "South sows pit 2 (1 seed): captures 7 seeds"
+    assert explain.move_text(KALAH, KALAH_LAST, 3) == "South sows pit 4 (1 seed): captures 1 seed, wins the game"
+
+
+def test_a_move_that_wins_says_so_and_a_proven_score_is_a_sure_win():
+    text = explain.hint_text(KALAH, KALAH_LAST, result(3, WIN + 14, depth=1))
+    assert text.startswith("Pit 4 captures 1 seed, wins the game.") and "a sure win by 14 seeds" in text
+    lost = explain.hint_text(KALAH, KALAH_CAPTURE, result(5, -(WIN + 3)))
+    assert "Every move loses against best play" in lost
+    # South's last seed reaches the store, but South's side is then empty: no extra turn, North takes its 10.
+    losing = KALAH.from_text("pits=0,0,0,0,0,1/0,0,0,0,0,10 stores=10,27 move=S")
+    assert explain.move_text(KALAH, losing, 5) == "South sows pit 6 (1 seed): ends the game and loses"
+    assert explain.hint_text(KALAH, losing, result(5)).startswith("Pit 6 ends the game and you lose.")
+
+
+def test_the_strength_of_the_advice_in_plain_terms():
+    start = KALAH.initial_state()
+    assert explain.strength(KALAH, start, result(0, 1.0, depth=2), {1: -5.0}) == "A quick look only."
+    assert explain.strength(KALAH, start, result(0, 1.0), {1: 0.8, 2: -3.0}) == "About as good as pit 2."
+    assert explain.strength(KALAH, start, result(0, 1.0), {4: 0.0, 2: -3.0}) == "A little better than pit 5."
+    assert explain.strength(KALAH, start, result(0, 1.0), {4: -1.5}) == "Best by a clear margin."
+
+
+def test_oware_captures_feeding_and_the_majority():
+    assert explain.hint_text(OWARE, OWARE_CAPTURE, result(5)).startswith("Pit 6 captures 5 seeds.")
+    assert explain.hint_text(OWARE, OWARE_FEED, result(4)).startswith("Pit 5 feeds North.")
+    session = Session(OWARE, (Seat(), Seat()), OWARE.from_text("pits=0,0,0,0,0,2/1,2,0,0,4,0 stores=20,19 move=S"))
+    session.play(5)
+    said = explain.result(session)
+    assert said.headline == "South wins 25 – 19" and said.winner == 0  # the seeds left on the board count for no one
+    assert said.reason == "South captured more than half the seeds (25 of 48). The game lasted 1 move."
+
+
+def test_hus_relays_are_counted_as_the_rules_report_them():
+    start = HUS.initial_state()
+    for move in HUS.legal_moves(start):
+        report = HUS.report(start, move)
+        text = explain.move_text(HUS, start, move)
+        assert text.startswith(f"South sows pit {move + 1} ({report.seeds} seeds)")
+        assert (f"relays {explain.plural(report.relays, 'time')}" in text) == (report.relays > 0)
+
+
+def test_hus_a_player_with_no_pit_to_sow_loses():
+    stuck = HUS.from_text("pits=" + ",".join(["3"] * 16 + ["0"] * 16) + "/" + ",".join(["1"] * 16 + ["0"] * 16)
+                          + " move=N turn=3")
+    said = explain.result(Session(HUS, (Seat(), Seat()), stuck))
+    assert said.headline == "South wins 48 – 16"
+    assert said.reason.startswith("North had no pit of two or more seeds to sow, and loses.")
+
+
+def test_the_cave_names_cells_and_five_in_a_row():
+    assert CAVE.legal_moves(CAVE_FOUR)[0] == 4
+    assert explain.hint_text(CAVE, CAVE_FOUR, result(4)).startswith("E1 makes five in a row: you win.")
+    session = Session(CAVE, (Seat("greedy"), Seat()), CAVE_FOUR)
+    session.play(4)
+    said = explain.result(session)
+    assert said.headline == "You lost" and said.winner == 0  # the human is White; no score for the cave
+    assert said.reason.startswith("Black made five in a row (A1 to E1).")
+    assert explain.move_list(CAVE, session.states, session.moves) == ["  1. B E1"]
+
+
+def test_the_result_speaks_to_each_seating_with_the_score_in_a_clear_order():
+    def finished(seats: tuple[Seat, Seat]) -> Session:
+        session = Session(KALAH, seats, KALAH_LAST)
+        session.play(3)  # South wins 31 - 17
+        return session
+
+    assert explain.result(finished((Seat(), Seat("greedy")))).headline == "You won 31 – 17"
+    assert explain.result(finished((Seat("greedy"), Seat()))).headline == "You lost 17 – 31"
+    assert explain.result(finished((Seat(), Seat()))).headline == "South wins 31 – 17"
+    assert explain.result(finished((Seat("greedy"), Seat("random")))).headline == "South (Easy) won 31 – 17"
+    reason = explain.result(finished((Seat(), Seat()))).reason
+    assert reason == "South's side is empty: the 1 seed left goes to North. The game lasted 1 move."
+
+
+def test_the_computers_reasoning_stays_in_words():
+    said = explain.reasoning_text(KALAH, KALAH_CAPTURE, result(1, 2.2), "The computer")
+    assert said == "The computer played pit 2 and captured 7 seeds; it expects to be about 2 seeds ahead."
+    even = explain.reasoning_text(KALAH, KALAH.initial_state(), result(2, 0.1), "North")
+    assert even == "North played pit 3, which earns another turn; it sees an even game."
+    assert explain.reasoning_text(KALAH, KALAH.initial_state(), result(0, 0.0, depth=0), "North") == \
+        "North played pit 1."
+    cave = explain.reasoning_text(CAVE, CAVE.initial_state(), result(0, -300.0), "The computer")
+    assert cave == "The computer played A1; it sees a worse position."  # the cave's scores have no unit
+
+
+def test_the_move_list_hides_its_oldest_lines_and_counts_them():
+    lines = [f"line {number}" for number in range(30)]
+    shown = explain.trim_list(lines, 10)
+    assert len(shown) == 10 and shown[0] == "  ... 21 earlier" and shown[1:] == lines[21:]
+    assert explain.trim_list(lines[:10], 10) == lines[:10]
+
+
+def negamax(state, depth: int, evaluator) -> float:  # type: ignore[no-untyped-def]
+    """Plain fixed-depth negamax, the reference: a move that keeps the mover (Kalah's extra turn) is not negated."""
+    mover = KALAH.to_move(state)
+    if KALAH.is_terminal(state):
+        return final_score(KALAH, state, mover)
+    if depth == 0:
+        return evaluator.evaluate(KALAH, state)
+    values = []
+    for move in KALAH.legal_moves(state):
+        child = KALAH.apply(state, move)
+        value = negamax(child, depth - 1, evaluator)
+        values.append(value if KALAH.to_move(child) == mover else -value)
+    return max(values)
+
+
+def test_the_ranked_hint_scores_every_other_move_to_the_same_horizon():
+    # South's pit 6 (one seed) earns an extra turn; pit 2 captures 7: both moves are in play.
+    state = KALAH.from_text("pits=0,1,0,0,0,1/0,0,0,6,0,2 stores=20,18 move=S")
+    engine = RankedSearch(make_engine(KALAH, "alphabeta:depth=3,eval=store"))
+    found = engine.search(state)
+    alternatives = found.info["alternatives"]
+    assert set(alternatives) == set(KALAH.legal_moves(state)) - {found.move}
+    evaluator = get_evaluator(KALAH, "store")
+    for move, score in alternatives.items():
+        child = KALAH.apply(state, move)
+        value = negamax(child, 2, evaluator)
+        assert score == (value if KALAH.to_move(child) == 0 else -value), move
+    assert found.score == negamax(state, 3, evaluator) >= max(alternatives.values())
