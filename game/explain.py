@@ -14,6 +14,7 @@ from ai import registry
 from ai.base import EngineError, SearchResult
 from ai.evaluators import HEURISTIC_BOUND, WIN
 from rules import Game, Move, Reason, State
+from rules.events import Place
 
 if TYPE_CHECKING:
     from game.session import Session
@@ -45,7 +46,7 @@ def scores(game: Game, state: State) -> tuple[int, int]:
     if stores is not None:
         return stores[0], stores[1]
     if hasattr(state, "bricks"):
-        return state.bricks  # type: ignore[attr-defined,no-any-return]
+        return state.bricks
     pits = state.pits  # type: ignore[attr-defined]
     half = len(pits) // 2
     return sum(pits[:half]), sum(pits[half:])
@@ -69,19 +70,14 @@ class MoveFacts:
 
 
 def facts(game: Game, state: State, move: Move) -> MoveFacts:
-    """What ``move`` does in ``state`` (the rules' ``report``, else ``apply`` and ``outcome``)."""
+    """What ``move`` does in ``state``: the rules' ``report`` (a ``MoveEvents``), and ``outcome`` after it."""
     after = game.apply(state, move)
     outcome = game.outcome(after)
     winner = None if outcome is None else outcome.winner
-    report = getattr(game, "report", None)
-    if report is None:
-        return MoveFacts(ends_game=outcome is not None, winner=winner)
-    details: Any = report(state, move)
-    return MoveFacts(seeds=details.seeds, captured=details.captured,
-                     extra_turn=bool(getattr(details, "extra_turn", False)) and outcome is None,
-                     relays=int(getattr(details, "relays", 0)), fed=bool(getattr(details, "fed", False)),
-                     grand_slam=bool(getattr(details, "grand_slam", False)), ends_game=outcome is not None,
-                     winner=winner)
+    details = game.report(state, move)
+    return MoveFacts(seeds=details.seeds, captured=details.captured, extra_turn=details.extra_turn and outcome is None,
+                     relays=details.relays, fed=details.fed, grand_slam=details.grand_slam,
+                     ends_game=outcome is not None, winner=winner)
 
 
 def _effects(game: Game, mover: int, what: MoveFacts, you: bool) -> list[str]:
@@ -319,13 +315,12 @@ def _side_empty(session: Session) -> str:
     game = session.game
     before, after, move = session.states[-2], session.state, session.moves[-1]
     names = game.player_names
-    report: Any = game.report(before, move)  # type: ignore[attr-defined]
-    size = len(before.pits) // 2  # type: ignore[attr-defined]
-    store_index = (size, 2 * size + 1)  # the stores' places on the sowing ring, as report's path names them
+    report = game.report(before, move)
     taken = []
     for player in (0, 1):
+        store = Place(player, 0, store=True)
         gained = after.stores[player] - before.stores[player]  # type: ignore[attr-defined]
-        gained -= report.path.count(store_index[player]) + (report.captured if player == report.player else 0)
+        gained -= report.drops.count(store) + (report.captured if player == report.player else 0)
         taken.append(gained)
     for empty, keeper in ((1, 0), (0, 1)):
         if taken[keeper] and not taken[empty]:
