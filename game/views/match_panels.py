@@ -20,7 +20,7 @@ def button_bar(labels: dict[str, str], actions: dict[str, Action], width: int
     buttons: dict[str, arcade.gui.UIFlatButton] = {}
     button_width = min(150, (width - 40) / len(labels) - 10)
     for name, text in labels.items():
-        widget = theme.button(text, width=button_width, height=48, font_size=13)
+        widget = theme.button(text, width=button_width, height=48, size=theme.BODY)
         widget.event("on_click")(lambda event, action=actions[name], w=widget: None if w.disabled else action())
         buttons[name] = widget
         bar.add(widget)
@@ -34,11 +34,11 @@ def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, act
     """The game-over panel: a headline, a line of detail and a row of buttons, over the board's middle or
     at its top."""
     box = arcade.gui.UIBoxLayout(space_between=12)
-    box.add(theme.label(headline, 30, colour, title=True))
-    box.add(theme.label(detail, 14, theme.TEXT_DIM))
+    box.add(theme.label(headline, theme.HEADING, colour))
+    box.add(theme.label(detail, theme.BODY, theme.TEXT_DIM))
     row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
     for text, action in actions.items():
-        widget = theme.button(text, width=150, height=48, font_size=14)
+        widget = theme.button(text, width=150, height=48, size=theme.BODY)
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)

@@ -317,7 +317,7 @@ class RulesView(MenuView):
         tabs = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
         tab_width = min(200, (width - 60) / len(pages()) - 8)
         for index, page in enumerate(pages()):
-            widget = theme.button(page.title.split(" (")[0], width=tab_width, height=40, font_size=12)
+            widget = theme.button(page.title.split(" (")[0], width=tab_width, height=40, size=theme.BODY)
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
             tabs.add(self.on_click(widget, lambda index=index: self.select(index)))
@@ -332,17 +332,17 @@ class RulesView(MenuView):
         page = self.page
         text_left, text_width = 40, max(260, width * 0.38)
         top = height - 150
-        self._texts = [arcade.Text(page.title, text_left, top, theme.ACCENTS[0], 24, font_name=theme.TITLE_FONT,
+        self._texts = [theme.text(page.title, theme.HEADING, theme.ACCENTS[0], text_left, top,
                                    anchor_y="top")]
         body = "\n\n".join(page.rules)
-        self._texts.append(arcade.Text(body, text_left, top - 50, theme.TEXT, 13, font_name=theme.BODY_FONT,
+        self._texts.append(theme.text(body, theme.BODY, theme.TEXT, text_left, top - 50,
                                        anchor_y="top", multiline=True, width=int(text_width)))
         diagram_left = text_left + text_width + 60
         diagram_width = max(200, width - diagram_left - 70)
         rect = (diagram_left, 170, diagram_width, max(150, top - 170 - 20))
         self.illustration = Illustration(page.diagram, rect)
-        self._texts.append(arcade.Text(page.caption, diagram_left + diagram_width / 2, 140, theme.TEXT_DIM, 12,
-                                       font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center",
+        self._texts.append(theme.text(page.caption, theme.BODY, theme.TEXT_DIM, diagram_left + diagram_width / 2, 140,
+                                      anchor_x="center", anchor_y="center",
                                        multiline=True, width=int(diagram_width), align="center"))
 
     def select(self, index: int) -> None:
