@@ -47,6 +47,15 @@ BUTTON_HOVER = _rgb("#4E4037")
 BUTTON_PRESS = _rgb("#F2C14E")
 BUTTON_DISABLED = _rgb("#2B2724")
 LAST_MOVE = (255, 255, 255, 153)
+CURSOR_ALPHA = 200
+"""The keyboard cursor's glow is the mover's accent at this alpha: fainter than the mouse's, still plain on the
+wood for every kind of colour vision (at 150 it fell to CIEDE2000 11 under deuteranopia)."""
+"""The last move's ring: white at 60%."""
+HINT = _rgb("#1F4FFF")
+"""The hint's glow and ring: a vivid royal blue. The old soft green read as South's gold to a player with
+protanopia or deuteranopia (CIEDE2000 8.5 and 9.6 after Machado's simulation); blue is the hue farthest from the
+wood that stays apart from both accents and the last-move ring for every kind of colour vision
+(tests/game/test_colour_vision.py)."""
 
 DISPLAY_FONT = "Quicksand"
 """The display face (titles, headings, button labels), used in its bold weight."""

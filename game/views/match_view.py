@@ -34,7 +34,6 @@ from rules import Move, State
 
 __all__ = ["MatchView", "SPEEDS", "Location"]
 
-HINT_COLOUR = (140, 230, 140, 255)
 
 class MatchView(ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
@@ -397,10 +396,11 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
                 highlights[hovered] = accent
             keyboard = self._cursor_location()
             if keyboard is not None and keyboard not in highlights:
-                highlights[keyboard] = accent[:3] + (150,)
+                highlights[keyboard] = accent[:3] + (theme.CURSOR_ALPHA,)
         hint = self.hint_location
         if hint is not None:
-            highlights[hint] = HINT_COLOUR
+            highlights[hint] = theme.HINT
+            outlines[hint] = theme.HINT  # a ring as well as a glow: the hint differs from hover by shape too
         self.scene.draw(highlights, outlines)
         centre = (self.window.width - (SIDE_PANEL if self.show_panel else 0)) / 2
         self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)

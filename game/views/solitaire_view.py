@@ -44,7 +44,6 @@ from rules.solitaire import CCW, CW, Round, can_set_aside
 
 __all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
 
-HINT_COLOUR = (140, 230, 140, 255)
 GOLD = theme.ACCENTS[0]
 CONTROL_ROW = 64
 """Height of the row of direction buttons under the board."""
@@ -535,9 +534,9 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         hint = self.hint_move
         if hint is not None and not over:
             hint_start, drops = round_locations(self.game, state, hint)
-            highlights[hint_start] = HINT_COLOUR
+            highlights[hint_start] = theme.HINT
             if drops:
-                outlines[drops[-1]] = HINT_COLOUR
+                outlines[drops[-1]] = theme.HINT
         if over and self.session.verdict().perfect:
             for location in STORE_LOCATIONS:
                 highlights[location] = GOLD
@@ -546,7 +545,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
             colours = [theme.TEXT_DIM, theme.TEXT_DIM]
             if hint is not None:
                 rightwards = visual_direction(start, True) == hint.direction
-                colours[1 if rightwards else 0] = HINT_COLOUR
+                colours[1 if rightwards else 0] = theme.HINT
             if self.asking is not None:
                 rightwards = visual_direction(start, True) == self.asking
                 colours[1 if rightwards else 0] = GOLD
