@@ -23,7 +23,10 @@ class PlayMenuView(MenuView):
             row.add(theme.label(entry.blurb, theme.BODY, theme.TEXT if entry.available else theme.TEXT_DIM, width=520,
                                 multiline=True))
             box.add(row)
-        box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
+        bottom = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
+        bottom.add(self.on_click(theme.button("Learn to play", width=240, height=44), self.context.show_learn))
+        bottom.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
+        box.add(bottom)
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=-10)
         self.ui.add(anchor)
