@@ -9,6 +9,8 @@ the move applied by them.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import arcade
 import arcade.gui
 
@@ -18,7 +20,7 @@ from game.context import AppContext
 from game.scenes.cave_scene import CaveScene
 from game.scenes.sowing_board import BoardSpec, plan_move
 from game.scenes.sowing_scene import SowingScene
-from game.tutorial import STORE, TUTORIALS, Mark, Tutorial
+from game.tutorial import STORE, TUTORIALS, Mark, Step, Tutorial
 from game.views.base import MenuView
 
 BAR = 160
@@ -37,12 +39,15 @@ class LearnMenuView(MenuView):
         box = arcade.gui.UIBoxLayout(space_between=10)
         for entry in TUTORIALS:
             widget = theme.button(entry.title, width=320, height=50)
-            box.add(self.on_click(widget, lambda entry=entry: self.context.show(TutorialView(self.context, entry))))
+            box.add(self.on_click(widget, self._opener(entry)))
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=-20)
         self.ui.add(anchor)
         self.message("A few steps on a real board teach each game's moves and its special rules.")
+
+    def _opener(self, entry: Tutorial) -> Callable[[], None]:
+        return lambda: self.context.show(TutorialView(self.context, entry))
 
     def back(self) -> None:
         self.context.show_play()
@@ -66,7 +71,7 @@ class TutorialView(MenuView):
 
     # -- steps ------------------------------------------------------------------------------------------------
     @property
-    def step(self):  # type: ignore[no-untyped-def]
+    def step(self) -> Step:
         return self.tutorial.steps[self.index]
 
     @property
@@ -87,7 +92,7 @@ class TutorialView(MenuView):
         if self.game.name == "magnetic-cave":
             self.scene = CaveScene(self.game)  # type: ignore[arg-type]
             self._place_scene()
-            self.scene.show(self.state)
+            self.scene.show(self.state)  # type: ignore[arg-type]
         else:
             self.spec = BoardSpec.of(self.game, self.state)
             self.scene = SowingScene(self.spec)
@@ -149,9 +154,10 @@ class TutorialView(MenuView):
 
     def target(self) -> int | None:
         """The location the player must click, while the step waits for its move."""
-        if not self.waiting_for_move:
+        move = self.step.move
+        if move is None or self.played:
             return None
-        return self.location_of((self.game.to_move(self.state), self.step.move))
+        return self.location_of((self.game.to_move(self.state), move))
 
     # -- layout and drawing -----------------------------------------------------------------------------------
     def build(self) -> None:
