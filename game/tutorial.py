@@ -9,14 +9,17 @@ A step without a move is read and continued with Enter.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Hashable
+
+from rules.solitaire import Round
 
 Mark = tuple[int, int]
 """A place to ring on the board: (player, pit) for a sowing board (pit ``STORE`` is that player's store), or
-(0, cell) in the cave."""
+(0, cell) in the cave, or (0, hole index 0..11) in Solitaire Mancala."""
 STORE = -1
 
 EFFECTS = ("sow", "extra turn", "capture", "must feed", "grand slam", "relay", "capture both rows", "wall",
-           "beside a brick", "five in a row")
+           "beside a brick", "five in a row", "store")
 """What a step's move can be there to show; each has its check against the rules in the tests."""
 
 
@@ -28,8 +31,9 @@ class Step:
     """What the player reads before acting."""
     position: str
     """The board, in the game's notation."""
-    move: int | None = None
-    """The move the player must make; None: read, then Enter continues."""
+    move: Hashable | None = None
+    """The move the player must make (an int, or a ``Round`` in Solitaire Mancala); None: read, then Enter
+    continues."""
     effect: str = ""
     """The rule the move shows (one of ``EFFECTS``)."""
     done: str = ""
@@ -142,7 +146,27 @@ CAVE = Tutorial("magnetic-cave", "Magnetic Cave", (
          done="Five in a row: Black wins."),
 ))
 
-TUTORIALS: tuple[Tutorial, ...] = (KALAH, OWARE_TUTORIAL, HUS, CAVE)
+SOLITAIRE = Tutorial("solitaire", "Solitaire Mancala", (
+    Step("Solitaire Mancala is a puzzle for one. Pick a hole and a direction: its stones are sown one per hole. "
+         "Clockwise runs right along the top row and left along the bottom one. Click hole 1 to sow clockwise.",
+         "holes=3,3,5,5,2,2/3,5,6,6,5,3 stores=0,0 select=free", move=Round(1, "cw"), effect="sow",
+         done="Three stones went to holes 2, 3 and 4. The next round starts where the last one fell: hole 4."),
+    Step("From now on you only choose the direction. Anti-clockwise runs left along the top row, past store01 "
+         "(stores are skipped) and right along the bottom row. Click hole 4 to sow anti-clockwise.",
+         "holes=0,4,6,6,2,2/3,5,6,6,5,3 stores=0,0 select=4", move=Round(None, "ccw"), effect="sow",
+         done="Six stones went round to hole 9: the next round starts there."),
+    Step("Storing: when exactly one stone is left in hand just after dropping into an end hole (hole 6, going "
+         "clockwise), it goes into the store beside it. Hole 4's three stones do just that. Click hole 4 to sow "
+         "clockwise.",
+         "holes=0,4,6,3,2,2/3,5,6,6,5,3 stores=2,1 select=4", move=Round(None, "cw"), effect="store",
+         marks=((0, 5),), done="One stone went into store02, and the next round starts again from hole 6."),
+    Step("A round whose last stone falls into an empty hole ends the game. Store all the stones you can: under "
+         "the source rules 46 is a perfect game; in Lewis's variant you can clear the board. Press Enter to "
+         "finish, then choose a deal from Puzzles.",
+         "holes=0,4,6,0,3,3/3,5,6,6,5,3 stores=2,2 select=6"),
+))
+
+TUTORIALS: tuple[Tutorial, ...] = (KALAH, OWARE_TUTORIAL, HUS, CAVE, SOLITAIRE)
 
 
 def tutorial(game: str) -> Tutorial:

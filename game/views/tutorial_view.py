@@ -18,6 +18,7 @@ import rules
 from game import theme
 from game.context import AppContext
 from game.scenes.cave_scene import CaveScene
+from game.scenes.solitaire_board import SolitaireScene, counts, hole_location, plan_round, visual_direction
 from game.scenes.sowing_board import BoardSpec, plan_move
 from game.scenes.sowing_scene import SowingScene
 from game.tutorial import STORE, TUTORIALS, Mark, Step, Tutorial
@@ -65,7 +66,7 @@ class TutorialView(MenuView):
         self._text = theme.text("", theme.LABEL, theme.TEXT, anchor_x="center", anchor_y="top", multiline=True,
                                 width=TEXT_WIDTH, align="center")
         self._banner = theme.text("", theme.HEADING, theme.TEXT, anchor_x="center", anchor_y="center")
-        self.scene: SowingScene | CaveScene | None = None
+        self.scene: SowingScene | SolitaireScene | CaveScene | None = None
         super().__init__(context)
         self.show_step(0)
 
@@ -93,6 +94,10 @@ class TutorialView(MenuView):
             self.scene = CaveScene(self.game)  # type: ignore[arg-type]
             self._place_scene()
             self.scene.show(self.state)  # type: ignore[arg-type]
+        elif self.game.name == "solitaire":
+            self.scene = SolitaireScene()
+            self._place_scene()
+            self.scene.show(counts(self.state))  # type: ignore[arg-type]
         else:
             self.spec = BoardSpec.of(self.game, self.state)
             self.scene = SowingScene(self.spec)
@@ -105,8 +110,7 @@ class TutorialView(MenuView):
 
     def _prompt(self) -> str:
         if self.waiting_for_move:
-            noun = "cell" if self.game.name == "magnetic-cave" else "pit"
-            return f"Click the glowing {noun} (or press Enter).   Escape leaves."
+            return f"Click the glowing {self._noun()} (or press Enter).   Escape leaves."
         last = self.index == len(self.tutorial.steps) - 1
         return ("Enter: finish." if last else "Enter or Space: next step.") + "   Escape leaves."
 
@@ -118,6 +122,8 @@ class TutorialView(MenuView):
             winner = getattr(after, "winner", None)
             labels = [f"{self.game.player_names[winner]}: five in a row"] if winner is not None else []
             self.scene.place(before, move, after, labels)  # type: ignore[arg-type]
+        elif isinstance(self.scene, SolitaireScene):
+            self.scene.animate(plan_round(self.game, before, move, after))  # type: ignore[arg-type]
         else:
             assert self.scene is not None
             self.scene.animate(plan_move(self.game, before, move, after, self.spec))
@@ -144,12 +150,23 @@ class TutorialView(MenuView):
     def _announce(self, text: str) -> None:
         self.banner = text
 
+    def _noun(self) -> str:
+        return {"magnetic-cave": "cell", "solitaire": "hole"}.get(self.game.name, "pit")
+
+    def _start_hole(self) -> int:
+        """Solitaire: the index of the hole the step's round starts from."""
+        move = self.step.move
+        hole = getattr(move, "hole", None)
+        return hole - 1 if hole is not None else self.state.selected  # type: ignore[attr-defined]
+
     # -- places -----------------------------------------------------------------------------------------------
     def location_of(self, mark: Mark) -> int:
         """The scene's location for a step's mark (or for the move, as (mover, move))."""
         player, place = mark
         if isinstance(self.scene, CaveScene):
             return place
+        if isinstance(self.scene, SolitaireScene):
+            return hole_location(place)
         return self.spec.store(player) if place == STORE else self.spec.move_location(player, place)
 
     def target(self) -> int | None:
@@ -157,7 +174,9 @@ class TutorialView(MenuView):
         move = self.step.move
         if move is None or self.played:
             return None
-        return self.location_of((self.game.to_move(self.state), move))
+        if isinstance(self.scene, SolitaireScene):
+            return hole_location(self._start_hole())
+        return self.location_of((self.game.to_move(self.state), move))  # type: ignore[arg-type]
 
     # -- layout and drawing -----------------------------------------------------------------------------------
     def build(self) -> None:
@@ -206,6 +225,11 @@ class TutorialView(MenuView):
             highlights[target] = theme.HINT
             outlines[target] = theme.HINT
         self.scene.draw(highlights, outlines)
+        if isinstance(self.scene, SolitaireScene) and target is not None and not self.scene.is_animating:
+            hole = self._start_hole()
+            direction = getattr(self.step.move, "direction", "")
+            self.scene.draw_arrows(hole, tuple(theme.HINT if visual_direction(hole, rightwards) == direction  # type: ignore[arg-type]
+                                               else theme.TEXT_DIM for rightwards in (False, True)))
         if self.banner:
             self._banner.text = self.banner
             self._banner.position = width / 2, BAR - 25
@@ -225,8 +249,8 @@ class TutorialView(MenuView):
         if location == self.target():
             self.play()
         else:
-            noun = "cell" if isinstance(self.scene, CaveScene) else "pit"
-            self.message(f"Not that one: this step is about the glowing {noun}.   Escape leaves.", warning=True)
+            self.message(f"Not that one: this step is about the glowing {self._noun()}.   Escape leaves.",
+                         warning=True)
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:

@@ -19,6 +19,13 @@ def effects(game, before, move) -> set[str]:  # type: ignore[no-untyped-def]
     after = game.apply(before, move)
     mover = game.to_move(before)
     found: set[str] = set()
+    if game.name == "solitaire":
+        report = game.report(before, move)
+        if report.store is not None:
+            found.add("store")
+        elif not report.lost:
+            found.add("sow")
+        return found
     if game.name == "magnetic-cave":
         row, column = divmod(move, SIZE)
         if column in (0, SIZE - 1):
@@ -70,14 +77,20 @@ def test_each_step_is_a_real_position_and_its_move_shows_its_rule(entry: Tutoria
 def test_the_text_names_the_move_and_marks_exist(entry: Tutorial, index: int, step: Step) -> None:
     game = rules.get_game(entry.game)
     state = game.from_text(step.position)
-    named = re.findall(r"[Cc]lick (?:pit|house) (\d+)", step.text)
-    if named:
+    named = re.findall(r"[Cc]lick (?:pit|house|hole) (\d+)", step.text)
+    if named and entry.game == "solitaire":
+        hole = step.move.hole if step.move.hole is not None else state.selected + 1
+        assert int(named[0]) == hole, "holes are counted from 1 in the text"
+        assert ("anti-clockwise" in step.text) == (step.move.direction == "ccw")
+    elif named:
         assert int(named[0]) == step.move + 1, "pits are counted from 1 in the text"
     if entry.game == "magnetic-cave" and step.move is not None:
         assert f"click {cell_name(step.move)}".lower() in step.text.lower()
     for player, place in step.marks:
         if entry.game == "magnetic-cave":
             assert 0 <= place < SIZE * SIZE
+        elif entry.game == "solitaire":
+            assert 0 <= place < len(state.holes)
         elif place == STORE:
             assert hasattr(state, "stores")
         else:
@@ -90,6 +103,7 @@ def test_every_game_with_a_board_has_a_guided_game_and_each_teaches_its_special_
     assert taught["oware"] >= {"capture", "must feed", "grand slam"}
     assert taught["hus"] >= {"relay", "capture both rows"}
     assert taught["magnetic-cave"] >= {"wall", "beside a brick", "five in a row"}
+    assert taught["solitaire"] >= {"sow", "store"}
     assert tutorial("oware").title == "Oware"
     with pytest.raises(KeyError):
         tutorial("chess")
