@@ -2,12 +2,14 @@
 
 Colours follow ``shared/UI-DESIGN.md``: a warm wooden board on a dark table, glass stones in a few muted tones.
 Fonts are loaded once by ``load_fonts`` and named explicitly, so text looks the same on every machine (and
-screenshots are comparable across machines): the display face, Quicksand (regular and bold), ships in ``assets/fonts`` (SIL
-Open Font License, ``assets/fonts/OFL.txt``); body text is arcade's bundled Liberation Sans.  Arcade's Kenney
-Future is not used for words: at button size its K and X read as H, R as A, Z as 2 and Q as O.
+screenshots are comparable across machines): the display face, Quicksand (regular and bold), ships in
+``assets/fonts`` (SIL Open Font License, ``assets/fonts/OFL.txt``); body text is arcade's bundled Liberation
+Sans.  Arcade's Kenney Future is not used for words: at button size its K and X read as H, R as A, Z as 2 and Q
+as O.
 
 Every text picks one step of the type scale (``TITLE``, ``HEADING``, ``LABEL``, ``BODY``, ``SMALL``) through
-``text``, ``label`` or ``button``; nothing else names a font size.
+``text``, ``label`` or ``button``; only the boards' numbers (pit counts, cell coordinates) are sized to the
+pits and cells they sit on, in the body face.
 """
 from __future__ import annotations
 

@@ -51,7 +51,8 @@ def simulate(rgb: Sequence[float], vision: str) -> RGB:
     if vision == "normal":
         return float(rgb[0]), float(rgb[1]), float(rgb[2])
     linear = [to_linear(c) for c in rgb[:3]]
-    return tuple(to_srgb(sum(m * c for m, c in zip(row, linear))) for row in MACHADO[vision])  # type: ignore[return-value]
+    red, green, blue = (to_srgb(sum(m * c for m, c in zip(row, linear))) for row in MACHADO[vision])
+    return red, green, blue
 
 
 def over(colour: Sequence[float], alpha: float, ground: Sequence[float]) -> RGB:

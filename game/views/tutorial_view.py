@@ -228,8 +228,9 @@ class TutorialView(MenuView):
         if isinstance(self.scene, SolitaireScene) and target is not None and not self.scene.is_animating:
             hole = self._start_hole()
             direction = getattr(self.step.move, "direction", "")
-            self.scene.draw_arrows(hole, tuple(theme.HINT if visual_direction(hole, rightwards) == direction  # type: ignore[arg-type]
-                                               else theme.TEXT_DIM for rightwards in (False, True)))
+            left, right = (theme.HINT if visual_direction(hole, rightwards) == direction else theme.TEXT_DIM
+                           for rightwards in (False, True))
+            self.scene.draw_arrows(hole, (left, right))
         if self.banner:
             self._banner.text = self.banner
             self._banner.position = width / 2, BAR - 25
