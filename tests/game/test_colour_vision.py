@@ -16,15 +16,17 @@ from tools.colour_vision import MACHADO, VISIONS, ciede2000, over, seen_differen
 
 MINIMUM = 12.0
 """CIEDE2000: about 2 is just noticeable side by side; 10 and more reads as a different colour at a glance."""
-def _glow_peak() -> float:
-    """The highlight's peak opacity over its ground, read from the glow texture the scenes draw."""
+def glow(colour: theme.Color, ground: tuple[int, ...], strength: float = 1.0) -> tuple[float, float, float]:
+    """The brightest point of a highlight of ``colour`` over ``ground``, from the glow texture the scenes draw
+    (its own colour and opacity there, so a texture that dims or thins the light fails here)."""
     from game.scenes import textures
 
-    return max(textures.glow(96, 96, (255, 255, 255, 255)).image.getchannel("A").getdata()) / 255
+    image = textures.glow(96, 96, tuple(colour[:3]) + (255,)).image
+    peak = max(image.getdata(), key=lambda pixel: pixel[3])
+    return over(peak[:3], peak[3] / 255 * strength, ground)
 
 
-GLOW = _glow_peak()
-KEYBOARD_GLOW = GLOW * theme.CURSOR_ALPHA / 255
+KEYBOARD = theme.CURSOR_ALPHA / 255
 """The keyboard cursor's fainter glow."""
 RING = theme.LAST_MOVE[3] / 255
 GROUNDS = {"wood": theme.WOOD, "rim": theme.WOOD_RIM, "grain": theme.WOOD_DARK, "hollow": theme.HOLLOW}
@@ -42,15 +44,15 @@ def pairs() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
         "the hint / the cave": (theme.HINT, theme.CAVE),
     }
     for ground_name, ground in GROUNDS.items():
-        marks = {"South's glow": over(SOUTH, GLOW, ground), "North's glow": over(NORTH, GLOW, ground),
-                 "the hint's glow": over(theme.HINT, GLOW, ground), "the hint's ring": theme.HINT,
+        marks = {"South's glow": glow(SOUTH, ground), "North's glow": glow(NORTH, ground),
+                 "the hint's glow": glow(theme.HINT, ground), "the hint's ring": theme.HINT,
                  "the last-move ring": over(theme.LAST_MOVE, RING, ground)}
         for name, colour in marks.items():
             found[f"{name} / the {ground_name}"] = (colour, ground)
         for faint, accent in (("South's", SOUTH), ("North's", NORTH)):
             if ground_name == "rim":
                 continue  # the keyboard cursor moves over pits, which sit on the wood, never on the rim
-            found[f"{faint} keyboard glow / the {ground_name}"] = (over(accent, KEYBOARD_GLOW, ground), ground)
+            found[f"{faint} keyboard glow / the {ground_name}"] = (glow(accent, ground, KEYBOARD), ground)
         names = list(marks)
         for i, first in enumerate(names):
             for second in names[i + 1:]:
