@@ -1,9 +1,9 @@
 """Every button label reads back as itself: screens rendered in the hidden window, read with tesseract OCR.
 
 Arcade's Kenney Future misread at button size (K and X as H, R as A, Z as 2, Q as O: "KALAH" read "HALAH",
-"BACK" "BACH", "PUZZLES" "PU22LES"); this test renders the title screen, the Play menu, the settings and a
-Kalah game with its bottom bar and the "Extra turn" toast, crops each label out of the screenshot and asks
-tesseract to read it.  A face whose letters misread fails here.  It also checks that the display face really
+"BACK" "BACH", "PUZZLES" "PU22LES"); this test renders the title screen, the Play menu, Learn to play, the
+settings and a Kalah game with its bottom bar and the "Extra turn" toast, crops each label out of the
+screenshot and asks tesseract to read it.  A face whose letters misread fails here.  It also checks that the display face really
 is the shipped Quicksand (not a fallback the machine happened to have) and that it is found in the installed
 ``assets`` package.
 """
@@ -89,6 +89,8 @@ def test_every_button_label_and_the_toast_read_back_as_written(gui, tmp_path):  
     wrong = check_buttons(gui, tmp_path, "title", {"Play", "Puzzles", "Load game", "Rules", "Settings", "Quit"})
     gui.context.show_play()
     wrong += check_buttons(gui, tmp_path, "play", {"Kalah", "Oware", "Hus", "Magnetic Cave", "Back"})
+    gui.context.show_learn()
+    wrong += check_buttons(gui, tmp_path, "learn", {"Kalah", "Solitaire Mancala", "Back"})
     gui.context.show_settings()
     wrong += check_buttons(gui, tmp_path, "settings", {"Back"})
 
