@@ -3,9 +3,9 @@
 Arcade's Kenney Future misread at button size (K and X as H, R as A, Z as 2, Q as O: "KALAH" read "HALAH",
 "BACK" "BACH", "PUZZLES" "PU22LES"); this test renders the title screen, the Play menu, Learn to play, the
 settings and a Kalah game with its bottom bar and the "Extra turn" toast, crops each label out of the
-screenshot and asks tesseract to read it.  A face whose letters misread fails here.  It also checks that the display face really
-is the shipped Quicksand (not a fallback the machine happened to have) and that it is found in the installed
-``assets`` package.
+screenshot and asks tesseract to read it.  A face whose letters misread fails here.  It also checks that the
+display face really is the shipped Quicksand (not a fallback the machine happened to have) and that it is found
+in the installed ``assets`` package.
 """
 from __future__ import annotations
 
