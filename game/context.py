@@ -82,6 +82,12 @@ class AppContext:
 
         self.show(SeatSetupView(self, game_name))
 
+    def show_learn(self) -> None:
+        """Learn to play: the guided first games."""
+        from game.views.tutorial_view import LearnMenuView
+
+        self.show(LearnMenuView(self))
+
     def show_settings(self) -> None:
         from game.views.settings_view import SettingsView
 

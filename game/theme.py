@@ -1,10 +1,20 @@
 """The look of StoneCave in one place: the palette, the fonts and the styles of the menu widgets.
 
 Colours follow ``shared/UI-DESIGN.md``: a warm wooden board on a dark table, glass stones in a few muted tones.
-Fonts are arcade's bundled ones, loaded by ``load_fonts`` and named explicitly, so text looks the same on every
-machine (and screenshots are comparable across machines).
+Fonts are loaded once by ``load_fonts`` and named explicitly, so text looks the same on every machine (and
+screenshots are comparable across machines): the display face, Quicksand (regular and bold), ships in
+``assets/fonts`` (SIL Open Font License, ``assets/fonts/OFL.txt``); body text is arcade's bundled Liberation
+Sans.  Arcade's Kenney Future is not used for words: at button size its K and X read as H, R as A, Z as 2 and Q
+as O.
+
+Every text picks one step of the type scale (``TITLE``, ``HEADING``, ``LABEL``, ``BODY``, ``SMALL``) through
+``text``, ``label`` or ``button``; only the boards' numbers (pit counts, cell coordinates) are sized to the
+pits and cells they sit on, in the body face.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from importlib import resources
 
 import arcade
 import arcade.gui
@@ -39,51 +49,104 @@ BUTTON_HOVER = _rgb("#4E4037")
 BUTTON_PRESS = _rgb("#F2C14E")
 BUTTON_DISABLED = _rgb("#2B2724")
 LAST_MOVE = (255, 255, 255, 153)
+CURSOR_ALPHA = 200
+"""The keyboard cursor's glow is the mover's accent at this alpha: fainter than the mouse's, still plain on the
+wood for every kind of colour vision (at 150 South's fell to CIEDE2000 10.8 under tritanopia; 200 gives 14.5)."""
+"""The last move's ring: white at 60%."""
+HINT = _rgb("#1F4FFF")
+"""The hint's glow and ring: a vivid royal blue. The old soft green read as South's gold to a player with
+protanopia or deuteranopia (CIEDE2000 8.5 and 9.6 after Machado's simulation); blue is the hue farthest from the
+wood that stays apart from both accents and the last-move ring for every kind of colour vision
+(tests/game/test_colour_vision.py)."""
 
-TITLE_FONT = "Kenney Future"
+DISPLAY_FONT = "Quicksand"
+"""The display face (titles, headings, button labels), used in its bold weight."""
 BODY_FONT = "Liberation Sans"
 MONO_FONT = "Liberation Mono"
+DISPLAY_FILES = ("Quicksand-Regular.ttf", "Quicksand-Bold.ttf")
+"""The shipped font files in ``assets/fonts`` (package data, so an installed copy finds them too)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TypeStyle:
+    """One step of the type scale: a face (with its fallback), a size in points and a weight."""
+
+    font: tuple[str, ...]
+    size: int
+    bold: bool = False
+
+
+TITLE = TypeStyle((DISPLAY_FONT, BODY_FONT), 64, bold=True)
+"""The StoneCave name on the title screen."""
+HEADING = TypeStyle((DISPLAY_FONT, BODY_FONT), 28, bold=True)
+"""A screen's heading, a verdict, an event toast ("Extra turn")."""
+LABEL = TypeStyle((DISPLAY_FONT, BODY_FONT), 18, bold=True)
+"""Menu buttons, card headings, the top bar's game name, a panel's heading."""
+BODY = TypeStyle((BODY_FONT,), 13)
+"""Descriptions, help, the move list, the thinking line; compact buttons use its size in the display face."""
+SMALL = TypeStyle((BODY_FONT,), 11)
+"""Secondary details: a save's folder, board coordinates, a diagram's notes."""
+MONO = TypeStyle((MONO_FONT, BODY_FONT), 12)
+"""Columns that must line up (the move list)."""
 
 _fonts_loaded = False
 
 
+def font_files() -> list[str]:
+    """Paths of the shipped display-face files, read from the installed ``assets`` package."""
+    folder = resources.files("assets") / "fonts"
+    return [str(folder / name) for name in DISPLAY_FILES]
+
+
 def load_fonts() -> None:
-    """Load arcade's bundled fonts once (needed on machines without system fonts, such as CI)."""
+    """Load the shipped display face and arcade's bundled fonts once (machines without system fonts need them)."""
     global _fonts_loaded
     if not _fonts_loaded:
         arcade.resources.load_liberation_fonts()
-        arcade.resources.load_kenney_fonts()
+        for path in font_files():
+            arcade.load_font(path)
         _fonts_loaded = True
 
 
-def button_style(font_size: int = 16, accent: Color = ACCENTS[0]) -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
+def text(content: str, style: TypeStyle, colour: Color = TEXT, x: float = 0, y: float = 0,
+         **options: object) -> arcade.Text:
+    """An ``arcade.Text`` in one step of the type scale (other ``arcade.Text`` options pass through)."""
+    return arcade.Text(content, x, y, colour, style.size, font_name=style.font, bold=style.bold,
+                       **options)  # type: ignore[arg-type]
+
+
+def button_style(style: TypeStyle = LABEL, accent: Color = ACCENTS[0],
+                 ) -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
     """The flat button look: dark wood-brown, a warm border on hover, the accent colour when pressed."""
-    style = arcade.gui.UIFlatButton.UIStyle
-    font = (TITLE_FONT, BODY_FONT)
+    ui_style = arcade.gui.UIFlatButton.UIStyle
+    size, font = style.size, style.font
     return {
-        "normal": style(font_size=font_size, font_name=font, font_color=TEXT, bg=BUTTON, border=PANEL_EDGE,
-                        border_width=2),
-        "hover": style(font_size=font_size, font_name=font, font_color=TEXT, bg=BUTTON_HOVER, border=accent,
-                       border_width=2),
-        "press": style(font_size=font_size, font_name=font, font_color=TABLE, bg=accent, border=accent,
-                       border_width=2),
-        "disabled": style(font_size=font_size, font_name=font, font_color=TEXT_DIM[:3] + (120,),
-                          bg=BUTTON_DISABLED, border=BUTTON_DISABLED, border_width=2),
+        "normal": ui_style(font_size=size, font_name=font, font_color=TEXT, bg=BUTTON, border=PANEL_EDGE,
+                           border_width=2),
+        "hover": ui_style(font_size=size, font_name=font, font_color=TEXT, bg=BUTTON_HOVER, border=accent,
+                          border_width=2),
+        "press": ui_style(font_size=size, font_name=font, font_color=TABLE, bg=accent, border=accent,
+                          border_width=2),
+        "disabled": ui_style(font_size=size, font_name=font, font_color=TEXT_DIM[:3] + (120,),
+                             bg=BUTTON_DISABLED, border=BUTTON_DISABLED, border_width=2),
     }
 
 
-def label(text: str, size: float = 14, colour: Color = TEXT, *, title: bool = False, width: float | None = None,
+def label(content: str, style: TypeStyle = BODY, colour: Color = TEXT, *, width: float | None = None,
           multiline: bool = False, align: str = "left") -> arcade.gui.UILabel:
-    """A UILabel in the house fonts."""
+    """A UILabel in one step of the type scale."""
     return arcade.gui.UILabel(
-        text=text, font_name=(TITLE_FONT if title else BODY_FONT,), font_size=size, text_color=colour,
+        text=content, font_name=style.font, font_size=style.size, text_color=colour, bold=style.bold,
         width=width, multiline=multiline, align=align,
     )
 
 
-def button(text: str, width: float = 260, height: float = 48, font_size: int = 16,
+def button(content: str, width: float = 260, height: float = 48, size: TypeStyle = LABEL,
            enabled: bool = True) -> arcade.gui.UIFlatButton:
-    """A house-style flat button; ``enabled=False`` greys it out and makes it ignore clicks."""
-    widget = arcade.gui.UIFlatButton(text=text, width=width, height=height, style=button_style(font_size))
+    """A house-style flat button; its label is always the display face, at ``size``'s size (``LABEL``, or
+    ``BODY`` in a compact bar); ``enabled=False`` greys it out and makes it ignore clicks."""
+    face = replace(LABEL, size=size.size)
+    widget = arcade.gui.UIFlatButton(text=content, width=width, height=height, style=button_style(face))
+    widget.ui_label.update_font(bold=face.bold)  # a button's style has no weight: the label keeps this one
     widget.disabled = not enabled
     return widget

@@ -198,19 +198,19 @@ def test_hint_shows_the_engines_next_round_and_its_reason(gui):  # type: ignore[
     gui.frames_until(lambda: view.hint_move is not None, limit=600)
     assert view.hint_move in view.session.legal_moves
     assert "keeps a win possible" in view.hint_text
-    # The hint's start hole glows green on the board: its rim turns greener than without the hint.
+    # The hint's start hole glows in the hint's blue (theme.HINT): its rim turns bluer than without the hint.
     start = view.start_hole() if view.hint_move.hole is None else view.hint_move.hole - 1
     x, y = hole_centre(view, start)
     radius = view.scene.layout.pit_radius
 
-    def rim_green() -> float:
+    def rim_blue() -> float:
         rgb = gui.screenshot().convert("RGB")
         pixels = [rgb.getpixel((int(x + dx * radius * 1.04), 719 - int(y))) for dx in (-1, 1)]
-        return sum(g - (r + b) / 2 for r, g, b in pixels)
+        return sum(b - (r + g) / 2 for r, g, b in pixels)
 
-    with_hint = rim_green()
+    with_hint = rim_blue()
     hint, view.hint_move = view.hint_move, None
-    without = rim_green()
+    without = rim_blue()
     view.hint_move = hint
     assert with_hint > without + 40, (with_hint, without)
 

@@ -63,7 +63,7 @@ def glow_texture(width: int, height: int, colour: tuple[int, int, int, int], fil
     """A soft rectangle of light (a wall's glow, a highlighted cell, the winning line), ``fill`` its inside's
     opacity."""
     pad = 14
-    image = Image.new("RGBA", (width + 2 * pad, height + 2 * pad), (0, 0, 0, 0))
+    image = Image.new("RGBA", (width + 2 * pad, height + 2 * pad), colour[:3] + (0,))  # blur keeps the colour
     ImageDraw.Draw(image).rounded_rectangle((pad, pad, width + pad, height + pad), radius=6,
                                             outline=colour[:3] + (235,), width=6, fill=colour[:3] + (fill,))
     image = image.filter(ImageFilter.GaussianBlur(5))

@@ -70,7 +70,9 @@ def hollow(width: int, height: int) -> arcade.Texture:
 @lru_cache(maxsize=None)
 def glow(width: int, height: int, colour: tuple[int, int, int, int]) -> arcade.Texture:
     """A soft ring of light for highlighting a pit."""
-    image = Image.new("RGBA", (width + 24, height + 24), (0, 0, 0, 0))
+    # A transparent ground of the glow's own colour: blurring over transparent black darkened the light (gold
+    # came out olive, half as bright) and let it fade into the wood.
+    image = Image.new("RGBA", (width + 24, height + 24), colour[:3] + (0,))
     draw = ImageDraw.Draw(image)
     draw.ellipse((8, 8, width + 15, height + 15), outline=colour[:3] + (230,), width=6)
     image = image.filter(ImageFilter.GaussianBlur(4))

@@ -24,9 +24,9 @@ class MenuView(arcade.gui.UIView):
         super().__init__()
         self.context = context
         self.background_color = theme.TABLE
-        self._message = arcade.Text("", 0, 0, theme.TEXT_DIM, 14, font_name=theme.BODY_FONT, anchor_x="center",
+        self._message = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_x="center",
                                     multiline=True, width=1000, align="center")
-        self._heading = arcade.Text(self.heading, 0, 0, theme.TEXT, 34, font_name=theme.TITLE_FONT,
+        self._heading = theme.text(self.heading, theme.HEADING, theme.TEXT,
                                     anchor_x="center", anchor_y="top")
         self.rebuild()
 

@@ -109,13 +109,13 @@ class LoadView(MenuView):
         box = arcade.gui.UIBoxLayout(space_between=10)
         files = save_files(folder)
         if not files:
-            box.add(theme.label(f"No saved games yet in {folder}.", 16, theme.TEXT_DIM))
+            box.add(theme.label(f"No saved games yet in {folder}.", theme.LABEL, theme.TEXT_DIM))
         for path in files[:SHOWN]:
             stamp = time.strftime("%d %b %Y %H:%M", time.localtime(path.stat().st_mtime))
-            widget = theme.button(f"{path.stem}   ({stamp})", width=640, height=46, font_size=13)
+            widget = theme.button(f"{path.stem}   ({stamp})", width=640, height=46, size=theme.BODY)
             box.add(self.on_click(widget, lambda path=path: self.load(path)))
         if len(files) > SHOWN:
-            box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", 12, theme.TEXT_DIM))
+            box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", theme.SMALL, theme.TEXT_DIM))
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center")

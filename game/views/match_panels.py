@@ -15,7 +15,6 @@ from game.views.panels import TOP_BAR, SidePanel, TopBar
 
 Action = Callable[[], object]
 Colour = tuple[int, int, int, int]
-HINT_COLOUR = (140, 230, 140, 255)
 
 
 def button_bar(labels: dict[str, str], actions: Mapping[str, Action], width: int
@@ -25,7 +24,7 @@ def button_bar(labels: dict[str, str], actions: Mapping[str, Action], width: int
     buttons: dict[str, arcade.gui.UIFlatButton] = {}
     button_width = min(150, (width - 40) / len(labels) - 10)
     for name, text in labels.items():
-        widget = theme.button(text, width=button_width, height=48, font_size=13)
+        widget = theme.button(text, width=button_width, height=48, size=theme.BODY)
         widget.event("on_click")(lambda event, action=actions[name], w=widget: None if w.disabled else action())
         buttons[name] = widget
         bar.add(widget)
@@ -40,12 +39,12 @@ def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, act
     at its top, fitting in ``room`` pixels of width."""
     inner = min(640.0, room - 80)
     box = arcade.gui.UIBoxLayout(space_between=12)
-    box.add(theme.label(headline, 30 if room >= 640 else 24, colour))  # the body face: every letter reads
-    box.add(theme.label(detail, 14, theme.TEXT_DIM, width=inner, multiline=True, align="center"))
+    box.add(theme.label(headline, theme.HEADING if room >= 640 else theme.LABEL, colour))
+    box.add(theme.label(detail, theme.BODY, theme.TEXT_DIM, width=inner, multiline=True, align="center"))
     row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
     for text, action in actions.items():
         width = min(150, inner / len(actions) - 12)
-        widget = theme.button(text, width=width, height=48, font_size=14 if width >= 130 else 11)
+        widget = theme.button(text, width=width, height=48, size=theme.BODY if width >= 130 else theme.SMALL)
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)
@@ -81,14 +80,16 @@ def show_controller(controller: MatchController, top_bar: TopBar, side_panel: Si
 def board_marks(legal: Mapping[Location, object], hovered: Location | None, cursor: Location | None,
                 hint: Location | None, last: Location | None, mover: int
                 ) -> tuple[dict[Location, Colour], dict[Location, Colour]]:
-    """What glows on the board (the hovered legal place, the keyboard's choice dimmer, the hint green) and what
+    """What glows on the board (the hovered legal place, the keyboard's choice dimmer, the hint blue, ringed) and what
     is outlined (the last move), for ``MatchScene.draw``.  ``legal`` is empty when the player cannot choose."""
     highlights: dict[Location, Colour] = {}
     accent = theme.ACCENTS[mover]
     if cursor is not None and cursor in legal:
-        highlights[cursor] = accent[:3] + (150,)
+        highlights[cursor] = accent[:3] + (theme.CURSOR_ALPHA,)
     if hovered in legal:
         highlights[hovered] = accent  # type: ignore[index]
+    outlines: dict[Location, Colour] = {} if last is None else {last: theme.LAST_MOVE}
     if hint is not None:
-        highlights[hint] = HINT_COLOUR
-    return highlights, ({} if last is None else {last: theme.LAST_MOVE})
+        highlights[hint] = theme.HINT
+        outlines[hint] = theme.HINT  # a ring as well as a glow: the hint differs from hover by shape too
+    return highlights, outlines

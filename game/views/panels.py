@@ -58,15 +58,15 @@ class TopBar(_Panel):
     def __init__(self, left: int, bottom: int, width: int, height: int) -> None:
         super().__init__(left, bottom, width, height, name="top-bar", accept_keyboard_keys=False,
                          accept_mouse_events=False)
-        self.title = arcade.Text("", 0, 0, theme.TEXT, 20, font_name=theme.TITLE_FONT, anchor_y="center",
+        self.title = theme.text("", theme.LABEL, theme.TEXT, anchor_y="center",
                                  batch=self.batch)
-        self.variant = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_y="center",
+        self.variant = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_y="center",
                                    batch=self.batch)
-        self.turn = arcade.Text("", 0, 0, theme.ACCENTS[0], 18, font_name=theme.BODY_FONT, anchor_x="center",
-                                anchor_y="center", bold=True, batch=self.batch)
-        self.scores = arcade.Text("", 0, 0, theme.TEXT, 16, font_name=theme.BODY_FONT, anchor_x="right",
+        self.turn = theme.text("", theme.LABEL, theme.ACCENTS[0], anchor_x="center",
+                                anchor_y="center", batch=self.batch)
+        self.scores = theme.text("", theme.LABEL, theme.TEXT, anchor_x="right",
                                   anchor_y="center", batch=self.batch)
-        self.last = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_x="center",
+        self.last = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_x="center",
                                 anchor_y="center", batch=self.batch)
 
     def show(self, title: str, variant: str, turn: str, turn_colour: theme.Color, scores: str, last: str) -> None:
@@ -99,15 +99,15 @@ class SidePanel(_Panel):
     def __init__(self, left: int, bottom: int, width: int, height: int) -> None:
         super().__init__(left, bottom, width, height, name="side-panel", accept_keyboard_keys=False,
                          accept_mouse_events=False)
-        self.heading = arcade.Text("Moves", 0, 0, theme.ACCENTS[0], 14, font_name=theme.TITLE_FONT,
+        self.heading = theme.text("Moves", theme.LABEL, theme.ACCENTS[0],
                                    batch=self.batch)
-        self.moves = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.MONO_FONT, multiline=True,
+        self.moves = theme.text("", theme.MONO, theme.TEXT, multiline=True,
                                  width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
-        self.thinking_heading = arcade.Text("Computer", 0, 0, theme.ACCENTS[1], 14, font_name=theme.TITLE_FONT,
+        self.thinking_heading = theme.text("Computer", theme.LABEL, theme.ACCENTS[1],
                                             batch=self.batch)
-        self.thinking = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, multiline=True,
+        self.thinking = theme.text("", theme.BODY, theme.TEXT, multiline=True,
                                     width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
-        self.hint = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, multiline=True,
+        self.hint = theme.text("", theme.BODY, theme.TEXT_DIM, multiline=True,
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
@@ -158,9 +158,9 @@ class ScreenChrome:
         self.section_manager = arcade.SectionManager(self)  # type: ignore[arg-type]  # a mixin of a View
         self.section_manager.add_section(self.top_bar)
         self.section_manager.add_section(self.side_panel)
-        self._toast_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=theme.TITLE_FONT, anchor_x="center",
+        self._toast_text = theme.text("", theme.HEADING, theme.TEXT, anchor_x="center",
                                        anchor_y="center")
-        self._notice_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT,
+        self._notice_text = theme.text("", theme.BODY, theme.TEXT_DIM,
                                         anchor_x="center", anchor_y="center")
 
     def _place_bars(self, width: int, height: int) -> None:

@@ -92,8 +92,8 @@ class PuzzlesView(MenuView):
         self._texts: list[arcade.Text] = []
         self._group_lines: list[tuple[float, float, float]] = []
         self.engine = engine_spec(context.settings, Solitaire(), "hint")
-        self._engine_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_x="center")
-        self._deal_best = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, anchor_x="left",
+        self._engine_text = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_x="center")
+        self._deal_best = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_x="left",
                                       anchor_y="center")
         super().__init__(context)
         notices = problems + context.notices
@@ -106,16 +106,16 @@ class PuzzlesView(MenuView):
         width, height = self.window.width, self.window.height
         self._layout_rows(width, height)
         row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
-        row.add(theme.label("Random deal", 16, theme.ACCENTS[0], title=True))
+        row.add(theme.label("Random deal", theme.LABEL, theme.ACCENTS[0]))
         self.variant_choice = Choice([(v, VARIANT_HEADINGS[v][0]) for v in VARIANTS], self.deal_variant,
                                      self._set_variant, width=230, name="variant")
         self.seed_stepper = Stepper(self.seed, 1, MAX_SEED, 1, self._set_seed, whole=True, width=290, name="seed")
         row.add(self.variant_choice)
         row.add(self.seed_stepper)
-        row.add(self.on_click(theme.button("Deal", width=110, height=40, font_size=14), self.play_deal))
-        resume = theme.button("Continue saved", width=210, height=40, font_size=14)
+        row.add(self.on_click(theme.button("Deal", width=110, height=40, size=theme.BODY), self.play_deal))
+        resume = theme.button("Continue saved", width=210, height=40, size=theme.BODY)
         row.add(self.on_click(resume, self.continue_saved))
-        row.add(self.on_click(theme.button("Back", width=110, height=40, font_size=14), self.back))
+        row.add(self.on_click(theme.button("Back", width=110, height=40, size=theme.BODY), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=92)
         self.ui.add(anchor)
@@ -133,35 +133,34 @@ class PuzzlesView(MenuView):
         for column, variant in enumerate(VARIANTS):
             left = gap / 3 + column * (column_width + gap / 3)
             title, line = VARIANT_HEADINGS[variant]
-            self._text(title, left, top, 17, theme.ACCENTS[column], title=True)
-            self._text(line, left, top - 24, 12, theme.TEXT_DIM)
+            self._text(title, left, top, theme.LABEL, theme.ACCENTS[column])
+            self._text(line, left, top - 24, theme.BODY, theme.TEXT_DIM)
             y = top - 40
             levels = [level for level in self.levels if level.variant == variant]
             if not levels:
-                self._text("No levels could be loaded.", left, y - 20, 13, theme.WARNING)
+                self._text("No levels could be loaded.", left, y - 20, theme.BODY, theme.WARNING)
             for group, members in difficulty_groups(levels):
                 group_top = y
-                self._text(group, left, y - ROW_HEIGHT / 2 - 5, 12, theme.ACCENTS[0], title=True)
+                self._text(group, left, y - ROW_HEIGHT / 2 - 5, theme.SMALL, theme.ACCENTS[0])
                 for level in members:
                     y -= ROW_HEIGHT
                     rect = (left + 84, y, column_width - 84, ROW_HEIGHT - 2)
                     self.rows.append(LevelRow(level, rect))
-                    self._text(f"{level.id[-2:]}  {level.name}", rect[0] + 10, y + 7, 13, theme.TEXT)
+                    self._text(f"{level.id[-2:]}  {level.name}", rect[0] + 10, y + 7, theme.BODY, theme.TEXT)
                     best = self.records.best(level.id)
                     par = min(level.best, CEILING[variant])
                     text = best.describe(par) if best else "not played yet"
                     colour = theme.ACCENTS[0] if best and (best.cleared or best.stored >= par) else (
                         theme.TEXT if best else theme.TEXT_DIM)
-                    self._text(text, rect[0] + rect[2] - 10, y + 7, 12, colour, anchor_x="right")
+                    self._text(text, rect[0] + rect[2] - 10, y + 7, theme.SMALL, colour, anchor_x="right")
                 self._group_lines.append((left, y, group_top - y))
                 y -= 6
         self._engine_text.text = (f"Hints and Watch use {engine_title(self.engine)}; choose another engine in "
                                   "Settings.")
 
-    def _text(self, text: str, x: float, y: float, size: int, colour: theme.Color, title: bool = False,
+    def _text(self, text: str, x: float, y: float, style: theme.TypeStyle, colour: theme.Color,
               anchor_x: str = "left") -> None:
-        self._texts.append(arcade.Text(text, x, y, colour, size, font_name=theme.TITLE_FONT if title else theme.BODY_FONT,
-                                       anchor_x=anchor_x, batch=self._batch))
+        self._texts.append(theme.text(text, style, colour, x, y, anchor_x=anchor_x, batch=self._batch))
 
     # -- actions ----------------------------------------------------------------------------------------------
     def _set_variant(self, variant: str) -> None:

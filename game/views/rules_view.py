@@ -92,10 +92,9 @@ def _pit(ops: list[Op], texts: list[arcade.Text], x: float, y: float, radius: fl
                                  anchor_x="center", anchor_y="center"))
 
 
-def _label(texts: list[arcade.Text], text: str, x: float, y: float, colour=theme.TEXT_DIM, size: float = 12,
-           anchor_x: str = "center") -> None:  # type: ignore[no-untyped-def]
-    texts.append(arcade.Text(text, x, y, colour, size, font_name=theme.BODY_FONT, anchor_x=anchor_x,
-                             anchor_y="center"))
+def _label(texts: list[arcade.Text], text: str, x: float, y: float, colour=theme.TEXT_DIM,
+           style: theme.TypeStyle = theme.SMALL, anchor_x: str = "center") -> None:  # type: ignore[no-untyped-def]
+    texts.append(theme.text(text, style, colour, x, y, anchor_x=anchor_x, anchor_y="center"))
 
 
 def _board(ops: list[Op], left: float, bottom: float, width: float, height: float) -> None:
@@ -148,23 +147,23 @@ def _two_rows(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float,
         _arrow(ops, _curve((xs[-1] + radius, south_y - gap), (xs[-1] + radius, north_y + gap), -step * 0.5),
                ring_colour)
     _arrow(ops, [(xs[-1], north_y + gap), (xs[0], north_y + gap)], ring_colour)
-    _label(texts, "South", left + width / 2, board_b - 36, theme.ACCENTS[0], 13)
-    _label(texts, "North", left + width / 2, board_b + board_h + 36, theme.ACCENTS[1], 13)
+    _label(texts, "South", left + width / 2, board_b - 36, theme.ACCENTS[0], theme.BODY)
+    _label(texts, "North", left + width / 2, board_b + board_h + 36, theme.ACCENTS[1], theme.BODY)
     if kalah:
-        _label(texts, "South's store", left + width - step * 0.55, board_b - 14, theme.TEXT_DIM, 11)
+        _label(texts, "South's store", left + width - step * 0.55, board_b - 14, theme.TEXT_DIM, theme.SMALL)
         # Capture: the last seed lands in South's empty pit 2; it and North's pit opposite go to the store.
         _arrow(ops, [(xs[2], north_y - radius), (xs[2], south_y + radius + 2)], CAPTURE, 2)
         _arrow(ops, _curve((xs[2] + radius, south_y), (left + width - step * 0.55, board_b + board_h * 0.35),
                            step * 0.6), CAPTURE)
-        _label(texts, "capture", xs[2] + step * 0.55, board_b + board_h / 2, CAPTURE, 12)
+        _label(texts, "capture", xs[2] + step * 0.55, board_b + board_h / 2, CAPTURE, theme.SMALL)
     else:
         _label(texts, "score houses stay out of the ring", left + width / 2, board_b + board_h + 14,
-               theme.TEXT_DIM, 10)
+               theme.TEXT_DIM, theme.SMALL)
         # Capture: the last seed makes North's house 4 a three, the house before it a two: both are taken.
         _arrow(ops, _curve((xs[3], north_y - radius - 4), (xs[4] - radius, north_y - radius + 4), 10), CAPTURE, 2)
         _arrow(ops, _curve((xs[4], north_y + radius), (left + width - step * 0.55, board_b + board_h * 0.6),
                            -step * 0.6), CAPTURE)
-        _label(texts, "2 or 3: capture", (xs[3] + xs[4]) / 2, board_b + board_h / 2, CAPTURE, 12)
+        _label(texts, "2 or 3: capture", (xs[3] + xs[4]) / 2, board_b + board_h / 2, CAPTURE, theme.SMALL)
 
 
 def _hus(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, float, float]) -> None:
@@ -197,9 +196,9 @@ def _hus(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, floa
     _arrow(ops, _curve((x0 - radius - 2, rows[1]), (x0 - radius - 2, rows[0]), -step * 0.5))
     x = left + 10 + step * 10.5
     _arrow(ops, _curve((x + radius, rows[3]), (x + radius, rows[1] + radius), -step * 1.2), CAPTURE)
-    _label(texts, "capture: both facing pits", x + step * 2.3, rows[3] + gap * 1.4, CAPTURE, 12)
-    _label(texts, "South sows round its own two rows only", left + width / 2, board_b - 28, theme.ACCENTS[0], 12)
-    _label(texts, "North", left + width * 0.25, board_b + board_h + 14, theme.ACCENTS[1], 12)
+    _label(texts, "capture: both facing pits", x + step * 2.3, rows[3] + gap * 1.4, CAPTURE, theme.SMALL)
+    _label(texts, "South sows round its own two rows only", left + width / 2, board_b - 28, theme.ACCENTS[0])
+    _label(texts, "North", left + width * 0.25, board_b + board_h + 14, theme.ACCENTS[1], theme.SMALL)
 
 
 def _cave(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, float, float]) -> None:
@@ -239,7 +238,7 @@ def _cave(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, flo
         y = y0 + (row + 0.5) * cell
         _arrow(ops, [(x0 - 50, y), (x0 + cell * 0.25, y)], theme.CAVE_WALL, 3)
         _arrow(ops, [(x0 + size + 50, y), (x0 + size - cell * 0.25, y)], theme.CAVE_WALL, 3)
-    _label(texts, "legal cells glow: each row fills inwards from both walls", left + width / 2, y0 - 18, ARROW, 12)
+    _label(texts, "legal cells glow: each row fills inwards from both walls", left + width / 2, y0 - 18, ARROW)
 
 
 def _solitaire(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, float, float]) -> None:
@@ -256,8 +255,8 @@ def _solitaire(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float
     for i, x in enumerate(xs):
         _pit(ops, texts, x, top_y, radius, top[i], ring=CAPTURE if i == 5 else None)
         _pit(ops, texts, x, low_y, radius, low[i])
-        _label(texts, f"{i + 1:02d}", x, top_y + radius + 10, theme.TEXT_DIM, 9)
-        _label(texts, f"{i + 7:02d}", x, low_y - radius - 10, theme.TEXT_DIM, 9)
+        _label(texts, f"{i + 1:02d}", x, top_y + radius + 10, theme.TEXT_DIM, theme.SMALL)
+        _label(texts, f"{i + 7:02d}", x, low_y - radius - 10, theme.TEXT_DIM, theme.SMALL)
     store_w, store_h = step * 0.62, board_h * 0.8
     for x in (left + step * 0.55, left + width - step * 0.55):
         ops.append(lambda x=x: arcade.draw_lbwh_rectangle_filled(x - store_w / 2, board_b + (board_h - store_h) / 2,
@@ -265,14 +264,14 @@ def _solitaire(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float
     gap = board_h * 0.5 + 24
     middle = board_b + board_h / 2
     _arrow(ops, [(xs[0], middle + gap), (xs[-1], middle + gap)])
-    _label(texts, "clockwise", left + width / 2, middle + gap + 16, ARROW, 12)
+    _label(texts, "clockwise", left + width / 2, middle + gap + 16, ARROW, theme.SMALL)
     # Anti-clockwise runs the other way along the top row (and left to right along the bottom one).
     _arrow(ops, [(xs[-1], middle + gap + 40), (xs[0], middle + gap + 40)], theme.ACCENTS[1])
-    _label(texts, "anti-clockwise", left + width / 2, middle + gap + 56, theme.ACCENTS[1], 12)
+    _label(texts, "anti-clockwise", left + width / 2, middle + gap + 56, theme.ACCENTS[1], theme.SMALL)
     _arrow(ops, [(xs[0], middle - gap), (xs[-1], middle - gap)], theme.ACCENTS[1])
     store_x = left + width - step * 0.55
     _arrow(ops, _curve((xs[5] + radius, top_y), (store_x, middle + store_h * 0.2), -step * 0.4), CAPTURE)
-    _label(texts, "one stone left: store it", store_x - step * 0.4, board_b + board_h + 14, CAPTURE, 11)
+    _label(texts, "one stone left: store it", store_x - step * 0.4, board_b + board_h + 14, CAPTURE, theme.SMALL)
 
 
 class Illustration:
@@ -317,7 +316,7 @@ class RulesView(MenuView):
         tabs = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
         tab_width = min(200, (width - 60) / len(pages()) - 8)
         for index, page in enumerate(pages()):
-            widget = theme.button(page.title.split(" (")[0], width=tab_width, height=40, font_size=12)
+            widget = theme.button(page.title.split(" (")[0], width=tab_width, height=40, size=theme.BODY)
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
             tabs.add(self.on_click(widget, lambda index=index: self.select(index)))
@@ -332,17 +331,17 @@ class RulesView(MenuView):
         page = self.page
         text_left, text_width = 40, max(260, width * 0.38)
         top = height - 150
-        self._texts = [arcade.Text(page.title, text_left, top, theme.ACCENTS[0], 24, font_name=theme.TITLE_FONT,
+        self._texts = [theme.text(page.title, theme.HEADING, theme.ACCENTS[0], text_left, top,
                                    anchor_y="top")]
         body = "\n\n".join(page.rules)
-        self._texts.append(arcade.Text(body, text_left, top - 50, theme.TEXT, 13, font_name=theme.BODY_FONT,
+        self._texts.append(theme.text(body, theme.BODY, theme.TEXT, text_left, top - 50,
                                        anchor_y="top", multiline=True, width=int(text_width)))
         diagram_left = text_left + text_width + 60
         diagram_width = max(200, width - diagram_left - 70)
         rect = (diagram_left, 170, diagram_width, max(150, top - 170 - 20))
         self.illustration = Illustration(page.diagram, rect)
-        self._texts.append(arcade.Text(page.caption, diagram_left + diagram_width / 2, 140, theme.TEXT_DIM, 12,
-                                       font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center",
+        self._texts.append(theme.text(page.caption, theme.BODY, theme.TEXT_DIM, diagram_left + diagram_width / 2, 140,
+                                      anchor_x="center", anchor_y="center",
                                        multiline=True, width=int(diagram_width), align="center"))
 
     def select(self, index: int) -> None:

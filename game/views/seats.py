@@ -48,14 +48,14 @@ class SeatSetupView(MenuView):
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             accent = theme.ACCENTS[player]
             order = "moves first" if player == 0 else "moves second"
-            row.add(theme.label(f"{name} ({order})", 16, accent, width=240))
+            row.add(theme.label(f"{name} ({order})", theme.LABEL, accent, width=240))
             row.add(Choice(options, self.choices[player], lambda value, p=player: self._choose(p, value),
                            width=460, name=f"seat{player}"))
             box.add(row)
-        self._explain = theme.label(self._mode_text(), 13, theme.TEXT_DIM, width=720, multiline=True)
+        self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=720, multiline=True)
         box.add(self._explain)
         buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=20)
-        buttons.add(self.on_click(theme.button("Start", width=220, height=52, font_size=18), self.start_game))
+        buttons.add(self.on_click(theme.button("Start", width=220, height=52), self.start_game))
         buttons.add(self.on_click(theme.button("Back", width=160, height=52), self.back))
         box.add(buttons)
         anchor = arcade.gui.UIAnchorLayout()

@@ -59,7 +59,7 @@ class SettingsView(MenuView):
         columns.add(self._engine_card())
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(columns, anchor_x="center", anchor_y="top", align_y=-80)
-        anchor.add(self.on_click(theme.button("Back", width=140, height=40, font_size=14), self.back),
+        anchor.add(self.on_click(theme.button("Back", width=140, height=40, size=theme.BODY), self.back),
                    anchor_x="left", anchor_y="top", align_x=20, align_y=-20)
         self.ui.add(anchor)
 
@@ -85,7 +85,7 @@ class SettingsView(MenuView):
         for other in group.items:
             if other is not item:
                 box.add(labelled(other.label, other.help, self._control(other), COLUMN - 24))
-        box.add(theme.label(item.help, 12, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+        box.add(theme.label(item.help, theme.BODY, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
         games = [(entry.name, entry.title) for entry in catalogue.games() if entry.available]
         box.add(labelled("Game", "", Choice(games, self.game_name, self._choose_game, width=CONTROL,
                                             name="engine-game"), COLUMN - 24))
@@ -102,10 +102,10 @@ class SettingsView(MenuView):
         if engine_name is None:
             spec = registry.presets(game).get(current[len(PRESET_PREFIX):], "")
             box.add(theme.label(f"{current[len(PRESET_PREFIX):]} plays {spec}. Choose an engine to set its "
-                                "parameters yourself.", 12, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+                                "parameters yourself.", theme.BODY, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
         else:
             info = registry.engine_info(engine_name)
-            box.add(theme.label(info.description, 12, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+            box.add(theme.label(info.description, theme.BODY, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
             _, params = _engine_params(current)
             for param in info.params:
                 box.add(labelled(param.name, param.description, self._param_control(info.name, param, params),
@@ -130,7 +130,7 @@ class SettingsView(MenuView):
             step = 1 if param.type == "int" else (0.1 if maximum - minimum <= 10 else 1.0)
             return Stepper(value, minimum, maximum, step, change, whole=param.type == "int", width=CONTROL,
                            name=param.name)
-        return theme.label(str(value), 12, theme.TEXT_DIM)
+        return theme.label(str(value), theme.BODY, theme.TEXT_DIM)
 
     # -- changes ----------------------------------------------------------------------------------------------
     def _set(self, key: str, value: Any) -> None:

@@ -85,15 +85,15 @@ class PuzzleFiles:
             self.say(f"No saved games yet in {folder}: Save (Ctrl+S) keeps this puzzle there.", warning=True)
             return
         box = arcade.gui.UIBoxLayout(space_between=8)
-        box.add(theme.label("Load a saved puzzle", 22, theme.ACCENTS[0], title=True))
+        box.add(theme.label("Load a saved puzzle", theme.HEADING, theme.ACCENTS[0]))
         for path in files[:SHOWN]:
             stamp = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
-            widget = theme.button(f"{path.stem}   ({stamp})", width=560, height=40, font_size=12)
+            widget = theme.button(f"{path.stem}   ({stamp})", width=560, height=40, size=theme.BODY)
             widget.event("on_click")(lambda event, path=path: self.load_file(path))
             box.add(widget)
         if len(files) > SHOWN:
-            box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", 12, theme.TEXT_DIM))
-        cancel = theme.button("Cancel", width=200, height=40, font_size=12)
+            box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", theme.SMALL, theme.TEXT_DIM))
+        cancel = theme.button("Cancel", width=200, height=40, size=theme.BODY)
         cancel.event("on_click")(lambda event: self.close_load())
         box.add(cancel)
         frame = arcade.gui.UIBoxLayout()

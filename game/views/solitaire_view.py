@@ -44,7 +44,6 @@ from rules.solitaire import CCW, CW, Round, can_set_aside
 
 __all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
 
-HINT_COLOUR = (140, 230, 140, 255)
 GOLD = theme.ACCENTS[0]
 CONTROL_ROW = 64
 """Height of the row of direction buttons under the board."""
@@ -109,7 +108,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         self._buttons: dict[str, arcade.gui.UIFlatButton] = {}
         self._round_list_key: tuple | None = None
         self._round_list: list[str] = []
-        self._rules_text = arcade.Text(self._rules_line(), 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT,
+        self._rules_text = theme.text(self._rules_line(), theme.BODY, theme.TEXT_DIM,
                                        anchor_x="center", anchor_y="center")
         self._apply_speed()
         self._layout(context.window.width, context.window.height)
@@ -153,7 +152,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         names = ["Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Speed", "Rules", "Puzzles"]
         button_width = min(140, (width - 40) / len(names) - 8)
         for name in names:
-            bar.add(self._button(name, actions[name], button_width, 46, 12))
+            bar.add(self._button(name, actions[name], button_width, 46))
         # Under the board, one row at a time: the directions; while the lewis question is asked, Set aside /
         # Keep sowing; while the computer plays, Pause and Stop.
         self._rows: dict[str, arcade.gui.UIBoxLayout] = {}
@@ -165,7 +164,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         for row, row_names in rows.items():
             box = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
             for name in row_names:
-                box.add(self._button(name, actions[name], 150 if name == "End here" else 270, 44, 12))
+                box.add(self._button(name, actions[name], 150 if name == "End here" else 270, 44))
             self._rows[row] = box
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)
@@ -176,8 +175,8 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         self.ui.add(self._controls)
         self._refresh_buttons()
 
-    def _button(self, name: str, action, width: float, height: float, size: int) -> arcade.gui.UIFlatButton:  # type: ignore[no-untyped-def]
-        widget = theme.button(self._button_text(name), width=width, height=height, font_size=size)
+    def _button(self, name: str, action, width: float, height: float) -> arcade.gui.UIFlatButton:  # type: ignore[no-untyped-def]
+        widget = theme.button(self._button_text(name), width=width, height=height, size=theme.BODY)
         widget.event("on_click")(lambda event, w=widget: None if w.disabled else action())
         self._buttons[name] = widget
         return widget
@@ -447,13 +446,13 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
     def _show_verdict(self, verdict) -> None:  # type: ignore[no-untyped-def]
         colour = GOLD if verdict.perfect else (theme.WARNING if verdict.won is False else theme.TEXT)
         box = arcade.gui.UIBoxLayout(space_between=10)
-        box.add(theme.label(verdict.headline, 28, colour, title=True))
-        box.add(theme.label(verdict.detail, 13, theme.TEXT_DIM, width=620, multiline=True, align="center"))
+        box.add(theme.label(verdict.headline, theme.HEADING, colour))
+        box.add(theme.label(verdict.detail, theme.BODY, theme.TEXT_DIM, width=620, multiline=True, align="center"))
         if self.record_line:
-            box.add(theme.label(self.record_line, 14, theme.TEXT))
+            box.add(theme.label(self.record_line, theme.BODY, theme.TEXT))
         row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
         for text, action in (("Undo", self.undo), ("Restart", self.restart), ("Puzzles", self.leave)):
-            widget = theme.button(text, width=150, height=46, font_size=14)
+            widget = theme.button(text, width=150, height=46, size=theme.BODY)
             widget.event("on_click")(lambda event, action=action: action())
             row.add(widget)
         box.add(row)
@@ -535,9 +534,9 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
         hint = self.hint_move
         if hint is not None and not over:
             hint_start, drops = round_locations(self.game, state, hint)
-            highlights[hint_start] = HINT_COLOUR
+            highlights[hint_start] = theme.HINT
             if drops:
-                outlines[drops[-1]] = HINT_COLOUR
+                outlines[drops[-1]] = theme.HINT
         if over and self.session.verdict().perfect:
             for location in STORE_LOCATIONS:
                 highlights[location] = GOLD
@@ -546,7 +545,7 @@ class SolitaireView(PuzzleSearches, PuzzleFiles, ScreenChrome, arcade.gui.UIView
             colours = [theme.TEXT_DIM, theme.TEXT_DIM]
             if hint is not None:
                 rightwards = visual_direction(start, True) == hint.direction
-                colours[1 if rightwards else 0] = HINT_COLOUR
+                colours[1 if rightwards else 0] = theme.HINT
             if self.asking is not None:
                 rightwards = visual_direction(start, True) == self.asking
                 colours[1 if rightwards else 0] = GOLD

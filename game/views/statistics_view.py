@@ -69,27 +69,25 @@ class StatisticsView(MenuView):
         self._lines = []
         rows = self.rows()
         if not rows:
-            self._lines.append(arcade.Text("No finished games yet: play one from Play, and it is counted here.",
-                                           width / 2, y - 40, theme.TEXT_DIM, 16, font_name=theme.BODY_FONT,
-                                           anchor_x="center"))
+            self._lines.append(theme.text("No finished games yet: play one from Play, and it is counted here.",
+                                          theme.BODY, theme.TEXT_DIM, width / 2, y - 40, anchor_x="center"))
             return
         for text, offset in COLUMNS:
-            self._lines.append(arcade.Text(text, left + offset, y, theme.ACCENTS[0], 14, font_name=theme.TITLE_FONT))
+            self._lines.append(theme.text(text, theme.LABEL, theme.ACCENTS[0], left + offset, y))
         y -= ROW_HEIGHT + 6
         bottom = 150
         for index, (style, cells) in enumerate(rows):
             if y < bottom:
                 rest = sum(1 for s, _ in rows[index:] if s == "row")
-                self._lines.append(arcade.Text(f"... and {rest} more rows (a larger window shows them)", left, y,
-                                               theme.TEXT_DIM, 13, font_name=theme.BODY_FONT))
+                self._lines.append(theme.text(f"... and {rest} more rows (a larger window shows them)", theme.BODY,
+                                              theme.TEXT_DIM, left, y))
                 break
             if style == "heading":
                 y -= 6
-                self._lines.append(arcade.Text(cells[0], left, y, theme.ACCENTS[1], 15, font_name=theme.BODY_FONT,
-                                               bold=True))
+                self._lines.append(theme.text(cells[0], theme.LABEL, theme.ACCENTS[1], left, y))
             else:
                 for (_, offset), cell in zip(COLUMNS, cells):
-                    self._lines.append(arcade.Text(cell, left + offset, y, theme.TEXT, 14, font_name=theme.BODY_FONT))
+                    self._lines.append(theme.text(cell, theme.BODY, theme.TEXT, left + offset, y))
             y -= ROW_HEIGHT
 
     # -- widgets ----------------------------------------------------------------------------------------------
@@ -99,7 +97,7 @@ class StatisticsView(MenuView):
         self._build_lines()
         row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
         if self.confirming:
-            row.add(theme.label("Forget every game counted here?", 16, theme.WARNING))
+            row.add(theme.label("Forget every game counted here?", theme.LABEL, theme.WARNING))
             row.add(self.on_click(theme.button("Yes, reset", width=200, height=48), self.reset))
             row.add(self.on_click(theme.button("No, keep them", width=220, height=48), self.cancel_reset))
         else:

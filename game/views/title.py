@@ -82,8 +82,8 @@ class TitleView(MenuView):
     def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
         self.drift = DriftingStones(context.window.width, context.window.height)
         name, tagline = catalogue.title()
-        self._name = arcade.Text(name, 0, 0, theme.ACCENTS[0], 64, font_name=theme.TITLE_FONT, anchor_x="center")
-        self._tagline = arcade.Text(tagline, 0, 0, theme.TEXT_DIM, 18, font_name=theme.BODY_FONT, anchor_x="center")
+        self._name = theme.text(name, theme.TITLE, theme.ACCENTS[0], anchor_x="center")
+        self._tagline = theme.text(tagline, theme.LABEL, theme.TEXT_DIM, anchor_x="center")
         super().__init__(context)
         if context.notices:
             self.message("\n".join(context.notices), warning=True)
@@ -96,7 +96,7 @@ class TitleView(MenuView):
             saved, problem = kept.load()
             if saved is not None:
                 widget = theme.button(f"Resume the game you were playing ({kept.summary(saved)})", width=560,
-                                      height=46, font_size=16)
+                                      height=46)
                 box.add(self.on_click(widget, self.resume))
             elif problem:
                 self.context.notices.append(problem)
@@ -111,7 +111,7 @@ class TitleView(MenuView):
         }
         for item in catalogue.main_menu():
             text = item.label if item.enabled else f"{item.label} (coming)"
-            widget = theme.button(text, width=320, height=46, font_size=18, enabled=item.enabled)
+            widget = theme.button(text, width=320, height=46, enabled=item.enabled)
             box.add(self.on_click(widget, actions[item.action]))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=-70)

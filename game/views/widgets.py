@@ -20,9 +20,7 @@ END = 0.22
 
 
 def _control_style() -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
-    style = theme.button_style(13)
-    return {state: arcade.gui.UIFlatButton.UIStyle(**{**vars(value), "font_name": (theme.BODY_FONT,)})
-            for state, value in style.items()}
+    return theme.button_style(theme.BODY)  # values in the body face: they are data, not labels
 
 
 class Choice(arcade.gui.UIFlatButton):
@@ -110,7 +108,7 @@ class Stepper(arcade.gui.UIFlatButton):
 def card(heading: str, width: float) -> arcade.gui.UIBoxLayout:
     """A panel with a heading, to be filled with rows."""
     box = arcade.gui.UIBoxLayout(space_between=6, align="left", size_hint_min=(width, 0))
-    box.add(theme.label(heading, 16, theme.ACCENTS[0], title=True))
+    box.add(theme.label(heading, theme.LABEL, theme.ACCENTS[0]))
     box.with_padding(all=12).with_background(color=theme.PANEL).with_border(color=theme.PANEL_EDGE, width=2)
     return box
 
@@ -120,7 +118,7 @@ def labelled(label: str, help_line: str, control: arcade.gui.UIWidget, width: fl
     height = 62 if help_line else 36
     row = arcade.gui.UIAnchorLayout(width=width, height=height, size_hint=None)
     text = label if not help_line else f"{label}\n{help_line}"
-    row.add(theme.label(text, 12, theme.TEXT, width=width - control.width - 12, multiline=True),
+    row.add(theme.label(text, theme.BODY, theme.TEXT, width=width - control.width - 12, multiline=True),
             anchor_x="left", anchor_y="center")
     row.add(control, anchor_x="right", anchor_y="center")
     return row
