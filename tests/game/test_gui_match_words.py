@@ -72,11 +72,11 @@ def test_the_panels_speak_in_words_and_keep_the_computers_reasoning(gui):  # typ
 
 def test_what_glows_on_the_board():
     from game import theme
-    from game.views.match_panels import HINT_COLOUR, board_marks
+    from game.views.match_panels import board_marks
 
     legal = {3: "a", 4: "b"}
     highlights, outlines = board_marks(legal, hovered=3, cursor=4, hint=None, last=9, mover=1)
-    assert highlights == {3: theme.ACCENTS[1], 4: theme.ACCENTS[1][:3] + (150,)} and outlines == {9: theme.LAST_MOVE}
+    assert highlights == {3: theme.ACCENTS[1], 4: theme.ACCENTS[1][:3] + (theme.CURSOR_ALPHA,)} and outlines == {9: theme.LAST_MOVE}
     highlights, outlines = board_marks({}, hovered=3, cursor=None, hint=5, last=None, mover=0)
-    assert highlights == {5: HINT_COLOUR} and outlines == {}  # no choosing now: only the hint glows
+    assert highlights == {5: theme.HINT} and outlines == {5: theme.HINT}  # no choosing now: only the hint, ringed
     assert board_marks(legal, hovered=7, cursor=None, hint=None, last=None, mover=0)[0] == {}  # not a legal place

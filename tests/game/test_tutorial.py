@@ -21,9 +21,10 @@ def effects(game, before, move) -> set[str]:  # type: ignore[no-untyped-def]
     found: set[str] = set()
     if game.name == "solitaire":
         report = game.report(before, move)
-        if report.store is not None:
+        outcome = game.outcome(after)
+        if report.set_aside is not None:
             found.add("store")
-        elif not report.lost:
+        elif outcome is None or outcome.winner is not None:  # a round that did not lose the deal
             found.add("sow")
         return found
     if game.name == "magnetic-cave":
@@ -36,7 +37,7 @@ def effects(game, before, move) -> set[str]:  # type: ignore[no-untyped-def]
             found.add("five in a row")
         return found
     report = game.report(before, move)
-    if getattr(report, "extra_turn", False) and game.to_move(after) == mover:
+    if report.extra_turn and game.to_move(after) == mover:
         found.add("extra turn")
     if report.captured > 0:
         found.add("capture")
@@ -51,7 +52,8 @@ def effects(game, before, move) -> set[str]:  # type: ignore[no-untyped-def]
     if game.name == "hus":
         if report.relays and not report.captured:
             found.add("relay")
-        if any(pit >= 16 for pit in report.capture_pits) and any(pit < 16 for pit in report.capture_pits):
+        taken = [place.index for capture in report.captures for place, _ in capture.taken]
+        if any(pit >= 16 for pit in taken) and any(pit < 16 for pit in taken):
             found.add("capture both rows")
     if not found and game.to_move(after) != mover:
         found.add("sow")
