@@ -39,6 +39,11 @@ BUTTON_HOVER = _rgb("#4E4037")
 BUTTON_PRESS = _rgb("#F2C14E")
 BUTTON_DISABLED = _rgb("#2B2724")
 LAST_MOVE = (255, 255, 255, 153)
+# The sowing board's words and marks (issue #21): numbers carved light into the wood, the count badges' plates,
+# the groove between Hus's two sides.
+PIT_NUMBER = _rgb("#F6E3C0")
+BADGE = (30, 24, 20, 220)
+BOARD_DIVIDER = _rgb("#3B2412")
 
 TITLE_FONT = "Kenney Future"
 BODY_FONT = "Liberation Sans"

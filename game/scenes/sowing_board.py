@@ -74,6 +74,16 @@ class BoardSpec:
         return cls(rows=2, columns=len(pits) // 2, has_stores=has_stores, per_player=len(pits) // 2)
 
 
+def pit_number(spec: BoardSpec, location: Location) -> int | None:
+    """The number a player counts a pit by: 1..n counter-clockwise from the owner's leftmost pit as the owner
+    sees it (the rules' index + 1; Hus 1..32 per player); None for a store.
+
+    A stand-in until the rules offer one numbering helper for every screen (issue #21)."""
+    if spec.is_store(location):
+        return None
+    return location % spec.per_player + 1
+
+
 @dataclass(frozen=True)
 class PitPlace:
     """Where a location is drawn: centre, half-width and half-height (a store is a tall well)."""
@@ -86,47 +96,105 @@ class PitPlace:
 
 @dataclass(frozen=True)
 class Layout:
-    """Every location's place, the board's rectangle (left, bottom, width, height) and the stone radius."""
+    """Every location's place, the board's rectangle (left, bottom, width, height), the stone radius, and where
+    the words go: each pit's number (on its owner's side), each count badge (on the far side), the two sides'
+    names above and below the board, the divider between the sides (Hus) and the caption line under the board."""
 
     places: dict[Location, PitPlace]
     board: tuple[float, float, float, float]
     stone_radius: float
     pit_radius: float
+    cell: float = 0.0
+    numbers: dict[Location, tuple[float, float]] = field(default_factory=dict)
+    """Where each pit's number is written, and each store's owner (stores are keyed by their location)."""
+    badges: dict[Location, tuple[float, float]] = field(default_factory=dict)
+    sides: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 0.0), (0.0, 0.0))
+    """Where South's (below the board) and North's (above it) names are centred."""
+    divider: tuple[float, float, float] | None = None
+    """A line between the two sides' rows (left, right, y), for boards whose sides are not otherwise apart."""
+    caption: tuple[float, float] = (0.0, 0.0)
+    """Where the preview caption and the keys' hint line are centred, under South's name."""
+
+
+EDGE = 0.4
+"""The strip between the outer rows and the board's rim, where the pit numbers are written (in cells)."""
+GAP = 0.36
+"""The strip between two rows of pits, where counts (and, in Hus, the inner rows' numbers) are written."""
+DIVIDER = 0.34
+"""The strip between the two sides of a four-row board, with the line that divides them."""
+NAME_BAND = 0.5
+"""Above and below the board, for the sides' names."""
+CAPTION_BAND = 0.5
+"""Under South's name, for the move preview's caption."""
 
 
 def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: float) -> Layout:
-    """Fit the board into the rectangle, centred, keeping the pits round."""
+    """Fit the board, its numbers, the sides' names and the caption into the rectangle, centred, pits round.
+
+    Seen from South: South's pits run left to right along the bottom row (Hus: the outer row, then back right to
+    left along the inner row), North's from the right along the top, so each side counts 1.. from its own left.
+    """
     columns = spec.columns + (2 if spec.has_stores else 0)
     rows = spec.rows
-    cell = min(width / (columns + 0.4), height / (rows + 0.5))
-    board_w, board_h = cell * (columns + 0.4), cell * (rows + 0.5)
+    # Rows from the bottom, each with the strip below it: South's outer row sits on the edge strip, the next rows
+    # on a gap (a divider between the two sides of a four-row board).
+    strips = [EDGE] + ([GAP] if rows == 2 else [GAP, DIVIDER, GAP])
+    board_units = rows + sum(strips) + EDGE
+    stack_units = CAPTION_BAND + NAME_BAND + board_units + NAME_BAND
+    cell = min(width / (columns + 0.4), height / stack_units)
+    board_w, board_h = cell * (columns + 0.4), cell * board_units
     x0 = left + (width - board_w) / 2
-    y0 = bottom + (height - board_h) / 2
+    stack_bottom = bottom + (height - stack_units * cell) / 2
+    y0 = stack_bottom + (CAPTION_BAND + NAME_BAND) * cell
     pit_r = cell * 0.42
-    places: dict[Location, PitPlace] = {}
     first_x = x0 + cell * 0.2 + (cell if spec.has_stores else 0) + cell / 2
+    row_y = []
+    y = y0
+    for row in range(rows):
+        y += strips[row] * cell
+        row_y.append(y + cell / 2)
+        y += cell
 
     def centre(column: int, row: int) -> tuple[float, float]:
-        return first_x + column * cell, y0 + cell * 0.25 + (row + 0.5) * cell
+        return first_x + column * cell, row_y[row]
 
+    places: dict[Location, PitPlace] = {}
+    rows_of: dict[Location, int] = {}
     n = spec.columns
     if rows == 2:
         for i in range(n):
-            places[i] = PitPlace(*centre(i, 0), pit_r, pit_r)
-            places[n + i] = PitPlace(*centre(n - 1 - i, 1), pit_r, pit_r)
+            places[i], rows_of[i] = PitPlace(*centre(i, 0), pit_r, pit_r), 0
+            places[n + i], rows_of[n + i] = PitPlace(*centre(n - 1 - i, 1), pit_r, pit_r), 1
     else:
         for i in range(16):
-            places[i] = PitPlace(*centre(i, 0), pit_r, pit_r)                 # South outer, left to right
-            places[16 + i] = PitPlace(*centre(15 - i, 1), pit_r, pit_r)       # South inner, right to left
-            places[32 + 16 + i] = PitPlace(*centre(i, 2), pit_r, pit_r)       # North inner, left to right
-            places[32 + i] = PitPlace(*centre(15 - i, 3), pit_r, pit_r)       # North outer, right to left
+            places[i], rows_of[i] = PitPlace(*centre(i, 0), pit_r, pit_r), 0                 # South outer, L to R
+            places[16 + i], rows_of[16 + i] = PitPlace(*centre(15 - i, 1), pit_r, pit_r), 1   # South inner, R to L
+            places[48 + i], rows_of[48 + i] = PitPlace(*centre(i, 2), pit_r, pit_r), 2        # North inner, L to R
+            places[32 + i], rows_of[32 + i] = PitPlace(*centre(15 - i, 3), pit_r, pit_r), 3   # North outer, R to L
+    numbers: dict[Location, tuple[float, float]] = {}
+    badges: dict[Location, tuple[float, float]] = {}
+    for location, row in rows_of.items():
+        place = places[location]
+        toward_owner = -1 if spec.owner(location) == 0 else 1
+        strip = strips[row] if toward_owner < 0 else (strips[row + 1] if row + 1 < rows else EDGE)
+        numbers[location] = place.x, place.y + toward_owner * (pit_r + strip * cell / 2)
+        badges[location] = place.x + pit_r * 0.86, place.y - toward_owner * pit_r * 0.8
     if spec.has_stores:
-        mid_y = y0 + board_h / 2
-        store_half_h = cell * rows / 2 - cell * 0.08
-        places[spec.store(0)] = PitPlace(first_x + n * cell, mid_y, pit_r, store_half_h)
-        places[spec.store(1)] = PitPlace(first_x - cell, mid_y, pit_r, store_half_h)
+        mid_y = (row_y[0] + row_y[-1]) / 2
+        store_half_h = (row_y[-1] - row_y[0]) / 2 + pit_r
+        for player, x in ((0, first_x + n * cell), (1, first_x - cell)):
+            store = spec.store(player)
+            places[store] = PitPlace(x, mid_y, pit_r, store_half_h)
+            toward_owner = -1 if player == 0 else 1
+            numbers[store] = x, mid_y + toward_owner * (store_half_h + EDGE * cell / 2)
+            badges[store] = x, mid_y - toward_owner * (store_half_h + EDGE * cell / 2)
+    divider = None
+    if rows == 4:
+        divider = (x0 + cell * 0.3, x0 + board_w - cell * 0.3, (row_y[1] + row_y[2]) / 2)
+    sides = ((x0 + board_w / 2, y0 - NAME_BAND * cell / 2), (x0 + board_w / 2, y0 + board_h + NAME_BAND * cell / 2))
+    caption = (x0 + board_w / 2, y0 - (NAME_BAND + CAPTION_BAND / 2) * cell)
     stone_r = pit_r * (0.2 if rows == 2 else 0.27)
-    return Layout(places, (x0, y0, board_w, board_h), stone_r, pit_r)
+    return Layout(places, (x0, y0, board_w, board_h), stone_r, pit_r, cell, numbers, badges, sides, divider, caption)
 
 
 # -- what a move does ------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import pyglet
 from game import theme
 from game.physics import Bowl, Stone, StoneField
 from game.scenes import meshes, textures
-from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout
+from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout, pit_number
 
 HAND = -1
 """The location of stones held in the sower's hand (picked up, not yet sown)."""
@@ -83,6 +83,14 @@ class SowingScene:
         self._badge_batch = pyglet.graphics.Batch()
         self._badges: dict[Location, arcade.Text] = {}
         self._colour_rng = random.Random(seed)
+        self.side_labels: tuple[str, str] = ("South", "North")
+        self.side_names: tuple[str, str] = ("South", "North")
+        self.mover: int | None = None
+        self._words_key: tuple | None = None
+        self._word_batch = pyglet.graphics.Batch()
+        self._numbers: dict[Location, arcade.Text] = {}
+        self._side_texts: list[arcade.Text] = []
+        self._caption_text: arcade.Text | None = None
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
@@ -119,42 +127,94 @@ class SowingScene:
             lip = max(2.0, place.half_width * 0.06)
             mesh.ring(place.x, place.y, place.half_width, place.half_height, lip,
                       meshes.with_alpha(theme.WOOD_RIM, 90), outer_colour=meshes.with_alpha(theme.WOOD_RIM, 210))
+        if self.layout.divider is not None:
+            # A groove across the board between the two sides' rows: a dark cut with a light lower lip.
+            left, right, y = self.layout.divider
+            groove = max(2.0, self.layout.cell * 0.05)
+            mesh.rectangle(left, y - groove / 2, right - left, groove, theme.BOARD_DIVIDER)
+            mesh.rectangle(left, y - groove / 2 - 1.5, right - left, 1.5, meshes.with_alpha(theme.WOOD_RIM, 200))
         self._board_shapes = mesh.build()
         xs, ys = [p[0] for p in mesh.points], [p[1] for p in mesh.points]
         self._board_bounds = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
         self._board_picture = None
         # The badges' plates: a mesh of their own, drawn over the rings and glows so a count stays readable.
         plates = meshes.Mesh()
-        small = self.spec.rows > 2
-        half_w, half_h = (10, 8) if small else (14, 10)
+        half_w, half_h = self._badge_half_size()
         for location in self.spec.locations:
             x, y = self.badge_position(location)
-            plates.rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, (30, 24, 20, 220))
+            plates.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.BADGE)
         self._plate_shapes = plates.build()
 
-    def badge_position(self, location: Location) -> tuple[float, float]:
-        """Where a location's count badge sits: beside the pit, on the side away from the board's middle."""
+    def _badge_font(self) -> int:
         assert self.layout is not None
-        place = self.layout.places[location]
-        if self.spec.is_store(location):
-            return place.x, place.y - place.half_height - 12
-        x0, y0, w, h = self.layout.board
-        above = place.y > y0 + h / 2
-        offset = place.half_height * 0.8
-        return place.x + place.half_width * 0.8, place.y + (offset if above else -offset)
+        return int(min(16, max(8, self.layout.cell * 0.2)))
+
+    def _badge_half_size(self) -> tuple[float, float]:
+        size = self._badge_font()
+        return size * 1.15, size * 0.85
+
+    def badge_position(self, location: Location) -> tuple[float, float]:
+        """Where a location's count badge sits: beside the pit, on the side away from its owner (the owner's side
+        holds the pit's number)."""
+        assert self.layout is not None
+        return self.layout.badges[location]
 
     def _build_badges(self) -> None:
         assert self.layout is not None
         self._badge_batch = pyglet.graphics.Batch()
         self._badges.clear()
-        small = self.spec.rows > 2
-        size = 9 if small else 12
+        size = self._badge_font()
         for location in self.spec.locations:
             x, y = self.badge_position(location)
             self._badges[location] = arcade.Text(
                 str(self.counts.get(location, 0)), x, y - 0.5, theme.TEXT, size, font_name=theme.BODY_FONT,
                 anchor_x="center", anchor_y="center", bold=True, batch=self._badge_batch,
             )
+        self._build_words()
+
+    def _build_words(self) -> None:
+        """The pit numbers, the stores' owners and the sides' names: one batch, rebuilt on layout or name change."""
+        layout = self.layout
+        assert layout is not None
+        self._word_batch = pyglet.graphics.Batch()
+        self._numbers.clear()
+        number_size = int(min(18, max(8, layout.cell * 0.21)))
+        for location, (x, y) in layout.numbers.items():
+            number = pit_number(self.spec, location)
+            text = str(number) if number is not None else self.side_names[self.spec.owner(location)]
+            self._numbers[location] = arcade.Text(
+                text, x, y, self._number_colour(location), number_size, font_name=theme.BODY_FONT,
+                anchor_x="center", anchor_y="center", bold=True, batch=self._word_batch)
+        name_size = int(min(20, max(11, layout.cell * 0.24)))
+        self._side_texts = [
+            arcade.Text(self.side_labels[player], *layout.sides[player], theme.ACCENTS[player], name_size,
+                        font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center", bold=True,
+                        batch=self._word_batch)
+            for player in (0, 1)]
+        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, int(min(16, max(10, layout.cell * 0.2))),
+                                         font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center")
+        self._words_key = (self.side_labels, self.side_names, self.mover)
+
+    def _number_colour(self, location: Location) -> tuple[int, int, int, int]:
+        """The mover's numbers (their keys) in full, the other side's a little quieter."""
+        colour = theme.PIT_NUMBER
+        if self.mover is not None and self.spec.owner(location) != self.mover:
+            return colour[:3] + (150,)
+        return colour
+
+    def set_sides(self, labels: tuple[str, str], names: tuple[str, str], mover: int | None) -> None:
+        """Name the sides (``labels`` under and over the board, ``names`` on the stores) and say whose turn it
+        is (their pit numbers stand out: the keys 1.. choose them)."""
+        if (labels, names, mover) == self._words_key:
+            return
+        self.side_labels, self.side_names, self.mover = labels, names, mover
+        if self.layout is not None:
+            self._build_words()
+
+    def set_caption(self, text: str) -> None:
+        """The line under the board: the move preview's caption, or how to choose a pit by keys."""
+        if self._caption_text is not None and self._caption_text.text != text:
+            self._caption_text.text = text
 
     def location_at(self, x: float, y: float) -> Location | None:
         """The pit or store under the point, or None."""
@@ -355,6 +415,9 @@ class SowingScene:
         if self._plate_shapes is not None:
             self._plate_shapes.draw()
         self._badge_batch.draw()
+        self._word_batch.draw()
+        if self._caption_text is not None and self._caption_text.text:
+            self._caption_text.draw()
 
     def _outlines(self, outlines: dict[Location, tuple[int, int, int, int]]) -> arcade.shape_list.ShapeElementList:
         key = tuple(sorted(outlines.items()))

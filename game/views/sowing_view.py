@@ -5,24 +5,35 @@ the bottom bar) is ``game.views.match_view.MatchView``; this module says what a 
 move ``m`` of player ``p`` is the pit ``p * per_player + m``, a move animates as laps of sowing and captures
 (``plan_move``), and the scores are the stores (or, in Hus, the seeds on each side).
 
-Keys added: the digits 1-9 play that pit of the side to move (two-row boards).
+Keys added: a pit's number, as drawn on the board (1.. from the mover's own left), plays it.  Where a side has
+more than nine pits (Hus: 32) a first digit that can begin a longer number waits ``KEY_WAIT`` seconds for a
+second one (or Enter), and the line under the board says so.
 """
 from __future__ import annotations
 
 import arcade
 
-from game.scenes.sowing_board import BoardSpec, Location, plan_move
+from game.scenes.sowing_board import BoardSpec, Location, pit_number, plan_move
 from game.scenes.sowing_scene import SowingScene
 from game.views.match_view import SPEEDS, MatchView
 from rules import Move, State
 
-__all__ = ["SowingView", "SPEEDS"]
+__all__ = ["SowingView", "SPEEDS", "KEY_WAIT"]
+
+KEY_WAIT = 0.9
+"""Seconds a first digit waits for a second one when the pit number could go on (Hus: 1 may become 17)."""
+DIGITS = {**{getattr(arcade.key, f"KEY_{d}"): d for d in range(10)},
+          **{getattr(arcade.key, f"NUM_{d}"): d for d in range(10)}}
 
 
 class SowingView(MatchView):
     """Play one match of a sowing game."""
 
     MOVE_NOUN = "pit"
+
+    typed = ""
+    """Digits typed towards a pit number, waiting for another digit (Hus)."""
+    typed_at = 0.0
 
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
@@ -62,10 +73,83 @@ class SowingView(MatchView):
         south = sum(counts[i] for i in range(per))
         return f"{names[0]} {south}   {names[1]} {sum(counts[i] for i in range(per, 2 * per))}"
 
+    # -- words on the board ------------------------------------------------------------------------------------
+    def side_labels(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Each side's name with who plays it ("you" against the computer), and the bare names for the stores."""
+        names = tuple(self.match.game.player_names)
+        humans = sum(seat.is_human for seat in self.match.seats)
+
+        def who(player: int) -> str:
+            if not self.match.seat(player).is_human:
+                return f"{names[player]} (computer)"
+            return f"{names[player]} (you)" if humans == 1 else names[player]
+
+        return (who(0), who(1)), (names[0], names[1])  # type: ignore[return-value]
+
+    def key_help(self) -> str:
+        """How to choose a pit from the keyboard, for the line under the board."""
+        per = self.spec.per_player
+        if self.typed:
+            return f"Pit {self.typed}...: type a second digit, or Enter to play pit {self.typed}"
+        if per > 9:
+            return f"Keys: type a pit's number (1-{per}; two digits quickly for 10-{per}), or Left/Right then Enter"
+        return f"Keys: 1-{per} play that pit, or Left/Right then Enter"
+
+    def on_update(self, delta_time: float) -> None:
+        super().on_update(delta_time)
+        if self.typed and self.clock - self.typed_at >= KEY_WAIT:
+            self._play_typed()
+        labels, names = self.side_labels()
+        mover = self.match.to_move if self.match.is_human_turn and not self.match.is_over else None
+        self.scene.set_sides(labels, names, mover)
+        self.scene.set_caption(self.key_help() if mover is not None and not self.watching else "")
+
+    # -- keys -------------------------------------------------------------------------------------------------
     def extra_key(self, symbol: int, modifiers: int) -> bool:
-        if arcade.key.KEY_1 <= symbol <= arcade.key.KEY_9 and self.spec.rows == 2:
-            pit = symbol - arcade.key.KEY_1
-            if pit < self.spec.per_player and not self.match.is_over:
-                self.click_location(self.spec.move_location(self.match.to_move, pit))
+        digit = DIGITS.get(symbol)
+        if digit is None:
+            return False
+        if self.match.is_over:
             return True
-        return False
+        per = self.spec.per_player
+        typed = self.typed + str(digit)
+        if typed == "0":
+            self.say(f"Pits are numbered 1-{per} from your left.")
+            return True
+        self.typed, self.typed_at = typed, self.clock
+        if len(typed) >= len(str(per)) or int(typed) * 10 > per:
+            self._play_typed()  # no longer number can begin with these digits
+        else:
+            self._select_typed()
+        return True
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if self.typed and symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
+            self._play_typed()
+            return True
+        if self.typed and symbol not in DIGITS:
+            self.typed = ""
+        return super().on_key_press(symbol, modifiers)
+
+    def _typed_location(self, typed: str) -> Location | None:
+        number = int(typed)
+        if not 1 <= number <= self.spec.per_player:
+            return None
+        return self.spec.move_location(self.match.to_move, number - 1)
+
+    def _select_typed(self) -> None:
+        """Show the pit typed so far as the keyboard's selection (its preview), while a second digit may come."""
+        location = self._typed_location(self.typed)
+        legal = sorted(self.legal_locations())
+        if location in legal:
+            self.cursor = legal.index(location)
+
+    def _play_typed(self) -> None:
+        typed, self.typed = self.typed, ""
+        location = self._typed_location(typed) if typed else None
+        if location is None:
+            if typed:
+                self.say(f"There is no pit {typed}: your pits are 1-{self.spec.per_player}, from your left.",
+                         warning=True)
+            return
+        self.click_location(location)
