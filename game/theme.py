@@ -44,6 +44,10 @@ LAST_MOVE = (255, 255, 255, 153)
 PIT_NUMBER = _rgb("#F6E3C0")
 BADGE = (30, 24, 20, 220)
 BOARD_DIVIDER = _rgb("#3B2412")
+# The move preview: tags of seeds received are in the mover's accent, seeds lost to a capture in this colour;
+# the tags' text is dark on either.
+PREVIEW_CAPTURE = _rgb("#E07A5F")
+PREVIEW_TAG_TEXT = _rgb("#1E1A17")
 
 TITLE_FONT = "Kenney Future"
 BODY_FONT = "Liberation Sans"

@@ -205,6 +205,8 @@ class Lap:
     taken: tuple[tuple[Location, int], ...]
     drops: tuple[Location, ...]
     label: str | None = None
+    kind: str = "sow"
+    """``sow`` (a move's only or first lap), ``relay`` or ``capture`` (Hus's later laps)."""
 
 
 @dataclass(frozen=True)
@@ -224,12 +226,14 @@ class MovePlan:
     captures: list[Capture] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     after: dict[Location, int] = field(default_factory=dict)
+    player: int = 0
+    """The mover: the stones in the hand are theirs (a side's score counts them)."""
 
 
 def plan_move(game: Game, state: State, move: Move, after: State, spec: BoardSpec) -> MovePlan:
     """The animation of ``move`` from ``state`` to ``after`` (which the rules computed: the truth)."""
-    plan = MovePlan(after=spec.counts(after))
     player = game.to_move(state)
+    plan = MovePlan(after=spec.counts(after), player=player)
     source = spec.move_location(player, move)
     report = getattr(game, "report", None)
     details: Any = report(state, move) if callable(report) else None
@@ -283,7 +287,8 @@ def _plan_laps(plan: MovePlan, report: Any, spec: BoardSpec) -> None:
             label = "Relay"
         elif kind == "capture":
             label = f"Capture {lap.seeds}"
-        plan.laps.append(Lap(taken, tuple(report.player * per + pit for pit in lap.path), label))
+        plan.laps.append(Lap(taken, tuple(report.player * per + pit for pit in lap.path), label,
+                             kind if kind in ("relay", "capture") and index else "sow"))
     relays = getattr(report, "relays", 0)
     if relays:
         plan.labels.append(f"Relay x{relays}" if relays > 1 else "Relay")
@@ -313,3 +318,62 @@ def _plan_path(plan: MovePlan, report: Any, spec: BoardSpec, source: Location, s
     reason = getattr(report, "end_reason", None)
     if reason is not None and getattr(reason, "name", "") in ("CANNOT_FEED", "REPETITION", "NO_CAPTURE_LIMIT"):
         plan.labels.append(str(reason.value).capitalize())
+
+
+# -- what a move would do (the preview) -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Preview:
+    """What playing the pit at ``location`` would do, shown before the player commits: how many seeds each
+    location receives, where the last one lands, what leaves the board by capture, and a caption in words."""
+
+    location: Location
+    player: int
+    receives: dict[Location, int]
+    last: Location | None
+    captured: dict[Location, int]
+    caption: str
+
+
+def place_name(spec: BoardSpec, location: Location, player: int, names: tuple[str, ...]) -> str:
+    """A location as the mover says it: "your store", "North's pit 3"."""
+    owner = spec.owner(location)
+    whose = "your" if owner == player else f"{names[owner]}'s"
+    number = pit_number(spec, location)
+    return f"{whose} store" if number is None else f"{whose} pit {number}"
+
+
+def preview_move(game: Game, state: State, move: Move, spec: BoardSpec) -> Preview:
+    """The preview of ``move``: computed by the rules (``apply`` and ``report`` on the position, which is a value
+    and is not changed), read through the same plan the animation plays."""
+    player = game.to_move(state)
+    after = game.apply(state, move)
+    plan = plan_move(game, state, move, after, spec)
+    receives: dict[Location, int] = {}
+    for lap in plan.laps:
+        for drop in lap.drops:
+            receives[drop] = receives.get(drop, 0) + 1
+    last = next((lap.drops[-1] for lap in reversed(plan.laps) if lap.drops), None)
+    captured: dict[Location, int] = {}
+    taken = [pair for capture in plan.captures for pair in capture.taken]
+    taken += [pair for lap in plan.laps if lap.kind == "capture" for pair in lap.taken]
+    for location, count in taken:
+        captured[location] = captured.get(location, 0) + count
+    names = tuple(game.player_names)
+    source = spec.move_location(player, move)
+    parts = []
+    laps = len(plan.laps)
+    if laps > 1:
+        relays = sum(lap.kind == "relay" for lap in plan.laps)
+        parts.append(f"{laps} laps" + (f" ({relays} relay{'s' if relays != 1 else ''})" if relays else ""))
+    if last is not None:
+        parts.append(f"last seed in {place_name(spec, last, player, names)}")
+    if captured:
+        parts.append(f"captures {sum(captured.values())}")
+    parts += [label[0].lower() + label[1:] for label in plan.labels
+              if label.startswith(("Grand slam", "Must feed"))]
+    if game.is_terminal(after):
+        parts.append("ends the game")
+    elif game.to_move(after) == player:
+        parts.append("play again")
+    caption = f"Pit {pit_number(spec, source)}: " + ", ".join(parts)
+    return Preview(source, player, receives, last, captured, caption)

@@ -25,7 +25,8 @@ import pyglet
 from game import theme
 from game.physics import Bowl, Stone, StoneField
 from game.scenes import meshes, textures
-from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout, pit_number
+from game.scenes.sowing_board import (BoardSpec, Capture, Lap, Layout, Location, MovePlan, Preview, layout,
+                                      pit_number)
 
 HAND = -1
 """The location of stones held in the sower's hand (picked up, not yet sown)."""
@@ -91,6 +92,11 @@ class SowingScene:
         self._numbers: dict[Location, arcade.Text] = {}
         self._side_texts: list[arcade.Text] = []
         self._caption_text: arcade.Text | None = None
+        self.preview: Preview | None = None
+        self._preview_key: tuple | None = None
+        self._preview_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._preview_batch = pyglet.graphics.Batch()
+        self._preview_texts: dict[Location, arcade.Text] = {}
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
@@ -103,7 +109,7 @@ class SowingScene:
         self.field.set_bowls(bowls, self.layout.stone_radius)
         self._build_board_mesh()
         self._build_badges()
-        self._glow_key = self._outline_key = None
+        self._glow_key = self._outline_key = self._preview_key = None
         self._synced_version = -1
         for stone in self.field.stones:
             self._sprite_for(stone).scale = 2 * self.layout.stone_radius / textures.STONE_PIXELS
@@ -210,6 +216,44 @@ class SowingScene:
         self.side_labels, self.side_names, self.mover = labels, names, mover
         if self.layout is not None:
             self._build_words()
+
+    def set_preview(self, preview: Preview | None) -> None:
+        """Show what a pit would do before it is played (None: nothing): a tag by each count saying how many seeds
+        the place receives (+n) or loses to a capture (-n), and a ring of dots round the last seed's place."""
+        self.preview = preview
+
+    def _build_preview(self) -> None:
+        preview, layout = self.preview, self.layout
+        assert preview is not None and layout is not None
+        if self._preview_key is not None and self._preview_key[0] is preview and self._preview_key[1] is layout:
+            return
+        self._preview_key = (preview, layout)
+        mesh = meshes.Mesh()
+        self._preview_batch = pyglet.graphics.Batch()
+        self._preview_texts = {}
+        size = self._badge_font()
+        badge_w, half_h = self._badge_half_size()
+        accent = theme.ACCENTS[preview.player]
+        tags = {location: (f"+{count}", accent) for location, count in preview.receives.items()}
+        tags.update({location: (f"\u2212{count}", theme.PREVIEW_CAPTURE) for location, count in preview.captured.items()})
+        for location, (text, colour) in tags.items():
+            bx, by = self.badge_position(location)
+            half_w = size * (0.45 + 0.32 * len(text))
+            x = bx - badge_w - half_w - 2
+            mesh.rounded_rectangle(x - half_w, by - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, colour)
+            self._preview_texts[location] = arcade.Text(
+                text, x, by - 0.5, theme.PREVIEW_TAG_TEXT, size, font_name=theme.BODY_FONT, anchor_x="center",
+                anchor_y="center", bold=True, batch=self._preview_batch)
+        if preview.last is not None:
+            place = layout.places[preview.last]
+            dots = 14 if place.half_height <= place.half_width * 1.2 else 30
+            dot = max(2.0, layout.cell * 0.035)
+            for index in range(dots):
+                angle = math.tau * index / dots
+                mesh.ellipse(place.x + (place.half_width + dot * 2.2) * math.cos(angle),
+                             place.y + (place.half_height + dot * 2.2) * math.sin(angle), dot, dot,
+                             (accent, accent), segments=8)
+        self._preview_shapes = mesh.build()
 
     def set_caption(self, text: str) -> None:
         """The line under the board: the move preview's caption, or how to choose a pit by keys."""
@@ -416,6 +460,11 @@ class SowingScene:
             self._plate_shapes.draw()
         self._badge_batch.draw()
         self._word_batch.draw()
+        if self.preview is not None and not self.is_animating:
+            self._build_preview()
+            assert self._preview_shapes is not None
+            self._preview_shapes.draw()
+            self._preview_batch.draw()
         if self._caption_text is not None and self._caption_text.text:
             self._caption_text.draw()
 

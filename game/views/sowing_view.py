@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import arcade
 
-from game.scenes.sowing_board import BoardSpec, Location, pit_number, plan_move
+from game.scenes.sowing_board import BoardSpec, Location, Preview, plan_move, preview_move
 from game.scenes.sowing_scene import SowingScene
 from game.views.match_view import SPEEDS, MatchView
 from rules import Move, State
@@ -34,6 +34,8 @@ class SowingView(MatchView):
     typed = ""
     """Digits typed towards a pit number, waiting for another digit (Hus)."""
     typed_at = 0.0
+    _preview: Preview | None = None
+    _preview_for: tuple | None = None
 
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
@@ -102,7 +104,30 @@ class SowingView(MatchView):
         labels, names = self.side_labels()
         mover = self.match.to_move if self.match.is_human_turn and not self.match.is_over else None
         self.scene.set_sides(labels, names, mover)
-        self.scene.set_caption(self.key_help() if mover is not None and not self.watching else "")
+        preview = self.preview()
+        self.scene.set_preview(preview)
+        caption = preview.caption if preview is not None and not self.typed else self.key_help()
+        self.scene.set_caption(caption if mover is not None and not self.watching else "")
+
+    def preview_location(self) -> Location | None:
+        """The legal pit a human is looking at: under the mouse, else the keyboard's selection."""
+        if not self.match.is_human_turn or self._overlay is not None or self.scene.is_animating:
+            return None
+        legal = self.legal_locations()
+        hovered = self.scene.location_at(*self.mouse)
+        return hovered if hovered in legal else self._cursor_location()
+
+    def preview(self) -> Preview | None:
+        """What the pit looked at would do (computed once per position and pit)."""
+        location = self.preview_location()
+        if location is None:
+            return None
+        key = (self.match.state, location)
+        if key != self._preview_for:
+            move = self.legal_locations()[location]
+            self._preview_for = key
+            self._preview = preview_move(self.match.game, self.match.state, move, self.spec)
+        return self._preview
 
     # -- keys -------------------------------------------------------------------------------------------------
     def extra_key(self, symbol: int, modifiers: int) -> bool:
