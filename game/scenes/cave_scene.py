@@ -96,6 +96,12 @@ class CaveScene:
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
         self._labels = pyglet.graphics.Batch()
         self._label_texts: list[arcade.Text] = []
+        self.preview: tuple[Cell, int] | None = None
+        """The cell a player is looking at and the colour of the brick that would go there (its ghost)."""
+        self._ghost = arcade.SpriteList()
+        self._ghost_key: tuple | None = None
+        self._caption = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, anchor_x="center",
+                                    anchor_y="center")
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
@@ -153,6 +159,9 @@ class CaveScene:
                 texts.append(arcade.Text(str(row + 1), x, y, theme.TEXT_DIM, size, font_name=theme.BODY_FONT,
                                          anchor_x="center", anchor_y="center", bold=True, batch=self._labels))
         self._label_texts = texts  # kept: a Text leaves its batch when collected
+        self._caption.font_size = int(min(16, max(10, layout.cell * 0.24)))
+        self._caption.position = (layout.left + layout.right) / 2, layout.bottom - layout.cell * 0.875
+        self._ghost_key = None
 
     def _build_walls(self) -> None:
         layout = self.layout
@@ -164,6 +173,27 @@ class CaveScene:
             sprite = arcade.Sprite(texture, center_x=x, center_y=(layout.top + layout.bottom) / 2)
             sprite.width, sprite.height = layout.wall * 2.6, height * 1.08
             self._walls.append(sprite)
+
+    def set_preview(self, cell: Cell | None, colour: int = 0, caption: str = "") -> None:
+        """Show a see-through brick of ``colour`` on ``cell`` (None: none) and ``caption`` under the cave: what
+        placing it would do, before the player commits."""
+        self.preview = None if cell is None else (cell, colour)
+        if self._caption.text != caption:
+            self._caption.text = caption
+
+    def _ghosts(self) -> arcade.SpriteList:
+        key = (self.preview, self.layout)
+        if key != self._ghost_key:
+            self._ghost.clear()
+            if self.preview is not None and self.layout is not None:
+                cell, colour = self.preview
+                sprite = arcade.Sprite(brick_texture(colour), center_x=self.layout.centre(cell)[0],
+                                       center_y=self.layout.centre(cell)[1])
+                sprite.width = sprite.height = self.layout.cell * 0.9
+                sprite.alpha = 130
+                self._ghost.append(sprite)
+            self._ghost_key = key
+        return self._ghost
 
     def location_at(self, x: float, y: float) -> Cell | None:
         """The cell under the point, or None."""
@@ -252,6 +282,8 @@ class CaveScene:
             self._highlights(highlights).draw()
         self._sync_bricks()
         self._bricks.draw()
+        if self.preview is not None and not self.is_animating and self.preview[0] not in self.bricks:
+            self._ghosts().draw()
         if outlines:
             self._outlines(outlines).draw()
         if self.winning and not self.is_animating:
@@ -259,6 +291,8 @@ class CaveScene:
             wins.alpha = int(150 + 105 * (0.5 + 0.5 * math.sin(self.clock * math.tau / 0.9)))
             wins.draw()
         self._labels.draw()
+        if self._caption.text:
+            self._caption.draw()
 
     def _sync_bricks(self) -> None:
         layout = self.layout
