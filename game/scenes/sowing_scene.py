@@ -93,6 +93,11 @@ class SowingScene:
         self._side_texts: list[arcade.Text] = []
         self._caption_text: arcade.Text | None = None
         self.preview: Preview | None = None
+        self.hand_owner = 0
+        """Whose stones are in the hand (the mover of the move being animated)."""
+        self.lap_tag: tuple[str, Location] | None = None
+        self._lap_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._lap_text: arcade.Text | None = None
         self._preview_key: tuple | None = None
         self._preview_shapes: arcade.shape_list.ShapeElementList | None = None
         self._preview_batch = pyglet.graphics.Batch()
@@ -110,6 +115,7 @@ class SowingScene:
         self._build_board_mesh()
         self._build_badges()
         self._glow_key = self._outline_key = self._preview_key = None
+        self._lap_shapes = None
         self._synced_version = -1
         for stone in self.field.stones:
             self._sprite_for(stone).scale = 2 * self.layout.stone_radius / textures.STONE_PIXELS
@@ -366,11 +372,17 @@ class SowingScene:
         flight = FLIGHT_TIME / self.speed
         events: list[_Event] = []
         t = 0.0
+        self.hand_owner = plan.player
+        laps = len(plan.laps)
         for index, lap in enumerate(plan.laps):
             if index:
                 t += flight + interval
             events.append(_Event(t, lambda lap=lap: self._pick_up(lap)))
-            if lap.label:
+            if laps > 1 and lap.taken:
+                # Which lap is being sown, written by the pit being emptied (a relay or a capture goes on).
+                text = f"Lap {index + 1} of {laps}" + (f": {lap.kind}" if lap.kind != "sow" else "")
+                events.append(_Event(t, lambda text=text, where=lap.taken[0][0]: self._show_lap(text, where)))
+            if lap.label and lap.kind != "relay":  # relays are told by the lap tag on the board
                 events.append(_Event(t, lambda text=lap.label: self.announce(text)))
             t += interval * 1.5
             for drop in lap.drops:
@@ -384,8 +396,48 @@ class SowingScene:
             if not any(lap.label == label for lap in plan.laps):
                 events.append(_Event(t if "Capture" not in label else t - flight, lambda text=label: self.announce(text)))
         events.append(_Event(t, lambda after=dict(plan.after): self._reconcile(after, instant=False, stagger=0.03)))
+        events.append(_Event(t, lambda: self._show_lap(None, None)))
         events.sort(key=lambda event: event.time)
         self.animation = Animation(events)
+
+    def _show_lap(self, text: str | None, location: Location | None) -> None:
+        """Write ``text`` on a tag by ``location`` (None: take the tag away)."""
+        self.lap_tag = None if text is None or location is None else (text, location)
+        self._lap_shapes = None
+
+    def _draw_lap_tag(self) -> None:
+        assert self.layout is not None and self.lap_tag is not None
+        text, location = self.lap_tag
+        if self._lap_shapes is None:
+            place = self.layout.places[location]
+            size = int(min(18, max(10, self.layout.cell * 0.22)))
+            toward_middle = 1 if self.spec.owner(location) == 0 else -1
+            x = place.x
+            y = place.y + toward_middle * (place.half_height + size * 1.2)
+            self._lap_text = arcade.Text(text, x, y, theme.ACCENTS[self.hand_owner], size, font_name=theme.BODY_FONT,
+                                         anchor_x="center", anchor_y="center", bold=True)
+            half_w, half_h = self._lap_text.content_width / 2 + size * 0.6, size * 0.95
+            x = min(max(x, self.layout.board[0] + half_w), self.layout.board[0] + self.layout.board[2] - half_w)
+            self._lap_text.x = x
+            mesh = meshes.Mesh()
+            mesh.rounded_rectangle(x - half_w - 2, y - half_h - 2, 2 * half_w + 4, 2 * half_h + 4, half_h * 0.5,
+                                   theme.ACCENTS[self.hand_owner])
+            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.LAP_TAG)
+            self._lap_shapes = mesh.build()
+        self._lap_shapes.draw()
+        self._lap_text.draw()
+
+    def side_totals(self) -> tuple[int, int]:
+        """The seeds each side owns as the board shows them: those resting in or flying to its pits and store,
+        and the stones in the hand for the mover (sowing never leaves the mover's side in Hus, so a side's total
+        changes only when a capture lifts the opponent's seeds, never while a lap is in the air)."""
+        totals = [0, 0]
+        for location, count in self.field.counts().items():
+            if location == HAND:
+                totals[self.hand_owner] += count
+            elif location in self.counts:
+                totals[self.spec.owner(location)] += count
+        return totals[0], totals[1]
 
     def _pick_up(self, lap: Lap) -> None:
         for location, count in lap.taken:
@@ -465,6 +517,8 @@ class SowingScene:
             assert self._preview_shapes is not None
             self._preview_shapes.draw()
             self._preview_batch.draw()
+        if self.lap_tag is not None:
+            self._draw_lap_tag()
         if self._caption_text is not None and self._caption_text.text:
             self._caption_text.draw()
 

@@ -71,9 +71,8 @@ class SowingView(MatchView):
         counts = self.scene.counts
         if self.spec.has_stores:
             return f"{names[0]} {counts[self.spec.store(0)]}   {names[1]} {counts[self.spec.store(1)]}"
-        per = self.spec.per_player
-        south = sum(counts[i] for i in range(per))
-        return f"{names[0]} {south}   {names[1]} {sum(counts[i] for i in range(per, 2 * per))}"
+        south, north = self.scene.side_totals()  # the seeds each side owns, a lap in the air included
+        return f"{names[0]} {south}   {names[1]} {north}"
 
     # -- words on the board ------------------------------------------------------------------------------------
     def side_labels(self) -> tuple[tuple[str, str], tuple[str, str]]:
