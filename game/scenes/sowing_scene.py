@@ -224,8 +224,8 @@ class SowingScene:
             self._build_words()
 
     def set_preview(self, preview: Preview | None) -> None:
-        """Show what a pit would do before it is played (None: nothing): a tag by each count saying how many seeds
-        the place receives (+n) or loses to a capture (-n), and a ring of dots round the last seed's place."""
+        """Show what a pit would do before it is played (None: nothing): a tag on each place saying how many seeds
+        it receives (+n) or loses to a capture (-n), and a ring of dots round the last seed's place."""
         self.preview = preview
 
     def _build_preview(self) -> None:
@@ -238,17 +238,20 @@ class SowingScene:
         self._preview_batch = pyglet.graphics.Batch()
         self._preview_texts = {}
         size = self._badge_font()
-        badge_w, half_h = self._badge_half_size()
+        half_h = self._badge_half_size()[1]
         accent = theme.ACCENTS[preview.player]
         tags = {location: (f"+{count}", accent) for location, count in preview.receives.items()}
         tags.update({location: (f"\u2212{count}", theme.PREVIEW_CAPTURE) for location, count in preview.captured.items()})
         for location, (text, colour) in tags.items():
-            bx, by = self.badge_position(location)
+            # In the middle of the place itself: the tag belongs to no neighbour, whatever the board's size.
+            place = layout.places[location]
             half_w = size * (0.45 + 0.32 * len(text))
-            x = bx - badge_w - half_w - 2
-            mesh.rounded_rectangle(x - half_w, by - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, colour)
+            x, y = place.x, place.y
+            mesh.rounded_rectangle(x - half_w - 1.5, y - half_h - 1.5, 2 * half_w + 3, 2 * half_h + 3, half_h * 0.5,
+                                   theme.PREVIEW_TAG_TEXT)
+            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, colour)
             self._preview_texts[location] = arcade.Text(
-                text, x, by - 0.5, theme.PREVIEW_TAG_TEXT, size, font_name=theme.BODY_FONT, anchor_x="center",
+                text, x, y - 0.5, theme.PREVIEW_TAG_TEXT, size, font_name=theme.BODY_FONT, anchor_x="center",
                 anchor_y="center", bold=True, batch=self._preview_batch)
         if preview.last is not None:
             place = layout.places[preview.last]
