@@ -48,6 +48,8 @@ BOARD_DIVIDER = _rgb("#3B2412")
 # the tags' text is dark on either.
 PREVIEW_CAPTURE = _rgb("#E07A5F")
 PREVIEW_TAG_TEXT = _rgb("#1E1A17")
+HIGHLIGHT_HALO = _rgb("#1E1A17", 170)
+"""The dark halo under every pit highlight (hover, keyboard, hint), so a light colour stays visible on the wood."""
 LAP_TAG = _rgb("#2A2420", 240)
 """The plate of the "Lap 2 of 3" tag by the pit a Hus relay or capture empties (edged in the mover's accent)."""
 

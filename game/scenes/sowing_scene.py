@@ -259,9 +259,11 @@ class SowingScene:
             dot = max(2.0, layout.cell * 0.035)
             for index in range(dots):
                 angle = math.tau * index / dots
-                mesh.ellipse(place.x + (place.half_width + dot * 2.2) * math.cos(angle),
-                             place.y + (place.half_height + dot * 2.2) * math.sin(angle), dot, dot,
-                             (accent, accent), segments=8)
+                x = place.x + (place.half_width + dot * 2.2) * math.cos(angle)
+                y = place.y + (place.half_height + dot * 2.2) * math.sin(angle)
+                edge = theme.HIGHLIGHT_HALO  # a dark edge: a light dot alone melts into the wood
+                mesh.ellipse(x, y, dot + 1.5, dot + 1.5, (edge, edge), segments=8)
+                mesh.ellipse(x, y, dot, dot, (accent, accent), segments=8)
         self._preview_shapes = mesh.build()
 
     def set_caption(self, text: str) -> None:
@@ -546,7 +548,7 @@ class SowingScene:
                 w, h = int(2 * place.half_width), int(2 * place.half_height)
                 sprite = arcade.Sprite(textures.glow(96, 96 if h <= w * 1.2 else 260, colour),
                                        center_x=place.x, center_y=place.y)
-                sprite.width, sprite.height = w * 1.25, h * 1.12
+                sprite.width, sprite.height = w * 1.25, h + w * 0.25  # the same margin all round: a true ring
                 self._glow_list.append(sprite)
             self._glow_key = key
         return self._glow_list
