@@ -161,10 +161,23 @@ class SowingView(MatchView):
             return None
         return self.spec.move_location(self.match.to_move, number - 1)
 
+    def _cursor_order(self) -> list[Location]:
+        """The legal pits in the order Left/Right step through them: as they stand on the screen, each row left to
+        right from the bottom row up (so Right always moves right, whichever side is to move)."""
+        places = self.scene.layout.places if self.scene.layout is not None else {}
+        return sorted(self.legal_locations(),
+                      key=lambda location: (round(places[location].y), places[location].x) if places else location)
+
+    def _cursor_location(self) -> Location | None:
+        legal = self._cursor_order()
+        if not legal or self.cursor < 0:
+            return None
+        return legal[self.cursor % len(legal)]
+
     def _select_typed(self) -> None:
         """Show the pit typed so far as the keyboard's selection (its preview), while a second digit may come."""
         location = self._typed_location(self.typed)
-        legal = sorted(self.legal_locations())
+        legal = self._cursor_order()
         if location in legal:
             self.cursor = legal.index(location)
 

@@ -99,3 +99,17 @@ def test_hus_takes_two_digit_pit_numbers_and_a_lone_digit_after_a_pause(gui):  #
     assert view.match.moves[-1] == 2
     gui.key(arcade.key.KEY_5)  # 5 cannot begin a two-digit pit number: played at once
     assert view.match.moves[-1] == 4
+
+
+def test_right_arrow_steps_rightwards_on_the_screen_for_either_side(gui):  # type: ignore[no-untyped-def]
+    view = open_match(gui, "kalah", (Seat(), Seat()))
+    gui.key(arcade.key.KEY_1)  # South plays pit 1: North to move, whose pits run right to left on the screen
+    assert view.match.to_move == 1
+    xs = []
+    for _ in range(len(view.match.legal_moves)):
+        gui.key(arcade.key.RIGHT)
+        xs.append(view.scene.layout.places[view._cursor_location()].x)
+        assert view.scene.preview is not None and view.scene.preview.location == view._cursor_location()
+    assert xs == sorted(xs) and len(set(xs)) == len(xs)
+    gui.key(arcade.key.ENTER)
+    assert view.match.moves[-1] == 0  # the rightmost on the screen is North's own pit 1
