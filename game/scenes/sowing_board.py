@@ -128,6 +128,55 @@ CAPTION_BAND = 0.5
 """Under South's name, for the move preview's caption."""
 
 
+def number_font(cell: float) -> int:
+    """The pit numbers' font size on a board of this cell size."""
+    return int(min(18, max(8, cell * 0.21)))
+
+
+def badge_font(cell: float) -> int:
+    """The count badges' font size on a board of this cell size."""
+    return int(min(16, max(8, cell * 0.2)))
+
+
+def badge_half_size(cell: float) -> tuple[float, float]:
+    """Half the width and height of a count badge's plate."""
+    size = badge_font(cell)
+    return size * 1.15, size * 0.85
+
+
+def name_font(cell: float) -> int:
+    """The sides' names' font size."""
+    return int(min(20, max(11, cell * 0.24)))
+
+
+def caption_font(cell: float) -> int:
+    """The font size of the line under the board (the preview's caption, the keys' hint)."""
+    return int(min(16, max(10, cell * 0.2)))
+
+
+LINE = 1.65
+"""A line of text's height in font sizes (what arcade measures for Liberation Sans bold, with a little room)."""
+
+
+def _strips(spec: BoardSpec, cell: float) -> list[float]:
+    """The heights in pixels of the strips under each row and the edge strip over the top row.
+
+    Each is its share of a cell, or more where the words in it need more on a small board: an edge strip holds a
+    row's numbers; a gap between two rows of one side (Hus) holds the lower row's counts and the upper row's
+    numbers, which must clear each other; the middle strip holds both sides' counts."""
+    pit_r = cell * 0.42
+    number_h = LINE * number_font(cell)
+    badge_h = 2 * badge_half_size(cell)[1]
+    edge = max(EDGE * cell, number_h + 4)
+    # Counts facing each other across a strip: each reaches 0.8 r + half a badge from its pit's centre.
+    facing = max(0.0, 1.6 * pit_r + badge_h + 3 - cell)
+    # A row's counts under the next row's numbers (centred in the strip): the strip must hold both.
+    stacked = max(0.0, 2 * (1.8 * pit_r - cell) + badge_h + number_h + 4)
+    if spec.rows == 2:
+        return [edge, max(GAP * cell, facing), edge]
+    return [edge, max(GAP * cell, stacked), max(DIVIDER * cell, facing), max(GAP * cell, stacked), edge]
+
+
 def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: float) -> Layout:
     """Fit the board, its numbers, the sides' names and the caption into the rectangle, centred, pits round.
 
@@ -136,22 +185,34 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
     """
     columns = spec.columns + (2 if spec.has_stores else 0)
     rows = spec.rows
-    # Rows from the bottom, each with the strip below it: South's outer row sits on the edge strip, the next rows
-    # on a gap (a divider between the two sides of a four-row board).
-    strips = [EDGE] + ([GAP] if rows == 2 else [GAP, DIVIDER, GAP])
-    board_units = rows + sum(strips) + EDGE
-    stack_units = CAPTION_BAND + NAME_BAND + board_units + NAME_BAND
-    cell = min(width / (columns + 0.4), height / stack_units)
-    board_w, board_h = cell * (columns + 0.4), cell * board_units
+    units = CAPTION_BAND + 2 * NAME_BAND + rows + (2 * EDGE + GAP if rows == 2 else 2 * EDGE + 2 * GAP + DIVIDER)
+    cell = min(width / (columns + 0.4), height / units)
+
+    def bands(cell: float) -> tuple[float, float]:
+        """The heights of the band of a side's name and of the caption's band."""
+        return (max(NAME_BAND * cell, LINE * name_font(cell) + 2),
+                max(CAPTION_BAND * cell, LINE * caption_font(cell) + 2))
+
+    for _ in range(4):  # small boards widen their strips for the words: shrink the cell until all fits
+        name_h, caption_h = bands(cell)
+        needed = cell * rows + sum(_strips(spec, cell)) + 2 * name_h + caption_h
+        if needed <= height + 0.5:
+            break
+        cell *= height / needed
+    strip_px = _strips(spec, cell)
+    strips, top_edge = strip_px[:-1], strip_px[-1]
+    name_h, caption_h = bands(cell)
+    board_h = cell * rows + sum(strip_px)
+    board_w = cell * (columns + 0.4)
     x0 = left + (width - board_w) / 2
-    stack_bottom = bottom + (height - stack_units * cell) / 2
-    y0 = stack_bottom + (CAPTION_BAND + NAME_BAND) * cell
+    stack_h = board_h + 2 * name_h + caption_h
+    y0 = bottom + (height - stack_h) / 2 + caption_h + name_h
     pit_r = cell * 0.42
     first_x = x0 + cell * 0.2 + (cell if spec.has_stores else 0) + cell / 2
     row_y = []
     y = y0
     for row in range(rows):
-        y += strips[row] * cell
+        y += strips[row]
         row_y.append(y + cell / 2)
         y += cell
 
@@ -176,8 +237,8 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
     for location, row in rows_of.items():
         place = places[location]
         toward_owner = -1 if spec.owner(location) == 0 else 1
-        strip = strips[row] if toward_owner < 0 else (strips[row + 1] if row + 1 < rows else EDGE)
-        numbers[location] = place.x, place.y + toward_owner * (pit_r + strip * cell / 2)
+        strip = strips[row] if toward_owner < 0 else (strips[row + 1] if row + 1 < rows else top_edge)
+        numbers[location] = place.x, place.y + toward_owner * (pit_r + strip / 2)
         badges[location] = place.x + pit_r * 0.86, place.y - toward_owner * pit_r * 0.8
     if spec.has_stores:
         mid_y = (row_y[0] + row_y[-1]) / 2
@@ -186,13 +247,13 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
             store = spec.store(player)
             places[store] = PitPlace(x, mid_y, pit_r, store_half_h)
             toward_owner = -1 if player == 0 else 1
-            numbers[store] = x, mid_y + toward_owner * (store_half_h + EDGE * cell / 2)
-            badges[store] = x, mid_y - toward_owner * (store_half_h + EDGE * cell / 2)
+            numbers[store] = x, mid_y + toward_owner * (store_half_h + strips[0] / 2)
+            badges[store] = x, mid_y - toward_owner * (store_half_h + strips[0] / 2)
     divider = None
     if rows == 4:
         divider = (x0 + cell * 0.3, x0 + board_w - cell * 0.3, (row_y[1] + row_y[2]) / 2)
-    sides = ((x0 + board_w / 2, y0 - NAME_BAND * cell / 2), (x0 + board_w / 2, y0 + board_h + NAME_BAND * cell / 2))
-    caption = (x0 + board_w / 2, y0 - (NAME_BAND + CAPTION_BAND / 2) * cell)
+    sides = ((x0 + board_w / 2, y0 - name_h / 2), (x0 + board_w / 2, y0 + board_h + name_h / 2))
+    caption = (x0 + board_w / 2, y0 - name_h - caption_h / 2)
     stone_r = pit_r * (0.2 if rows == 2 else 0.27)
     return Layout(places, (x0, y0, board_w, board_h), stone_r, pit_r, cell, numbers, badges, sides, divider, caption)
 

@@ -25,7 +25,8 @@ import pyglet
 from game import theme
 from game.physics import Bowl, Stone, StoneField
 from game.scenes import meshes, textures
-from game.scenes.sowing_board import (BoardSpec, Capture, Lap, Layout, Location, MovePlan, Preview, layout,
+from game.scenes.sowing_board import (BoardSpec, Capture, Lap, Layout, Location, MovePlan, Preview, badge_font,
+                                      badge_half_size, caption_font, layout, name_font, number_font,
                                       pit_number)
 
 HAND = -1
@@ -159,11 +160,11 @@ class SowingScene:
 
     def _badge_font(self) -> int:
         assert self.layout is not None
-        return int(min(16, max(8, self.layout.cell * 0.2)))
+        return badge_font(self.layout.cell)
 
     def _badge_half_size(self) -> tuple[float, float]:
-        size = self._badge_font()
-        return size * 1.15, size * 0.85
+        assert self.layout is not None
+        return badge_half_size(self.layout.cell)
 
     def badge_position(self, location: Location) -> tuple[float, float]:
         """Where a location's count badge sits: beside the pit, on the side away from its owner (the owner's side
@@ -190,20 +191,20 @@ class SowingScene:
         assert layout is not None
         self._word_batch = pyglet.graphics.Batch()
         self._numbers.clear()
-        number_size = int(min(18, max(8, layout.cell * 0.21)))
+        number_size = number_font(layout.cell)
         for location, (x, y) in layout.numbers.items():
             number = pit_number(self.spec, location)
             text = str(number) if number is not None else self.side_names[self.spec.owner(location)]
             self._numbers[location] = arcade.Text(
                 text, x, y, self._number_colour(location), number_size, font_name=theme.BODY_FONT,
                 anchor_x="center", anchor_y="center", bold=True, batch=self._word_batch)
-        name_size = int(min(20, max(11, layout.cell * 0.24)))
+        name_size = name_font(layout.cell)
         self._side_texts = [
             arcade.Text(self.side_labels[player], *layout.sides[player], theme.ACCENTS[player], name_size,
                         font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center", bold=True,
                         batch=self._word_batch)
             for player in (0, 1)]
-        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, int(min(16, max(10, layout.cell * 0.2))),
+        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, caption_font(layout.cell),
                                          font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center")
         self._words_key = (self.side_labels, self.side_names, self.mover)
 
