@@ -34,6 +34,8 @@ class SowingView(MatchView):
     typed = ""
     """Digits typed towards a pit number, waiting for another digit (Hus)."""
     typed_at = 0.0
+    typed_in: State | None = None
+    """The position the digits were typed in: they lapse if it changes (a click, undo, the computer's move)."""
     _preview: Preview | None = None
     _preview_for: tuple | None = None
 
@@ -98,6 +100,8 @@ class SowingView(MatchView):
 
     def on_update(self, delta_time: float) -> None:
         super().on_update(delta_time)
+        if self.typed and self.typed_in is not self.match.state:
+            self.typed = ""
         if self.typed and self.clock - self.typed_at >= KEY_WAIT:
             self._play_typed()
         labels, names = self.side_labels()
@@ -140,7 +144,7 @@ class SowingView(MatchView):
         if typed == "0":
             self.say(f"Pits are numbered 1-{per} from your left.")
             return True
-        self.typed, self.typed_at = typed, self.clock
+        self.typed, self.typed_at, self.typed_in = typed, self.clock, self.match.state
         if len(typed) >= len(str(per)) or int(typed) * 10 > per:
             self._play_typed()  # no longer number can begin with these digits
         else:
@@ -154,6 +158,10 @@ class SowingView(MatchView):
         if self.typed and symbol not in DIGITS:
             self.typed = ""
         return super().on_key_press(symbol, modifiers)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        self.typed = ""  # a click chooses instead
+        return super().on_mouse_press(x, y, button, modifiers)
 
     def _typed_location(self, typed: str) -> Location | None:
         number = int(typed)

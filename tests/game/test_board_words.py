@@ -113,3 +113,14 @@ def test_right_arrow_steps_rightwards_on_the_screen_for_either_side(gui):  # typ
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
     gui.key(arcade.key.ENTER)
     assert view.match.moves[-1] == 0  # the rightmost on the screen is North's own pit 1
+
+
+def test_a_waiting_digit_lapses_when_a_click_plays_instead(gui):  # type: ignore[no-untyped-def]
+    view = open_match(gui, "hus", (Seat(), Seat()))
+    gui.key(arcade.key.KEY_2)  # waits for a second digit ...
+    place = view.scene.layout.places[view.spec.move_location(0, 4)]
+    gui.click(place.x, place.y)  # ... but the player clicks pit 5
+    assert view.match.moves == [4]
+    for _ in range(int(KEY_WAIT * 60) + 10):
+        gui.frame()
+    assert view.match.moves == [4] and view.typed == ""
