@@ -47,25 +47,38 @@ def winning_cells(bits: int, occupied: int) -> tuple[Cell, ...]:
     return tuple(cell for cell in mask_cells(legal_mask(occupied)) if completes_five(bits | 1 << cell, cell))
 
 
-def describe_cell(game: MagneticCave, state: CaveState, cell: Cell) -> str:
-    """What a brick on ``cell`` would do, in words, before it is placed: a win, a block of the opponent's five,
-    the threats it makes (cells where the mover would complete five next), and whether it lets the opponent win."""
+@dataclass(frozen=True)
+class CellPreview:
+    """What a brick on ``cell`` would do: the caption, the mover's threats it makes (cells where the mover would
+    complete five next), the opponent's fives it leaves or opens, and the line it would complete."""
+
+    cell: Cell
+    player: int
+    caption: str
+    threats: tuple[Cell, ...] = ()
+    dangers: tuple[Cell, ...] = ()
+    line: tuple[Cell, ...] = ()
+
+
+def preview_cell(game: MagneticCave, state: CaveState, cell: Cell) -> CellPreview:
+    """The preview of a brick on ``cell``, by the rules (``apply``, ``winning_line``, ``completes_five``)."""
     mover, names = state.to_move, game.player_names
     other = names[1 - mover]
     name = cell_name(cell)
     after = game.apply(state, cell)
     if after.winner == mover:
-        return f"{name}: five in a row, {names[mover]} wins"
+        return CellPreview(cell, mover, f"{name}: five in a row, {names[mover]} wins", line=game.winning_line(after))
     mine, theirs = (after.black, after.white) if mover == 0 else (after.white, after.black)
     parts = []
     their_fives = winning_cells(theirs, state.occupied)
     if cell in their_fives:
         parts.append(f"blocks {other}'s five")
-    threats = [cell_name(c) for c in winning_cells(mine, after.occupied)]
+    threats = winning_cells(mine, after.occupied)
+    names_of = [cell_name(c) for c in threats]
     if len(threats) == 1:
-        parts.append(f"threatens five on {threats[0]}")
+        parts.append(f"threatens five on {names_of[0]}")
     elif threats:
-        parts.append(f"threatens five on {' and '.join(threats)}: {other} cannot block both")
+        parts.append(f"threatens five on {' and '.join(names_of)}: {other} cannot block both")
     dangers = winning_cells(theirs, after.occupied)
     left_open = [cell_name(c) for c in dangers if c in their_fives]
     opened = [cell_name(c) for c in dangers if c not in their_fives]
@@ -75,7 +88,14 @@ def describe_cell(game: MagneticCave, state: CaveState, cell: Cell) -> str:
         parts.append(f"opens {' and '.join(opened)} for {other}'s five")
     if game.is_terminal(after):
         parts.append("fills the cave: a tie")
-    return f"{name}: " + (", ".join(parts) if parts else "no five in reach either way")
+    caption = f"{name}: " + (", ".join(parts) if parts else "no five in reach either way")
+    return CellPreview(cell, mover, caption, threats, dangers)
+
+
+def describe_cell(game: MagneticCave, state: CaveState, cell: Cell) -> str:
+    """What a brick on ``cell`` would do, in words, before it is placed: a win, a block of the opponent's five,
+    the threats it makes, and whether it leaves or opens a five for the opponent."""
+    return preview_cell(game, state, cell).caption
 
 
 @dataclass(frozen=True)

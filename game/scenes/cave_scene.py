@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from game import theme
 from game.scenes import meshes
-from game.scenes.cave_board import Brick, BrickPhysics, CaveLayout, cave_layout
+from game.scenes.cave_board import Brick, BrickPhysics, CaveLayout, CellPreview, cave_layout
 from rules.magnetic_cave import COLUMN_LETTERS, SIZE, CaveState, MagneticCave
 
 Cell = int
@@ -96,8 +96,8 @@ class CaveScene:
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
         self._labels = pyglet.graphics.Batch()
         self._label_texts: list[arcade.Text] = []
-        self.preview: tuple[Cell, int] | None = None
-        """The cell a player is looking at and the colour of the brick that would go there (its ghost)."""
+        self.preview: CellPreview | None = None
+        """What the brick on the cell a player is looking at would do (drawn as its ghost and marks)."""
         self._ghost = arcade.SpriteList()
         self._ghost_key: tuple | None = None
         self._caption = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, anchor_x="center",
@@ -174,10 +174,12 @@ class CaveScene:
             sprite.width, sprite.height = layout.wall * 2.6, height * 1.08
             self._walls.append(sprite)
 
-    def set_preview(self, cell: Cell | None, colour: int = 0, caption: str = "") -> None:
-        """Show a see-through brick of ``colour`` on ``cell`` (None: none) and ``caption`` under the cave: what
-        placing it would do, before the player commits."""
-        self.preview = None if cell is None else (cell, colour)
+    def set_preview(self, preview: CellPreview | None) -> None:
+        """Show what a brick would do before it is placed (None: nothing): its ghost on the cell, a ring on each
+        cell where it would threaten five (the mover's accent) or let the opponent make five (the warning
+        colour), the five it would complete lit, and the caption under the cave."""
+        self.preview = preview
+        caption = "" if preview is None else preview.caption
         if self._caption.text != caption:
             self._caption.text = caption
 
@@ -185,11 +187,19 @@ class CaveScene:
         key = (self.preview, self.layout)
         if key != self._ghost_key:
             self._ghost.clear()
-            if self.preview is not None and self.layout is not None:
-                cell, colour = self.preview
-                sprite = arcade.Sprite(brick_texture(colour), center_x=self.layout.centre(cell)[0],
-                                       center_y=self.layout.centre(cell)[1])
-                sprite.width = sprite.height = self.layout.cell * 0.9
+            layout, preview = self.layout, self.preview
+            if preview is not None and layout is not None:
+                marks = [(cell, glow_texture(64, 64, WIN_GLOW, fill=60)) for cell in preview.line]
+                marks += [(cell, glow_texture(64, 64, EDGES[preview.player], fill=50)) for cell in preview.threats]
+                marks += [(cell, glow_texture(64, 64, theme.PREVIEW_CAPTURE, fill=50)) for cell in preview.dangers]
+                for cell, texture in marks:
+                    x, y = layout.centre(cell)
+                    mark = arcade.Sprite(texture, center_x=x, center_y=y)
+                    mark.width = mark.height = layout.cell * 1.2
+                    self._ghost.append(mark)
+                x, y = layout.centre(preview.cell)
+                sprite = arcade.Sprite(brick_texture(preview.player), center_x=x, center_y=y)
+                sprite.width = sprite.height = layout.cell * 0.9
                 sprite.alpha = 130
                 self._ghost.append(sprite)
             self._ghost_key = key
@@ -282,7 +292,7 @@ class CaveScene:
             self._highlights(highlights).draw()
         self._sync_bricks()
         self._bricks.draw()
-        if self.preview is not None and not self.is_animating and self.preview[0] not in self.bricks:
+        if self.preview is not None and not self.is_animating and self.preview.cell not in self.bricks:
             self._ghosts().draw()
         if outlines:
             self._outlines(outlines).draw()

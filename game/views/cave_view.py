@@ -6,13 +6,13 @@ This module says what a move is in the cave: the cell it fills.  A brick may go 
 rightmost empty cell of a row (``rules.magnetic_cave``); a click anywhere else is refused with the reason and
 the cells that row allows.  Before a brick is placed, the cell under the mouse (or picked by the keys) shows the
 brick's ghost and, under the cave, what it would do: win, block the opponent's five, threaten five, or open a
-five for the opponent (``game.scenes.cave_board.describe_cell``, by the rules' own win test).  The computer
+five for the opponent (``game.scenes.cave_board.preview_cell``, by the rules' own win test), with the cells it names marked.  The computer
 keeps to the game's 3-second limit per move.  Keys: Left/Right pick among the legal cells, Enter plays, and the
 shared keys (H hint, U undo, ...) as on every game screen.
 """
 from __future__ import annotations
 
-from game.scenes.cave_board import describe_cell
+from game.scenes.cave_board import CellPreview, preview_cell
 from game.scenes.cave_scene import CaveScene
 from game.views.match_view import MatchView
 from rules import Move, State
@@ -30,7 +30,7 @@ class CaveView(MatchView):
     GAME_OVER_AT_TOP = True
 
     _described: tuple | None = None
-    _description = ""
+    _preview: CellPreview | None = None
 
     def make_scene(self) -> CaveScene:
         return CaveScene(self.match.game)  # type: ignore[arg-type]
@@ -90,5 +90,5 @@ class CaveView(MatchView):
         key = (self.match.state, cell)
         if key != self._described:  # computed once per position and cell
             self._described = key
-            self._description = describe_cell(self.match.game, self.match.state, cell)  # type: ignore[arg-type]
-        self.scene.set_preview(cell, self.match.to_move, self._description)
+            self._preview = preview_cell(self.match.game, self.match.state, cell)  # type: ignore[arg-type]
+        self.scene.set_preview(self._preview)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import rules
 from game.savegame import Seat
-from game.scenes.cave_board import describe_cell, winning_cells
+from game.scenes.cave_board import describe_cell, preview_cell, winning_cells
 from game.session import Session
 from game.views.cave_view import CaveView
 
@@ -23,6 +23,10 @@ def test_a_win_a_block_a_threat_and_an_open_five_are_named():  # type: ignore[no
     assert describe_cell(GAME, state, cell("H8")) == "H8: leaves White's five on E3 open"
     win = GAME.from_text("rows=......../......../......../......../BBBB..../WWWW..../B......./W....... move=B")
     assert describe_cell(GAME, win, cell("E4")) == "E4: five in a row, Black wins"
+    marked = preview_cell(GAME, state, cell("D4"))
+    assert (marked.threats, marked.dangers, marked.line) == ((cell("E4"),), (cell("E3"),), ())
+    line = preview_cell(GAME, win, cell("E4")).line
+    assert len(line) == 5 and cell("E4") in line and all(GAME.apply(win, cell("E4")).at(c) == 1 for c in line)
     quiet = GAME.initial_state()
     assert describe_cell(GAME, quiet, cell("A1")) == "A1: no five in reach either way"
 
@@ -52,9 +56,22 @@ def test_hovering_a_legal_cell_shows_the_ghost_and_the_caption(gui):  # type: ig
     x, y = view.scene.centre(cell("A1"))
     gui.move(x, y)
     gui.frame()
-    assert view.scene.preview == (cell("A1"), 0)
+    assert (view.scene.preview.cell, view.scene.preview.player) == (cell("A1"), 0)
     assert view.scene._caption.text == "A1: no five in reach either way"
     x, y = view.scene.centre(cell("D4"))  # not legal: no ghost
     gui.move(x, y)
     gui.frame()
     assert view.scene.preview is None
+
+
+def test_the_cells_a_preview_names_are_marked_on_the_cave(gui):  # type: ignore[no-untyped-def]
+    start = GAME.from_text("rows=......../......../......../......../BBB...../WWWW..../BB....../W....... move=B")
+    gui.context.show_match(Session(GAME, (Seat(), Seat()), start))
+    gui.frame(2)
+    view = gui.window.current_view
+    gui.move(*view.scene.centre(cell("D4")))
+    gui.frame()
+    marks = view.scene._ghosts()
+    # E4 (Black's threat) and E3 (White's five left open) are marked, then D4's ghost brick
+    assert [(round(sprite.center_x), round(sprite.center_y)) for sprite in marks] == [
+        tuple(round(v) for v in view.scene.centre(cell(name))) for name in ("E4", "E3", "D4")]
