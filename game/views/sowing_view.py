@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import arcade
 
-from game.scenes.sowing_board import BoardSpec, Location, Preview, plan_move, preview_move
+from game.scenes.sowing_board import BoardSpec, Location, Preview, pit_number, plan_move, preview_move
 from game.scenes.sowing_scene import SowingScene
 from game.views.match_view import SPEEDS, MatchView
 from rules import Move, State
@@ -65,8 +65,10 @@ class SowingView(MatchView):
         elif self.spec.owner(location) != self.match.to_move:
             self.say(f"That pit is {names[1 - self.match.to_move]}'s: click one of yours.")
         else:
-            moves = ", ".join(self.match.game.format_move(self.match.state, m) for m in self.match.legal_moves)
-            self.say(f"That pit cannot be played (legal pits: {moves}).", warning=True)
+            # The numbers drawn on the board, which the keys type too.
+            numbers = sorted(pit_number(self.spec, legal) for legal in self.legal_locations())
+            self.say(f"Pit {pit_number(self.spec, location)} cannot be played now; you can play pit"
+                     f"{'s' if len(numbers) != 1 else ''} {', '.join(map(str, numbers))}.", warning=True)
 
     def scores_text(self) -> str:
         names = self.match.game.player_names

@@ -124,3 +124,12 @@ def test_a_waiting_digit_lapses_when_a_click_plays_instead(gui):  # type: ignore
     for _ in range(int(KEY_WAIT * 60) + 10):
         gui.frame()
     assert view.match.moves == [4] and view.typed == ""
+
+
+def test_a_pit_that_cannot_be_played_is_refused_in_the_boards_numbers(gui):  # type: ignore[no-untyped-def]
+    view = open_match(gui, "kalah", (Seat(), Seat()))
+    gui.key(arcade.key.KEY_3)  # pit 3's last seed lands in the store: South again, with pit 3 now empty
+    assert view.match.to_move == 0
+    gui.key(arcade.key.KEY_3)
+    assert view.notice == "Pit 3 cannot be played now; you can play pits 1, 2, 4, 5, 6."
+    assert view.match.moves == [2]
