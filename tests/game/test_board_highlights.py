@@ -27,8 +27,9 @@ def contrast(a, b) -> float:  # type: ignore[no-untyped-def]
     return (la + 0.05) / (lb + 0.05)
 
 
-@pytest.mark.parametrize("colour", [theme.ACCENTS[0], theme.ACCENTS[1], HINT_COLOUR])
-def test_a_highlighted_pit_stands_out_from_the_wood(gui, colour):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("kind, colour", [("glow", theme.ACCENTS[0]), ("glow", theme.ACCENTS[1]),
+                                          ("glow", HINT_COLOUR), ("outline", theme.LAST_MOVE)])
+def test_a_highlighted_pit_stands_out_from_the_wood(gui, kind, colour):  # type: ignore[no-untyped-def]
     gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     gui.frame(2)
     view = gui.window.current_view
@@ -37,10 +38,10 @@ def test_a_highlighted_pit_stands_out_from_the_wood(gui, colour):  # type: ignor
     place = scene.layout.places[pit]
     gui.move(0, 0)
 
-    def ring_pixels(highlights):  # type: ignore[no-untyped-def]
+    def ring_pixels(marks):  # type: ignore[no-untyped-def]
         gui.window.dispatch_events()
         gui.window.clear()
-        scene.draw(highlights, {})
+        scene.draw(marks if kind == "glow" else {}, marks if kind == "outline" else {})
         import arcade
 
         image = arcade.get_image(0, 0, gui.window.width, gui.window.height).convert("RGB")
