@@ -112,7 +112,8 @@ class SowingView(MatchView):
         preview = self.preview()
         self.scene.set_preview(preview)
         caption = preview.caption if preview is not None and not self.typed else self.key_help()
-        self.scene.set_caption(caption if mover is not None and not self.watching else "")
+        replaying = self.controller.replay_index is not None
+        self.scene.set_caption(caption if mover is not None and not self.watching and not replaying else "")
 
     def preview_location(self) -> Location | None:
         """The legal pit a human is looking at: under the mouse, else the keyboard's selection."""

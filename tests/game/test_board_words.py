@@ -133,3 +133,13 @@ def test_a_pit_that_cannot_be_played_is_refused_in_the_boards_numbers(gui):  # t
     gui.key(arcade.key.KEY_3)
     assert view.notice == "Pit 3 cannot be played now; you can play pits 1, 2, 4, 5, 6."
     assert view.match.moves == [2]
+
+
+def test_the_line_under_the_board_is_quiet_in_a_replay(gui):  # type: ignore[no-untyped-def]
+    view = open_match(gui, "kalah", (Seat(), Seat()))
+    gui.key(arcade.key.KEY_1)
+    gui.frame()
+    assert view.scene._caption_text.text.startswith("Keys")
+    view.replay()
+    gui.frame()
+    assert view.scene._caption_text.text == "" and view.scene.preview is None
