@@ -6,9 +6,14 @@ then North's, each in its owner's numbering: ``0 .. pit_count-1``) and, for game
 ``p * per_player + m``.
 
 ``BoardSpec`` reads a game and a state: two rows of ``n`` with stores (Kalah, Oware), or Hus's four rows of
-sixteen.  ``layout`` places every location in a rectangle.  ``plan_move`` turns a rules module's
+sixteen.  ``layout`` places every location in a rectangle, with the words a player reads: each pit's number
+(``pit_number``: 1..n from its owner's own left, counter-clockwise) on its owner's side, its count on the far
+side, the sides' names above and below the board, Hus's divider and the caption line under the board; the
+strips between rows grow on small boards until the words fit.  ``plan_move`` turns a rules module's
 ``report(state, move)`` into laps of sowing and captures for the animation; whatever the report does not say
 (or a game without ``report``) is covered by reconciling the stones with the new state, which is the truth.
+``preview_move`` reads the same plan for a move not yet played: what each place receives, the last seed's place,
+what a capture takes, and a caption in words.
 """
 from __future__ import annotations
 

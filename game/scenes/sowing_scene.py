@@ -1,16 +1,22 @@
-"""The sowing board on screen: wooden board, pit hollows, physical stones, count badges and highlights.
+"""The sowing board on screen: wooden board, pit hollows, physical stones, count badges, words and highlights.
 
 ``SowingScene`` draws one board and animates moves on it.  It is told positions (``show``) and moves
 (``animate``) by its view; the rules state is the truth, so every animation ends by reconciling the stones with
 the counts of the new state, and ``finish`` completes any animation at once (a click during a move does it).
+The view also tells it the sides' names (``set_sides``), the move preview (``set_preview``: +n and -n tags and a
+ring of dots round the last seed's place) and the line under the board (``set_caption``); while a Hus move's
+laps are sown a tag by the pit being emptied says which lap it is, and ``side_totals`` counts each side's seeds
+with the hand's stones for the mover, so a score never dips while a lap is in the air.
 
 Drawing is a handful of batched calls, so a frame stays cheap on a software renderer: the wooden board and the
 hollows are one mesh of vertex-coloured triangles built when the layout changes
 (``game.scenes.meshes``) and painted once into an offscreen picture that each frame copies onto the window
-(``meshes.Picture``: a plain pixel copy, a third of the cost of rasterising the layers again), stones are sprites in one list moved from their pymunk bodies (with a second list for
-stones in the air and their shadows, which are kept, not rebuilt), and the badges (plates as a small mesh of
-their own, drawn over the highlights so a count stays readable; counts as one pyglet batch of texts changed
-only when a count changes) come last.  Highlights and the last-move ring are cached until they change.
+(``meshes.Picture``: a plain pixel copy, a third of the cost of rasterising the layers again), stones are sprites
+in one list moved from their pymunk bodies (with a second list for stones in the air and their shadows, which are
+kept, not rebuilt), and the badges (plates as a small mesh of their own, drawn over the highlights so a count
+stays readable; counts as one pyglet batch of texts changed only when a count changes) come last, with the pit
+numbers and names in one more batch.  Highlights, the last-move ring and the preview are cached until they
+change.
 """
 from __future__ import annotations
 
