@@ -89,6 +89,13 @@ def pit_number(spec: BoardSpec, location: Location) -> int | None:
     return location % spec.per_player + 1
 
 
+def pit_location(spec: BoardSpec, player: int, number: int) -> Location | None:
+    """The location of ``player``'s pit numbered ``number`` as drawn (the inverse of ``pit_number``), or None."""
+    if not 1 <= number <= spec.per_player:
+        return None
+    return spec.move_location(player, number - 1)
+
+
 @dataclass(frozen=True)
 class PitPlace:
     """Where a location is drawn: centre, half-width and half-height (a store is a tall well)."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import arcade
 
-from game.scenes.sowing_board import BoardSpec, Location, Preview, pit_number, plan_move, preview_move
+from game.scenes.sowing_board import (BoardSpec, Location, Preview, pit_location, pit_number, plan_move,
+                                      preview_move)
 from game.scenes.sowing_scene import SowingScene
 from game.views.match_view import SPEEDS, MatchView
 from rules import Move, State
@@ -167,10 +168,7 @@ class SowingView(MatchView):
         return super().on_mouse_press(x, y, button, modifiers)
 
     def _typed_location(self, typed: str) -> Location | None:
-        number = int(typed)
-        if not 1 <= number <= self.spec.per_player:
-            return None
-        return self.spec.move_location(self.match.to_move, number - 1)
+        return pit_location(self.spec, self.match.to_move, int(typed))
 
     def _cursor_order(self) -> list[Location]:
         """The legal pits in the order Left/Right step through them: as they stand on the screen, each row left to

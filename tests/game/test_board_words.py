@@ -143,3 +143,13 @@ def test_the_line_under_the_board_is_quiet_in_a_replay(gui):  # type: ignore[no-
     view.replay()
     gui.frame()
     assert view.scene._caption_text.text == "" and view.scene.preview is None
+
+
+@pytest.mark.parametrize("name", ["kalah", "hus"])
+def test_a_drawn_number_leads_back_to_its_pit(name):  # type: ignore[no-untyped-def]
+    from game.scenes.sowing_board import pit_location
+
+    spec, _ = board(name)
+    for location in range(spec.pit_count):
+        assert pit_location(spec, spec.owner(location), pit_number(spec, location)) == location
+    assert pit_location(spec, 0, 0) is None and pit_location(spec, 0, spec.per_player + 1) is None
