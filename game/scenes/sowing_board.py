@@ -397,7 +397,8 @@ def _plan_path(plan: MovePlan, report: Any, spec: BoardSpec, source: Location, s
 @dataclass(frozen=True)
 class Preview:
     """What playing the pit at ``location`` would do, shown before the player commits: how many seeds each
-    location receives, where the last one lands, what leaves the board by capture, and a caption in words."""
+    location receives (sown, or brought to a store by a capture), where the last one lands, what a capture takes
+    from each place, and a caption in words."""
 
     location: Location
     player: int
@@ -431,6 +432,9 @@ def preview_move(game: Game, state: State, move: Move, spec: BoardSpec) -> Previ
     taken += [pair for lap in plan.laps if lap.kind == "capture" for pair in lap.taken]
     for location, count in taken:
         captured[location] = captured.get(location, 0) + count
+    for capture in plan.captures:  # what a capture takes lands in the mover's store: its gain shows there too
+        if capture.store is not None:
+            receives[capture.store] = receives.get(capture.store, 0) + sum(count for _, count in capture.taken)
     names = tuple(game.player_names)
     source = spec.move_location(player, move)
     parts = []

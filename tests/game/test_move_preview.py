@@ -41,8 +41,6 @@ def test_seeds_received_and_captured_account_for_the_rules_result(name):  # type
                 expected = before[location] + preview.receives.get(location, 0) - preview.captured.get(location, 0)
                 if location == preview.location:
                     expected -= before[location]
-                if location == spec.store(preview.player):  # what a capture takes goes to the mover's store
-                    expected += sum(preview.captured.values())
                 assert after[location] == expected, (game.to_text(state), move, location)
             captures += bool(preview.captured)
     assert captures > 0  # the positions include captures, so the captured marks were checked too
@@ -61,6 +59,7 @@ def test_kalah_preview_names_the_last_seed_and_the_extra_turn():  # type: ignore
     lone = game.from_text("pits=0,1,0,0,0,0/4,4,4,4,4,4 stores=0,0 move=S")
     preview = preview_move(game, lone, 1, spec)  # the last seed lands in empty pit 3, opposite North's pit 4
     assert preview.captured == {2: 1, spec.move_location(1, 3): 4}
+    assert preview.receives == {2: 1, spec.store(0): 5}  # the store shows what the capture brings
     assert "captures 5" in preview.caption
 
 
