@@ -44,9 +44,10 @@ LAST_MOVE = (255, 255, 255, 153)
 PIT_NUMBER = _rgb("#F6E3C0")
 BADGE = (30, 24, 20, 220)
 BOARD_DIVIDER = _rgb("#3B2412")
-# The move preview: tags of seeds received are in the mover's accent, seeds lost to a capture in this colour;
-# the tags' text is dark on either.
+# The move preview: tags of seeds received are light plates in the mover's accent with dark text; seeds lost
+# to a capture are dark plates edged and written in the capture colour (lightness tells them apart too).
 PREVIEW_CAPTURE = _rgb("#E07A5F")
+PREVIEW_LOSS = _rgb("#2A1A14", 235)
 PREVIEW_TAG_TEXT = _rgb("#1E1A17")
 HIGHLIGHT_HALO = _rgb("#1E1A17", 170)
 """The dark halo under every pit highlight (hover, keyboard, hint), so a light colour stays visible on the wood."""

@@ -247,18 +247,22 @@ class SowingScene:
         size = self._badge_font()
         half_h = self._badge_half_size()[1]
         accent = theme.ACCENTS[preview.player]
-        tags = {location: (f"+{count}", accent) for location, count in preview.receives.items()}
-        tags.update({location: (f"\u2212{count}", theme.PREVIEW_CAPTURE) for location, count in preview.captured.items()})
-        for location, (text, colour) in tags.items():
+        # Gains are light plates with dark text, losses dark plates with light text and edge: told apart by
+        # lightness and sign, not by hue alone.
+        tags = {location: (f"+{count}", theme.PREVIEW_TAG_TEXT, accent, theme.PREVIEW_TAG_TEXT)
+                for location, count in preview.receives.items()}
+        tags.update({location: (f"\u2212{count}", theme.PREVIEW_CAPTURE, theme.PREVIEW_LOSS, theme.PREVIEW_CAPTURE)
+                     for location, count in preview.captured.items()})
+        for location, (text, edge, fill, ink) in tags.items():
             # In the middle of the place itself: the tag belongs to no neighbour, whatever the board's size.
             place = layout.places[location]
             half_w = size * (0.45 + 0.32 * len(text))
             x, y = place.x, place.y
             mesh.rounded_rectangle(x - half_w - 1.5, y - half_h - 1.5, 2 * half_w + 3, 2 * half_h + 3, half_h * 0.5,
-                                   theme.PREVIEW_TAG_TEXT)
-            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, colour)
+                                   edge)
+            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, fill)
             self._preview_texts[location] = arcade.Text(
-                text, x, y - 0.5, theme.PREVIEW_TAG_TEXT, size, font_name=theme.BODY_FONT, anchor_x="center",
+                text, x, y - 0.5, ink, size, font_name=theme.BODY_FONT, anchor_x="center",
                 anchor_y="center", bold=True, batch=self._preview_batch)
         if preview.last is not None:
             place = layout.places[preview.last]

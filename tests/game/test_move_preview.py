@@ -93,3 +93,23 @@ def test_hovering_a_legal_pit_shows_its_preview_and_the_caption(gui):  # type: i
     gui.move(north.x, north.y)
     gui.frame()
     assert view.scene.preview is None and view.scene._caption_text.text.startswith("Keys")
+
+
+def test_gains_and_losses_differ_in_lightness_not_only_in_hue(gui):  # type: ignore[no-untyped-def]
+    game = rules.get_game("kalah")
+    lone = game.from_text("pits=0,1,0,0,0,0/4,4,4,4,4,4 stores=0,0 move=S")
+    gui.context.show_match(Session(game, (Seat(), Seat()), lone))
+    gui.frame(2)
+    view = gui.window.current_view
+    place = view.scene.layout.places[1]
+    gui.move(place.x, place.y)
+    gui.frame()
+    texts = view.scene._preview_texts
+    gain, loss = texts[view.spec.store(0)], texts[view.spec.move_location(1, 3)]
+    assert gain.text == "+5" and loss.text == "\u22124"
+
+    def lightness(colour):  # type: ignore[no-untyped-def]
+        return 0.2126 * colour[0] + 0.7152 * colour[1] + 0.0722 * colour[2]
+
+    # dark ink on a light plate for a gain, light ink on a dark plate for a loss
+    assert lightness(gain.color) < 80 < lightness(loss.color)
