@@ -43,7 +43,7 @@ LAST_MOVE = (255, 255, 255, 153)
 # the groove between Hus's two sides.
 PIT_NUMBER = _rgb("#F6E3C0")
 BADGE = (30, 24, 20, 220)
-BOARD_DIVIDER = _rgb("#3B2412")
+BOARD_DIVIDER = _rgb("#2A1A0E")
 # The move preview: tags of seeds received are light plates in the mover's accent with dark text; seeds lost
 # to a capture are dark plates edged and written in the capture colour (lightness tells them apart too).
 PREVIEW_CAPTURE = _rgb("#E07A5F")
