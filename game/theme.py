@@ -49,7 +49,7 @@ BOARD_DIVIDER = _rgb("#2A1A0E")
 PREVIEW_CAPTURE = _rgb("#E07A5F")
 PREVIEW_LOSS = _rgb("#2A1A14", 235)
 PREVIEW_TAG_TEXT = _rgb("#1E1A17")
-HIGHLIGHT_HALO = _rgb("#1E1A17", 170)
+HIGHLIGHT_HALO = _rgb("#232844", 190)
 """The dark halo under every pit highlight (hover, keyboard, hint), so a light colour stays visible on the wood."""
 LAP_TAG = _rgb("#2A2420", 240)
 """The plate of the "Lap 2 of 3" tag by the pit a Hus relay or capture empties (edged in the mover's accent)."""

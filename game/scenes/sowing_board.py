@@ -170,12 +170,14 @@ LINE = 1.65
 """A line of text's height in font sizes (what arcade measures for Liberation Sans bold, with a little room)."""
 
 
-def _strips(spec: BoardSpec, cell: float) -> list[float]:
+def _strips(spec: BoardSpec, cell: float, words: bool = True) -> list[float]:
     """The heights in pixels of the strips under each row and the edge strip over the top row.
 
     Each is its share of a cell, or more where the words in it need more on a small board: an edge strip holds a
     row's numbers; a gap between two rows of one side (Hus) holds the lower row's counts and the upper row's
     numbers, which must clear each other; the middle strip holds both sides' counts."""
+    if not words:  # rows side by side, a quarter cell of wood at each edge (the solitaire writes its own words)
+        return [cell * 0.25] + [0.0] * (spec.rows - 1) + [cell * 0.25]
     pit_r = cell * 0.42
     number_h = LINE * number_font(cell)
     badge_h = 2 * badge_half_size(cell)[1]
@@ -189,29 +191,33 @@ def _strips(spec: BoardSpec, cell: float) -> list[float]:
     return [edge, max(GAP * cell, stacked), max(DIVIDER * cell, facing), max(GAP * cell, stacked), edge]
 
 
-def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: float) -> Layout:
-    """Fit the board, its numbers, the sides' names and the caption into the rectangle, centred, pits round.
+def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: float, words: bool = True) -> Layout:
+    """Fit the board, its numbers, the sides' names and the caption into the rectangle, centred, pits round
+    (``words=False``: no bands for the names and the caption, for a board that writes its own words).
 
     Seen from South: South's pits run left to right along the bottom row (Hus: the outer row, then back right to
     left along the inner row), North's from the right along the top, so each side counts 1.. from its own left.
     """
     columns = spec.columns + (2 if spec.has_stores else 0)
     rows = spec.rows
-    units = CAPTION_BAND + 2 * NAME_BAND + rows + (2 * EDGE + GAP if rows == 2 else 2 * EDGE + 2 * GAP + DIVIDER)
+    units = (CAPTION_BAND + 2 * NAME_BAND + rows + (2 * EDGE + GAP if rows == 2 else 2 * EDGE + 2 * GAP + DIVIDER)
+             if words else rows + 0.5)
     cell = min(width / (columns + 0.4), height / units)
 
     def bands(cell: float) -> tuple[float, float]:
         """The heights of the band of a side's name and of the caption's band."""
+        if not words:
+            return 0.0, 0.0
         return (max(NAME_BAND * cell, LINE * name_font(cell) + 2),
                 max(CAPTION_BAND * cell, LINE * caption_font(cell) + 2))
 
     for _ in range(4):  # small boards widen their strips for the words: shrink the cell until all fits
         name_h, caption_h = bands(cell)
-        needed = cell * rows + sum(_strips(spec, cell)) + 2 * name_h + caption_h
+        needed = cell * rows + sum(_strips(spec, cell, words)) + 2 * name_h + caption_h
         if needed <= height + 0.5:
             break
         cell *= height / needed
-    strip_px = _strips(spec, cell)
+    strip_px = _strips(spec, cell, words)
     strips, top_edge = strip_px[:-1], strip_px[-1]
     name_h, caption_h = bands(cell)
     board_h = cell * rows + sum(strip_px)
@@ -251,7 +257,9 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
         toward_owner = -1 if spec.owner(location) == 0 else 1
         strip = strips[row] if toward_owner < 0 else (strips[row + 1] if row + 1 < rows else top_edge)
         numbers[location] = place.x, place.y + toward_owner * (pit_r + strip / 2)
-        badges[location] = place.x + pit_r * 0.86, place.y - toward_owner * pit_r * 0.8
+        # Without numbers the count sits on the owner's side, where the solitaire's hole names expect it.
+        facing = -toward_owner if words else toward_owner
+        badges[location] = place.x + pit_r * (0.86 if words else 0.8), place.y + facing * pit_r * 0.8
     if spec.has_stores:
         mid_y = (row_y[0] + row_y[-1]) / 2
         store_half_h = (row_y[-1] - row_y[0]) / 2 + pit_r
@@ -260,7 +268,8 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
             places[store] = PitPlace(x, mid_y, pit_r, store_half_h)
             toward_owner = -1 if player == 0 else 1
             numbers[store] = x, mid_y + toward_owner * (store_half_h + strips[0] / 2)
-            badges[store] = x, mid_y - toward_owner * (store_half_h + strips[0] / 2)
+            badges[store] = ((x, mid_y - toward_owner * (store_half_h + strips[0] / 2)) if words
+                             else (x, mid_y - store_half_h - 12))
     divider = None
     if rows == 4:
         divider = (x0 + cell * 0.3, x0 + board_w - cell * 0.3, (row_y[1] + row_y[2]) / 2)

@@ -64,8 +64,11 @@ class Animation:
 class SowingScene:
     """One sowing board: geometry, stones and their animation, drawing and hit-testing."""
 
-    def __init__(self, spec: BoardSpec, seed: int = 2024) -> None:
+    def __init__(self, spec: BoardSpec, seed: int = 2024, words: bool = False) -> None:
         self.spec = spec
+        self.words = words
+        """Write the pit numbers, the sides' names and the caption line (a board with words of its own, such as
+        the solitaire's hole names, leaves them off)."""
         self.seed = seed
         self.layout: Layout | None = None
         self.field = StoneField(stone_radius=8.0, seed=seed)
@@ -113,7 +116,7 @@ class SowingScene:
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
         """Lay the board out in a rectangle of the window (call again on resize)."""
-        self.layout = layout(self.spec, left, bottom, width, height)
+        self.layout = layout(self.spec, left, bottom, width, height, self.words)
         bowls = {}
         for location, place in self.layout.places.items():
             reach = place.half_height - place.half_width
@@ -197,6 +200,9 @@ class SowingScene:
         assert layout is not None
         self._word_batch = pyglet.graphics.Batch()
         self._numbers.clear()
+        self._words_key = (self.side_labels, self.side_names, self.mover)
+        if not self.words:
+            return
         number_size = number_font(layout.cell)
         for location, (x, y) in layout.numbers.items():
             number = pit_number(self.spec, location)
@@ -212,7 +218,6 @@ class SowingScene:
             for player in (0, 1)]
         self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, caption_font(layout.cell),
                                          font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center")
-        self._words_key = (self.side_labels, self.side_names, self.mover)
 
     def _number_colour(self, location: Location) -> tuple[int, int, int, int]:
         """The mover's numbers (their keys) in full, the other side's a little quieter."""

@@ -42,7 +42,7 @@ class SowingView(MatchView):
 
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
-        return SowingScene(self.spec)
+        return SowingScene(self.spec, words=True)
 
     def show_state(self, state: State) -> None:
         self.scene.show(self.spec.counts(state))
