@@ -313,6 +313,7 @@ class SowingScene:
         """Put the stones for ``counts`` on the board at once (a new game, a load, an undo)."""
         assert self.layout is not None, "set_rect first"
         self.animation = Animation()
+        self._show_lap(None, None)  # a move cut short leaves no lap tag behind
         self.field.land_all()
         for stone in self.field.stones:
             if stone.location == HAND:

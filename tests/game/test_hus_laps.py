@@ -79,3 +79,17 @@ def test_scores_move_only_with_captures_and_laps_are_named_on_the_board(gui):  #
                  lap.taken[0][0] * per + lap.taken[0][1]) for index, lap in enumerate(report.laps)}
     assert tags - {None} == expected
     assert view.scene.lap_tag is None  # gone once the move has landed
+
+
+def test_showing_a_position_mid_move_takes_the_lap_tag_away(gui):  # type: ignore[no-untyped-def]
+    moves, move = line_to_a_capture_with_relays()
+    gui.context.show_match(Session.new(GAME, (Seat(), Seat())))
+    gui.frame(2)
+    view = gui.window.current_view
+    for earlier in moves:
+        view.play(earlier)
+        view.scene.finish()
+    view.play(move)
+    gui.frames_until(lambda: view.scene.lap_tag is not None, limit=600)
+    view.toggle_panel()  # shows the position at once, mid-move
+    assert view.scene.lap_tag is None
