@@ -5,6 +5,10 @@ the bottom bar) is ``game.views.match_view.MatchView``; this module says what a 
 move ``m`` of player ``p`` is the pit ``p * per_player + m``, a move animates as laps of sowing and captures
 (``plan_move``), and the scores are the stores (or, in Hus, the seeds on each side).
 
+The board says whose side is whose ("South (you)", "North (computer)") and, while a human looks at one of
+their legal pits (mouse or Left/Right, which step through the pits as they stand on the screen), what it would
+do: ``game.scenes.sowing_board.preview_move`` on the rules, drawn by the scene, captioned under the board.
+
 Keys added: a pit's number, as drawn on the board (1.. from the mover's own left), plays it.  Where a side has
 more than nine pits (Hus: 32) a first digit that can begin a longer number waits ``KEY_WAIT`` seconds for a
 second one (or Enter), and the line under the board says so.
@@ -150,7 +154,7 @@ class SowingView(MatchView):
             return True
         self.typed, self.typed_at, self.typed_in = typed, self.clock, self.match.state
         if len(typed) >= len(str(per)) or int(typed) * 10 > per:
-            self._play_typed()  # no longer number can begin with these digits
+            self._play_typed()  # no longer pit number begins with these digits
         else:
             self._select_typed()
         return True
