@@ -5,9 +5,10 @@ replay, the panels, pause and speed when computers play each other) is ``game.vi
 This module says what a move is in the cave: the cell it fills.  A brick may go only on the leftmost or
 rightmost empty cell of a row (``rules.magnetic_cave``); a click anywhere else is refused with the reason and
 the cells that row allows.  Before a brick is placed, the cell under the mouse (or picked by the keys) shows the
-brick's ghost and, under the cave, what it would do: win, block the opponent's five, threaten five, or open a
-five for the opponent (``game.scenes.cave_board.preview_cell``, by the rules' own win test), with the cells it names marked.  The computer
-keeps to the game's 3-second limit per move.  Keys: Left/Right pick among the legal cells, Enter plays, and the
+brick's ghost, marks the cells it names and says under the cave what it would do: win, block the opponent's
+five, threaten five, or leave or open a five for the opponent (``game.scenes.cave_board.preview_cell``, by the
+rules' own win test).  The computer keeps to the game's 3-second limit per move.  Keys: Left/Right pick among
+the legal cells, Enter plays, and the
 shared keys (H hint, U undo, ...) as on every game screen.
 """
 from __future__ import annotations

@@ -75,3 +75,21 @@ def test_the_cells_a_preview_names_are_marked_on_the_cave(gui):  # type: ignore[
     # E4 (Black's threat) and E3 (White's five left open) are marked, then D4's ghost brick
     assert [(round(sprite.center_x), round(sprite.center_y)) for sprite in marks] == [
         tuple(round(v) for v in view.scene.centre(cell(name))) for name in ("E4", "E3", "D4")]
+
+
+def test_a_cell_picked_with_the_arrow_keys_shows_its_preview_too(gui):  # type: ignore[no-untyped-def]
+    import arcade
+
+    gui.context.show_match(Session.new(GAME, (Seat(), Seat())))
+    gui.frame(2)
+    view = gui.window.current_view
+    gui.move(1, 1)  # the mouse is off the cave
+    gui.key(arcade.key.RIGHT)
+    gui.frame()
+    picked = view._cursor_location()
+    assert picked is not None and view.scene.preview is not None and view.scene.preview.cell == picked
+    assert view.scene._caption.text.startswith(cell_name_of(picked))
+
+
+def cell_name_of(index: int) -> str:
+    return "ABCDEFGH"[index % 8] + str(index // 8 + 1)
