@@ -8,8 +8,7 @@ the cells that row allows.  Before a brick is placed, the cell under the mouse (
 brick's ghost, marks the cells it names and says under the cave what it would do: win, block the opponent's
 five, threaten five, or leave or open a five for the opponent (``game.scenes.cave_board.preview_cell``, by the
 rules' own win test).  The computer keeps to the game's 3-second limit per move.  Keys: Left/Right pick among
-the legal cells, Enter plays, and the
-shared keys (H hint, U undo, ...) as on every game screen.
+the legal cells, Enter plays, and the shared keys (H hint, U undo, ...) as on every game screen.
 """
 from __future__ import annotations
 
