@@ -52,12 +52,25 @@ LAST_MOVE = (255, 255, 255, 153)
 CURSOR_ALPHA = 200
 """The keyboard cursor's glow is the mover's accent at this alpha: fainter than the mouse's, still plain on the
 wood for every kind of colour vision (at 150 South's fell to CIEDE2000 10.8 under tritanopia; 200 gives 14.5)."""
-"""The last move's ring: white at 60%."""
 HINT = _rgb("#1F4FFF")
 """The hint's glow and ring: a vivid royal blue. The old soft green read as South's gold to a player with
 protanopia or deuteranopia (CIEDE2000 8.5 and 9.6 after Machado's simulation); blue is the hue farthest from the
 wood that stays apart from both accents and the last-move ring for every kind of colour vision
 (tests/game/test_colour_vision.py)."""
+# The sowing board's words and marks (issue #21): numbers carved light into the wood, the count badges' plates,
+# the groove between Hus's two sides.
+PIT_NUMBER = _rgb("#F6E3C0")
+BADGE = (30, 24, 20, 220)
+BOARD_DIVIDER = _rgb("#2A1A0E")
+# The move preview: tags of seeds received are light plates in the mover's accent with dark text; seeds lost
+# to a capture are dark plates edged and written in the capture colour (lightness tells them apart too).
+PREVIEW_CAPTURE = _rgb("#E07A5F")
+PREVIEW_LOSS = _rgb("#2A1A14", 235)
+PREVIEW_TAG_TEXT = _rgb("#1E1A17")
+HIGHLIGHT_HALO = _rgb("#232844", 190)
+"""The dark halo under every pit highlight (hover, keyboard, hint), so a light colour stays visible on the wood."""
+LAP_TAG = _rgb("#2A2420", 240)
+"""The plate of the "Lap 2 of 3" tag by the pit a Hus relay or capture empties (edged in the mover's accent)."""
 
 DISPLAY_FONT = "Quicksand"
 """The display face (titles, headings, button labels), used in its bold weight."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pymunk
 
-from rules.magnetic_cave import SIZE
+from rules.magnetic_cave import SIZE, CaveState, MagneticCave, cell_name, completes_five, legal_mask, mask_cells
 
 Cell = int
 STEP = 1 / 240
@@ -39,6 +39,63 @@ SNAP_DISTANCE = 0.03
 """Fraction of a cell within which a slow brick counts as home."""
 GIVE_UP = 2.5
 """Seconds of animation time after which a brick snaps home whatever it is doing."""
+
+
+def winning_cells(bits: int, occupied: int) -> tuple[Cell, ...]:
+    """The cells a brick may go on now (``occupied`` the bricks on the board) that would complete five for the
+    colour whose bricks are ``bits``: its playable threats, by the rules' own win test."""
+    return tuple(cell for cell in mask_cells(legal_mask(occupied)) if completes_five(bits | 1 << cell, cell))
+
+
+@dataclass(frozen=True)
+class CellPreview:
+    """What a brick on ``cell`` would do: the caption, the mover's threats it makes (cells where the mover would
+    complete five next), the opponent's fives it leaves or opens, and the line it would complete."""
+
+    cell: Cell
+    player: int
+    caption: str
+    threats: tuple[Cell, ...] = ()
+    dangers: tuple[Cell, ...] = ()
+    line: tuple[Cell, ...] = ()
+
+
+def preview_cell(game: MagneticCave, state: CaveState, cell: Cell) -> CellPreview:
+    """The preview of a brick on ``cell``, by the rules (``apply``, ``winning_line``, ``completes_five``)."""
+    mover, names = state.to_move, game.player_names
+    other = names[1 - mover]
+    name = cell_name(cell)
+    after = game.apply(state, cell)
+    if after.winner == mover:
+        return CellPreview(cell, mover, f"{name}: five in a row, {names[mover]} wins", line=game.winning_line(after))
+    mine, theirs = (after.black, after.white) if mover == 0 else (after.white, after.black)
+    parts = []
+    their_fives = winning_cells(theirs, state.occupied)
+    if cell in their_fives:
+        parts.append(f"blocks {other}'s five")
+    threats = winning_cells(mine, after.occupied)
+    names_of = [cell_name(c) for c in threats]
+    if len(threats) == 1:
+        parts.append(f"threatens five on {names_of[0]}")
+    elif threats:
+        parts.append(f"threatens five on {' and '.join(names_of)}: {other} cannot block both")
+    dangers = winning_cells(theirs, after.occupied)
+    left_open = [cell_name(c) for c in dangers if c in their_fives]
+    opened = [cell_name(c) for c in dangers if c not in their_fives]
+    if left_open:
+        parts.append(f"leaves {other}'s five on {' and '.join(left_open)} open")
+    if opened:
+        parts.append(f"opens {' and '.join(opened)} for {other}'s five")
+    if game.is_terminal(after):
+        parts.append("fills the cave: a tie")
+    caption = f"{name}: " + (", ".join(parts) if parts else "no five in reach either way")
+    return CellPreview(cell, mover, caption, threats, dangers)
+
+
+def describe_cell(game: MagneticCave, state: CaveState, cell: Cell) -> str:
+    """What a brick on ``cell`` would do, in words, before it is placed: a win, a block of the opponent's five,
+    the threats it makes, and whether it leaves or opens a five for the opponent."""
+    return preview_cell(game, state, cell).caption
 
 
 @dataclass(frozen=True)
@@ -71,14 +128,18 @@ class CaveLayout:
         return None
 
 
+CAPTION_CELLS = 0.55
+"""The line under the column letters for the preview's caption, in cells."""
+
+
 def cave_layout(left: float, bottom: float, width: float, height: float) -> CaveLayout:
-    """Fit the cave, walls and labels into the rectangle, centred."""
+    """Fit the cave, walls, labels and the caption line into the rectangle, centred."""
     wall_cells, label_cells = 0.5, 0.6
     across = SIZE + 2 * wall_cells + 2 * label_cells
-    up = SIZE + label_cells + 0.3
+    up = SIZE + label_cells + 0.3 + CAPTION_CELLS
     cell = min(width / across, height / up)
     grid_left = left + (width - SIZE * cell) / 2
-    grid_bottom = bottom + (height - up * cell) / 2 + label_cells * cell
+    grid_bottom = bottom + (height - up * cell) / 2 + (label_cells + CAPTION_CELLS) * cell
     return CaveLayout(cell, grid_left, grid_bottom, wall_cells * cell)
 
 

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from game import theme
 from game.scenes import meshes
-from game.scenes.cave_board import Brick, BrickPhysics, CaveLayout, cave_layout
+from game.scenes.cave_board import Brick, BrickPhysics, CaveLayout, CellPreview, cave_layout
 from rules.magnetic_cave import COLUMN_LETTERS, SIZE, CaveState, MagneticCave
 
 Cell = int
@@ -96,6 +96,12 @@ class CaveScene:
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
         self._labels = pyglet.graphics.Batch()
         self._label_texts: list[arcade.Text] = []
+        self.preview: CellPreview | None = None
+        """What the brick on the cell a player is looking at would do (drawn as its ghost and marks)."""
+        self._ghost = arcade.SpriteList()
+        self._ghost_key: tuple | None = None
+        self._caption = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, anchor_x="center",
+                                    anchor_y="center")
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
@@ -153,6 +159,9 @@ class CaveScene:
                 texts.append(arcade.Text(str(row + 1), x, y, theme.TEXT_DIM, size, font_name=theme.BODY_FONT,
                                          anchor_x="center", anchor_y="center", bold=True, batch=self._labels))
         self._label_texts = texts  # kept: a Text leaves its batch when collected
+        self._caption.font_size = int(min(16, max(10, layout.cell * 0.24)))
+        self._caption.position = (layout.left + layout.right) / 2, layout.bottom - layout.cell * 0.875
+        self._ghost_key = None
 
     def _build_walls(self) -> None:
         layout = self.layout
@@ -164,6 +173,37 @@ class CaveScene:
             sprite = arcade.Sprite(texture, center_x=x, center_y=(layout.top + layout.bottom) / 2)
             sprite.width, sprite.height = layout.wall * 2.6, height * 1.08
             self._walls.append(sprite)
+
+    def set_preview(self, preview: CellPreview | None) -> None:
+        """Show what a brick would do before it is placed (None: nothing): its ghost on the cell, a ring on each
+        cell where it would threaten five (the mover's accent) or let the opponent make five (the warning
+        colour), the five it would complete lit, and the caption under the cave."""
+        self.preview = preview
+        caption = "" if preview is None else preview.caption
+        if self._caption.text != caption:
+            self._caption.text = caption
+
+    def _ghosts(self) -> arcade.SpriteList:
+        key = (self.preview, self.layout)
+        if key != self._ghost_key:
+            self._ghost.clear()
+            layout, preview = self.layout, self.preview
+            if preview is not None and layout is not None:
+                marks = [(cell, glow_texture(64, 64, WIN_GLOW, fill=60)) for cell in preview.line]
+                marks += [(cell, glow_texture(64, 64, EDGES[preview.player], fill=50)) for cell in preview.threats]
+                marks += [(cell, glow_texture(64, 64, theme.PREVIEW_CAPTURE, fill=50)) for cell in preview.dangers]
+                for cell, texture in marks:
+                    x, y = layout.centre(cell)
+                    mark = arcade.Sprite(texture, center_x=x, center_y=y)
+                    mark.width = mark.height = layout.cell * 1.2
+                    self._ghost.append(mark)
+                x, y = layout.centre(preview.cell)
+                sprite = arcade.Sprite(brick_texture(preview.player), center_x=x, center_y=y)
+                sprite.width = sprite.height = layout.cell * 0.9
+                sprite.alpha = 130
+                self._ghost.append(sprite)
+            self._ghost_key = key
+        return self._ghost
 
     def location_at(self, x: float, y: float) -> Cell | None:
         """The cell under the point, or None."""
@@ -252,6 +292,8 @@ class CaveScene:
             self._highlights(highlights).draw()
         self._sync_bricks()
         self._bricks.draw()
+        if self.preview is not None and not self.is_animating and self.preview.cell not in self.bricks:
+            self._ghosts().draw()
         if outlines:
             self._outlines(outlines).draw()
         if self.winning and not self.is_animating:
@@ -259,6 +301,8 @@ class CaveScene:
             wins.alpha = int(150 + 105 * (0.5 + 0.5 * math.sin(self.clock * math.tau / 0.9)))
             wins.draw()
         self._labels.draw()
+        if self._caption.text:
+            self._caption.draw()
 
     def _sync_bricks(self) -> None:
         layout = self.layout

@@ -1,16 +1,22 @@
-"""The sowing board on screen: wooden board, pit hollows, physical stones, count badges and highlights.
+"""The sowing board on screen: wooden board, pit hollows, physical stones, count badges, words and highlights.
 
 ``SowingScene`` draws one board and animates moves on it.  It is told positions (``show``) and moves
 (``animate``) by its view; the rules state is the truth, so every animation ends by reconciling the stones with
 the counts of the new state, and ``finish`` completes any animation at once (a click during a move does it).
+The view also tells it the sides' names (``set_sides``), the move preview (``set_preview``: +n and -n tags and a
+ring of dots round the last seed's place) and the line under the board (``set_caption``); while a Hus move's
+laps are sown a tag by the pit being emptied says which lap it is, and ``side_totals`` counts each side's seeds
+with the hand's stones for the mover, so a score never dips while a lap is in the air.
 
 Drawing is a handful of batched calls, so a frame stays cheap on a software renderer: the wooden board and the
 hollows are one mesh of vertex-coloured triangles built when the layout changes
 (``game.scenes.meshes``) and painted once into an offscreen picture that each frame copies onto the window
-(``meshes.Picture``: a plain pixel copy, a third of the cost of rasterising the layers again), stones are sprites in one list moved from their pymunk bodies (with a second list for
-stones in the air and their shadows, which are kept, not rebuilt), and the badges (plates as a small mesh of
-their own, drawn over the highlights so a count stays readable; counts as one pyglet batch of texts changed
-only when a count changes) come last.  Highlights and the last-move ring are cached until they change.
+(``meshes.Picture``: a plain pixel copy, a third of the cost of rasterising the layers again), stones are sprites
+in one list moved from their pymunk bodies (with a second list for stones in the air and their shadows, which are
+kept, not rebuilt), and the badges (plates as a small mesh of their own, drawn over the highlights so a count
+stays readable; counts as one pyglet batch of texts changed only when a count changes) come last, with the pit
+numbers and names in one more batch.  Highlights, the last-move ring and the preview are cached until they
+change.
 """
 from __future__ import annotations
 
@@ -25,7 +31,9 @@ import pyglet
 from game import theme
 from game.physics import Bowl, Stone, StoneField
 from game.scenes import meshes, textures
-from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout
+from game.scenes.sowing_board import (BoardSpec, Capture, Lap, Layout, Location, MovePlan, Preview, badge_font,
+                                      badge_half_size, caption_font, layout, name_font, number_font,
+                                      pit_number)
 
 HAND = -1
 """The location of stones held in the sower's hand (picked up, not yet sown)."""
@@ -56,8 +64,11 @@ class Animation:
 class SowingScene:
     """One sowing board: geometry, stones and their animation, drawing and hit-testing."""
 
-    def __init__(self, spec: BoardSpec, seed: int = 2024) -> None:
+    def __init__(self, spec: BoardSpec, seed: int = 2024, words: bool = False) -> None:
         self.spec = spec
+        self.words = words
+        """Write the pit numbers, the sides' names and the caption line (a board with words of its own, such as
+        the solitaire's hole names, leaves them off)."""
         self.seed = seed
         self.layout: Layout | None = None
         self.field = StoneField(stone_radius=8.0, seed=seed)
@@ -83,11 +94,29 @@ class SowingScene:
         self._badge_batch = pyglet.graphics.Batch()
         self._badges: dict[Location, arcade.Text] = {}
         self._colour_rng = random.Random(seed)
+        self.side_labels: tuple[str, str] = ("South", "North")
+        self.side_names: tuple[str, str] = ("South", "North")
+        self.mover: int | None = None
+        self._words_key: tuple | None = None
+        self._word_batch = pyglet.graphics.Batch()
+        self._numbers: dict[Location, arcade.Text] = {}
+        self._side_texts: list[arcade.Text] = []
+        self._caption_text: arcade.Text | None = None
+        self.preview: Preview | None = None
+        self.hand_owner = 0
+        """Whose stones are in the hand (the mover of the move being animated)."""
+        self.lap_tag: tuple[str, Location] | None = None
+        self._lap_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._lap_text: arcade.Text | None = None
+        self._preview_key: tuple | None = None
+        self._preview_shapes: arcade.shape_list.ShapeElementList | None = None
+        self._preview_batch = pyglet.graphics.Batch()
+        self._preview_texts: dict[Location, arcade.Text] = {}
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
         """Lay the board out in a rectangle of the window (call again on resize)."""
-        self.layout = layout(self.spec, left, bottom, width, height)
+        self.layout = layout(self.spec, left, bottom, width, height, self.words)
         bowls = {}
         for location, place in self.layout.places.items():
             reach = place.half_height - place.half_width
@@ -95,7 +124,8 @@ class SowingScene:
         self.field.set_bowls(bowls, self.layout.stone_radius)
         self._build_board_mesh()
         self._build_badges()
-        self._glow_key = self._outline_key = None
+        self._glow_key = self._outline_key = self._preview_key = None
+        self._lap_shapes = None
         self._synced_version = -1
         for stone in self.field.stones:
             self._sprite_for(stone).scale = 2 * self.layout.stone_radius / textures.STONE_PIXELS
@@ -119,42 +149,143 @@ class SowingScene:
             lip = max(2.0, place.half_width * 0.06)
             mesh.ring(place.x, place.y, place.half_width, place.half_height, lip,
                       meshes.with_alpha(theme.WOOD_RIM, 90), outer_colour=meshes.with_alpha(theme.WOOD_RIM, 210))
+        if self.layout.divider is not None:
+            # A groove across the board between the two sides' rows: a dark cut with a light lower lip.
+            left, right, y = self.layout.divider
+            groove = max(2.0, self.layout.cell * 0.05)
+            mesh.rectangle(left, y - groove / 2, right - left, groove, theme.BOARD_DIVIDER)
+            mesh.rectangle(left, y - groove / 2 - 1.5, right - left, 1.5, meshes.with_alpha(theme.WOOD_RIM, 200))
         self._board_shapes = mesh.build()
         xs, ys = [p[0] for p in mesh.points], [p[1] for p in mesh.points]
         self._board_bounds = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
         self._board_picture = None
         # The badges' plates: a mesh of their own, drawn over the rings and glows so a count stays readable.
         plates = meshes.Mesh()
-        small = self.spec.rows > 2
-        half_w, half_h = (10, 8) if small else (14, 10)
+        half_w, half_h = self._badge_half_size()
         for location in self.spec.locations:
             x, y = self.badge_position(location)
-            plates.rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, (30, 24, 20, 220))
+            plates.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.BADGE)
         self._plate_shapes = plates.build()
 
-    def badge_position(self, location: Location) -> tuple[float, float]:
-        """Where a location's count badge sits: beside the pit, on the side away from the board's middle."""
+    def _badge_font(self) -> int:
         assert self.layout is not None
-        place = self.layout.places[location]
-        if self.spec.is_store(location):
-            return place.x, place.y - place.half_height - 12
-        x0, y0, w, h = self.layout.board
-        above = place.y > y0 + h / 2
-        offset = place.half_height * 0.8
-        return place.x + place.half_width * 0.8, place.y + (offset if above else -offset)
+        return badge_font(self.layout.cell)
+
+    def _badge_half_size(self) -> tuple[float, float]:
+        assert self.layout is not None
+        return badge_half_size(self.layout.cell)
+
+    def badge_position(self, location: Location) -> tuple[float, float]:
+        """Where a location's count badge sits: beside the pit, on the side away from its owner (the owner's side
+        holds the pit's number)."""
+        assert self.layout is not None
+        return self.layout.badges[location]
 
     def _build_badges(self) -> None:
         assert self.layout is not None
         self._badge_batch = pyglet.graphics.Batch()
         self._badges.clear()
-        small = self.spec.rows > 2
-        size = 9 if small else 12
+        size = self._badge_font()
         for location in self.spec.locations:
             x, y = self.badge_position(location)
             self._badges[location] = arcade.Text(
                 str(self.counts.get(location, 0)), x, y - 0.5, theme.TEXT, size, font_name=theme.BODY_FONT,
                 anchor_x="center", anchor_y="center", bold=True, batch=self._badge_batch,
             )
+        self._build_words()
+
+    def _build_words(self) -> None:
+        """The pit numbers, the stores' owners and the sides' names: one batch, rebuilt on layout or name change."""
+        layout = self.layout
+        assert layout is not None
+        self._word_batch = pyglet.graphics.Batch()
+        self._numbers.clear()
+        self._words_key = (self.side_labels, self.side_names, self.mover)
+        if not self.words:
+            return
+        number_size = number_font(layout.cell)
+        for location, (x, y) in layout.numbers.items():
+            number = pit_number(self.spec, location)
+            text = str(number) if number is not None else self.side_names[self.spec.owner(location)]
+            self._numbers[location] = arcade.Text(
+                text, x, y, self._number_colour(location), number_size, font_name=theme.BODY_FONT,
+                anchor_x="center", anchor_y="center", bold=True, batch=self._word_batch)
+        name_size = name_font(layout.cell)
+        self._side_texts = [
+            arcade.Text(self.side_labels[player], *layout.sides[player], theme.ACCENTS[player], name_size,
+                        font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center", bold=True,
+                        batch=self._word_batch)
+            for player in (0, 1)]
+        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, caption_font(layout.cell),
+                                         font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center")
+
+    def _number_colour(self, location: Location) -> tuple[int, int, int, int]:
+        """The mover's numbers (their keys) in full, the other side's a little quieter."""
+        colour = theme.PIT_NUMBER
+        if self.mover is not None and self.spec.owner(location) != self.mover:
+            return colour[:3] + (150,)
+        return colour
+
+    def set_sides(self, labels: tuple[str, str], names: tuple[str, str], mover: int | None) -> None:
+        """Name the sides (``labels`` under and over the board, ``names`` on the stores) and say whose turn it
+        is (their pit numbers stand out: the keys 1.. choose them)."""
+        if (labels, names, mover) == self._words_key:
+            return
+        self.side_labels, self.side_names, self.mover = labels, names, mover
+        if self.layout is not None:
+            self._build_words()
+
+    def set_preview(self, preview: Preview | None) -> None:
+        """Show what a pit would do before it is played (None: nothing): a tag on each place saying how many seeds
+        it receives (+n) or loses to a capture (-n), and a ring of dots round the last seed's place."""
+        self.preview = preview
+
+    def _build_preview(self) -> None:
+        preview, layout = self.preview, self.layout
+        assert preview is not None and layout is not None
+        if self._preview_key is not None and self._preview_key[0] is preview and self._preview_key[1] is layout:
+            return
+        self._preview_key = (preview, layout)
+        mesh = meshes.Mesh()
+        self._preview_batch = pyglet.graphics.Batch()
+        self._preview_texts = {}
+        size = self._badge_font()
+        half_h = self._badge_half_size()[1]
+        accent = theme.ACCENTS[preview.player]
+        # Gains are light plates with dark text, losses dark plates with light text and edge: told apart by
+        # lightness and sign, not by hue alone.
+        tags = {location: (f"+{count}", theme.PREVIEW_TAG_TEXT, accent, theme.PREVIEW_TAG_TEXT)
+                for location, count in preview.receives.items()}
+        tags.update({location: (f"\u2212{count}", theme.PREVIEW_CAPTURE, theme.PREVIEW_LOSS, theme.PREVIEW_CAPTURE)
+                     for location, count in preview.captured.items()})
+        for location, (text, edge, fill, ink) in tags.items():
+            # In the middle of the place itself: the tag belongs to no neighbour, whatever the board's size.
+            place = layout.places[location]
+            half_w = size * (0.45 + 0.32 * len(text))
+            x, y = place.x, place.y
+            mesh.rounded_rectangle(x - half_w - 1.5, y - half_h - 1.5, 2 * half_w + 3, 2 * half_h + 3, half_h * 0.5,
+                                   edge)
+            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, fill)
+            self._preview_texts[location] = arcade.Text(
+                text, x, y - 0.5, ink, size, font_name=theme.BODY_FONT, anchor_x="center",
+                anchor_y="center", bold=True, batch=self._preview_batch)
+        if preview.last is not None:
+            place = layout.places[preview.last]
+            dots = 14 if place.half_height <= place.half_width * 1.2 else 30
+            dot = max(2.0, layout.cell * 0.035)
+            for index in range(dots):
+                angle = math.tau * index / dots
+                x = place.x + (place.half_width + dot * 2.2) * math.cos(angle)
+                y = place.y + (place.half_height + dot * 2.2) * math.sin(angle)
+                edge = theme.HIGHLIGHT_HALO  # a dark edge: a light dot alone melts into the wood
+                mesh.ellipse(x, y, dot + 1.5, dot + 1.5, (edge, edge), segments=8)
+                mesh.ellipse(x, y, dot, dot, (accent, accent), segments=8)
+        self._preview_shapes = mesh.build()
+
+    def set_caption(self, text: str) -> None:
+        """The line under the board: the move preview's caption, or how to choose a pit by keys."""
+        if self._caption_text is not None and self._caption_text.text != text:
+            self._caption_text.text = text
 
     def location_at(self, x: float, y: float) -> Location | None:
         """The pit or store under the point, or None."""
@@ -182,6 +313,7 @@ class SowingScene:
         """Put the stones for ``counts`` on the board at once (a new game, a load, an undo)."""
         assert self.layout is not None, "set_rect first"
         self.animation = Animation()
+        self._show_lap(None, None)  # a move cut short leaves no lap tag behind
         self.field.land_all()
         for stone in self.field.stones:
             if stone.location == HAND:
@@ -262,11 +394,17 @@ class SowingScene:
         flight = FLIGHT_TIME / self.speed
         events: list[_Event] = []
         t = 0.0
+        self.hand_owner = plan.player
+        laps = len(plan.laps)
         for index, lap in enumerate(plan.laps):
             if index:
                 t += flight + interval
             events.append(_Event(t, lambda lap=lap: self._pick_up(lap)))
-            if lap.label:
+            if laps > 1 and lap.taken:
+                # Which lap is being sown, written by the pit being emptied (a relay or a capture goes on).
+                text = f"Lap {index + 1} of {laps}" + (f": {lap.kind}" if lap.kind != "sow" else "")
+                events.append(_Event(t, lambda text=text, where=lap.taken[0][0]: self._show_lap(text, where)))
+            if lap.label and lap.kind != "relay":  # relays are told by the lap tag on the board
                 events.append(_Event(t, lambda text=lap.label: self.announce(text)))
             t += interval * 1.5
             for drop in lap.drops:
@@ -280,8 +418,48 @@ class SowingScene:
             if not any(lap.label == label for lap in plan.laps):
                 events.append(_Event(t if "Capture" not in label else t - flight, lambda text=label: self.announce(text)))
         events.append(_Event(t, lambda after=dict(plan.after): self._reconcile(after, instant=False, stagger=0.03)))
+        events.append(_Event(t, lambda: self._show_lap(None, None)))
         events.sort(key=lambda event: event.time)
         self.animation = Animation(events)
+
+    def _show_lap(self, text: str | None, location: Location | None) -> None:
+        """Write ``text`` on a tag by ``location`` (None: take the tag away)."""
+        self.lap_tag = None if text is None or location is None else (text, location)
+        self._lap_shapes = None
+
+    def _draw_lap_tag(self) -> None:
+        assert self.layout is not None and self.lap_tag is not None
+        text, location = self.lap_tag
+        if self._lap_shapes is None:
+            place = self.layout.places[location]
+            size = int(min(18, max(10, self.layout.cell * 0.22)))
+            toward_middle = 1 if self.spec.owner(location) == 0 else -1
+            x = place.x
+            y = place.y + toward_middle * (place.half_height + size * 1.2)
+            self._lap_text = arcade.Text(text, x, y, theme.ACCENTS[self.hand_owner], size, font_name=theme.BODY_FONT,
+                                         anchor_x="center", anchor_y="center", bold=True)
+            half_w, half_h = self._lap_text.content_width / 2 + size * 0.6, size * 0.95
+            x = min(max(x, self.layout.board[0] + half_w), self.layout.board[0] + self.layout.board[2] - half_w)
+            self._lap_text.x = x
+            mesh = meshes.Mesh()
+            mesh.rounded_rectangle(x - half_w - 2, y - half_h - 2, 2 * half_w + 4, 2 * half_h + 4, half_h * 0.5,
+                                   theme.ACCENTS[self.hand_owner])
+            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.LAP_TAG)
+            self._lap_shapes = mesh.build()
+        self._lap_shapes.draw()
+        self._lap_text.draw()
+
+    def side_totals(self) -> tuple[int, int]:
+        """The seeds each side owns as the board shows them: those resting in or flying to its pits and store,
+        and the stones in the hand for the mover (sowing never leaves the mover's side in Hus, so a side's total
+        changes only when a capture lifts the opponent's seeds, never while a lap is in the air)."""
+        totals = [0, 0]
+        for location, count in self.field.counts().items():
+            if location == HAND:
+                totals[self.hand_owner] += count
+            elif location in self.counts:
+                totals[self.spec.owner(location)] += count
+        return totals[0], totals[1]
 
     def _pick_up(self, lap: Lap) -> None:
         for location, count in lap.taken:
@@ -355,6 +533,16 @@ class SowingScene:
         if self._plate_shapes is not None:
             self._plate_shapes.draw()
         self._badge_batch.draw()
+        self._word_batch.draw()
+        if self.preview is not None and not self.is_animating:
+            self._build_preview()
+            assert self._preview_shapes is not None
+            self._preview_shapes.draw()
+            self._preview_batch.draw()
+        if self.lap_tag is not None:
+            self._draw_lap_tag()
+        if self._caption_text is not None and self._caption_text.text:
+            self._caption_text.draw()
 
     def _outlines(self, outlines: dict[Location, tuple[int, int, int, int]]) -> arcade.shape_list.ShapeElementList:
         key = tuple(sorted(outlines.items()))
@@ -377,7 +565,7 @@ class SowingScene:
                 w, h = int(2 * place.half_width), int(2 * place.half_height)
                 sprite = arcade.Sprite(textures.glow(96, 96 if h <= w * 1.2 else 260, colour),
                                        center_x=place.x, center_y=place.y)
-                sprite.width, sprite.height = w * 1.25, h * 1.12
+                sprite.width, sprite.height = w * 1.25, h + w * 0.25  # the same margin all round: a true ring
                 self._glow_list.append(sprite)
             self._glow_key = key
         return self._glow_list

@@ -69,13 +69,17 @@ def hollow(width: int, height: int) -> arcade.Texture:
 
 @lru_cache(maxsize=None)
 def glow(width: int, height: int, colour: tuple[int, int, int, int]) -> arcade.Texture:
-    """A soft ring of light for highlighting a pit."""
-    # A transparent ground of the glow's own colour: blurring over transparent black darkened the light (gold
-    # came out olive, half as bright) and let it fade into the wood.
-    image = Image.new("RGBA", (width + 24, height + 24), colour[:3] + (0,))
-    draw = ImageDraw.Draw(image)
-    draw.ellipse((8, 8, width + 15, height + 15), outline=colour[:3] + (230,), width=6)
-    image = image.filter(ImageFilter.GaussianBlur(4))
+    """A ring of light for highlighting a pit: a bright core in ``colour`` over a soft dark halo, so that it stands
+    out on the light wood as well as in the dark hollow (a light colour alone melts into the wood)."""
+    image = Image.new("RGBA", (width + 24, height + 24), (0, 0, 0, 0))
+    # Each layer starts from its own colour at zero opacity, so blurring softens only the opacity: a fringe
+    # blurred from transparent black would darken the wood into a pit's brown.
+    halo = Image.new("RGBA", image.size, theme.HIGHLIGHT_HALO[:3] + (0,))
+    ImageDraw.Draw(halo).ellipse((7, 7, width + 16, height + 16), outline=theme.HIGHLIGHT_HALO, width=11)
+    image = Image.alpha_composite(image, halo.filter(ImageFilter.GaussianBlur(3)))
+    core = Image.new("RGBA", image.size, colour[:3] + (0,))
+    ImageDraw.Draw(core).ellipse((10, 10, width + 13, height + 13), outline=colour[:3] + (colour[3],), width=5)
+    image = Image.alpha_composite(image, core.filter(ImageFilter.GaussianBlur(1.2)))
     return arcade.Texture(image, hash=f"stonecave-glow-{width}x{height}-{colour}")
 
 

@@ -4,11 +4,15 @@ Everything but the board (seats and the computer in its worker thread, hint, und
 replay, the panels, pause and speed when computers play each other) is ``game.views.match_view.MatchView``.
 This module says what a move is in the cave: the cell it fills.  A brick may go only on the leftmost or
 rightmost empty cell of a row (``rules.magnetic_cave``); a click anywhere else is refused with the reason and
-the cells that row allows.  The computer keeps to the game's 3-second limit per move.  Keys: Left/Right pick
-among the legal cells, Enter plays, and the shared keys (H hint, U undo, ...) as on every game screen.
+the cells that row allows.  Before a brick is placed, the cell under the mouse (or picked by the keys) shows the
+brick's ghost, marks the cells it names and says under the cave what it would do: win, block the opponent's
+five, threaten five, or leave or open a five for the opponent (``game.scenes.cave_board.preview_cell``, by the
+rules' own win test).  The computer keeps to the game's 3-second limit per move.  Keys: Left/Right pick among
+the legal cells, Enter plays, and the shared keys (H hint, U undo, ...) as on every game screen.
 """
 from __future__ import annotations
 
+from game.scenes.cave_board import CellPreview, preview_cell
 from game.scenes.cave_scene import CaveScene
 from game.views.match_view import MatchView
 from rules import Move, State
@@ -24,6 +28,9 @@ class CaveView(MatchView):
 
     GAME_OVER_DELAY = 1.5  # the winning five pulse a moment before the panel comes
     GAME_OVER_AT_TOP = True
+
+    _described: tuple | None = None
+    _preview: CellPreview | None = None
 
     def make_scene(self) -> CaveScene:
         return CaveScene(self.match.game)  # type: ignore[arg-type]
@@ -61,3 +68,22 @@ class CaveView(MatchView):
         self.say(f"{name} touches neither wall nor a brick beside it: in row {row + 1} a brick can go on {allowed}.",
                  warning=True)
 
+    def preview_cell(self) -> Cell | None:
+        """The legal cell a human is looking at: under the mouse, else the keyboard's selection."""
+        if not self.match.is_human_turn or self._overlay is not None or self.scene.is_animating:
+            return None
+        legal = self.legal_locations()
+        hovered = self.scene.location_at(*self.mouse)
+        return hovered if hovered in legal else self._cursor_location()
+
+    def on_update(self, delta_time: float) -> None:
+        super().on_update(delta_time)
+        cell = self.preview_cell()
+        if cell is None:
+            self.scene.set_preview(None)
+            return
+        key = (self.match.state, cell)
+        if key != self._described:  # computed once per position and cell
+            self._described = key
+            self._preview = preview_cell(self.match.game, self.match.state, cell)  # type: ignore[arg-type]
+        self.scene.set_preview(self._preview)
