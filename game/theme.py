@@ -48,12 +48,13 @@ BUTTON = _rgb("#3A302A")
 BUTTON_HOVER = _rgb("#4E4037")
 BUTTON_PRESS = _rgb("#F2C14E")
 BUTTON_DISABLED = _rgb("#2B2724")
-LAST_MOVE = (255, 255, 255, 153)
+LAST_MOVE = (255, 255, 255, 200)
+"""The last move's ring: white at 78% (at 60% it came within CIEDE2000 10.3 of South's glow under tritanopia)."""
 CURSOR_ALPHA = 200
 """The keyboard cursor's glow is the mover's accent at this alpha: fainter than the mouse's, still plain on the
 wood for every kind of colour vision (at 150 South's fell to CIEDE2000 10.8 under tritanopia; 200 gives 14.5)."""
-HINT = _rgb("#1F4FFF")
-"""The hint's glow and ring: a vivid royal blue. The old soft green read as South's gold to a player with
+HINT = _rgb("#8C8CFF")
+"""The hint's glow and ring: a light periwinkle blue, light enough to stand 3:1 off its dark halo on the wood. The old soft green read as South's gold to a player with
 protanopia or deuteranopia (CIEDE2000 8.5 and 9.6 after Machado's simulation); blue is the hue farthest from the
 wood that stays apart from both accents and the last-move ring for every kind of colour vision
 (tests/game/test_colour_vision.py)."""

@@ -11,7 +11,6 @@ import rules
 from game import theme
 from game.savegame import Seat
 from game.session import Session
-from game.views.match_view import HINT_COLOUR
 
 
 def luminance(pixel) -> float:  # type: ignore[no-untyped-def]
@@ -28,7 +27,8 @@ def contrast(a, b) -> float:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("kind, colour", [("glow", theme.ACCENTS[0]), ("glow", theme.ACCENTS[1]),
-                                          ("glow", HINT_COLOUR), ("outline", theme.LAST_MOVE)])
+                                          ("glow and ring", theme.HINT),  # the hint is drawn both ways (match_panels.board_marks)
+                                          ("outline", theme.LAST_MOVE)])
 def test_a_highlighted_pit_stands_out_from_the_wood(gui, kind, colour):  # type: ignore[no-untyped-def]
     gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     gui.frame(2)
@@ -41,7 +41,7 @@ def test_a_highlighted_pit_stands_out_from_the_wood(gui, kind, colour):  # type:
     def ring_pixels(marks):  # type: ignore[no-untyped-def]
         gui.window.dispatch_events()
         gui.window.clear()
-        scene.draw(marks if kind == "glow" else {}, marks if kind == "outline" else {})
+        scene.draw(marks if "glow" in kind else {}, marks if kind != "glow" else {})
         import arcade
 
         image = arcade.get_image(0, 0, gui.window.width, gui.window.height).convert("RGB")
@@ -61,4 +61,8 @@ def test_a_highlighted_pit_stands_out_from_the_wood(gui, kind, colour):  # type:
     rays = [lit[i:i + 7] for i in range(0, len(lit), 7)]
     edges = [max(contrast(a, b) for a in ray for b in ray) for ray in rays]
     # (the count's badge sits over one stretch of the ring: it may hide a ray or two)
-    assert sum(edge >= 3.0 for edge in edges) >= 0.85 * len(edges), sorted(edges)
+    # 3:1 in lightness for the players' glows and the last-move ring; the hint is told from the wood by its hue
+    # as well (CIEDE2000 >= 12 under every simulated colour vision: test_colour_vision.py), and a hint light
+    # enough for 3:1 would come within reach of North's light blue under protanopia, so it needs 2:1 here.
+    needed = 2.0 if colour == theme.HINT else 3.0
+    assert sum(edge >= needed for edge in edges) >= 0.85 * len(edges), sorted(edges)

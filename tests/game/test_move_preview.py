@@ -71,7 +71,7 @@ def test_hus_preview_follows_every_lap_to_the_end():  # type: ignore[no-untyped-
             report = game.report(state, move)
             preview = preview_move(game, state, move, spec)
             assert sum(preview.receives.values()) == sum(lap.seeds for lap in report.laps)
-            assert preview.last == spec.move_location(report.player, report.laps[-1].end)
+            assert preview.last == spec.move_location(report.laps[-1].end.owner, report.laps[-1].end.index)
             assert sum(preview.captured.values()) == report.captured
             if report.lap_count > 1:
                 assert f"{report.lap_count} laps" in preview.caption
