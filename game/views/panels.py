@@ -172,9 +172,7 @@ class ScreenChrome:
 
     def toggle_fullscreen(self) -> None:
         """F11 on a game screen, as on the menus: full screen on or off, remembered in the settings."""
-        context = self.context  # type: ignore[attr-defined]
-        context.settings.set("fullscreen", not context.settings.get("fullscreen"))
-        context.save_settings()
+        self.context.toggle_fullscreen()  # type: ignore[attr-defined]
 
     def toast(self, text: str) -> None:
         self.toasts.append((text, self.clock + TOAST_TIME))

@@ -8,22 +8,40 @@ from game.views.base import MenuView
 
 
 class PlayMenuView(MenuView):
-    """One large button per game, with a line about it."""
+    """One large button per game, with a line about it, sized to the window."""
 
     heading = "Choose a game"
 
     def build(self) -> None:
-        box = arcade.gui.UIBoxLayout(space_between=10)
-        for entry in catalogue.games():
+        _, _, room_width, room_height = self.content_box()
+        entries = catalogue.games()
+        gap = 10 if room_height >= 500 else 6
+        back_height = 44 if room_height >= 500 else 38
+        row_height = min(56, max(40, (room_height - back_height - gap * len(entries)) / max(1, len(entries))))
+        button_width = min(380, 0.42 * room_width)
+        blurb_width = min(520, room_width - button_width - 16)
+        rows = arcade.gui.UIBoxLayout(space_between=gap, align="left")
+        for entry in entries:
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             text = entry.title if entry.available else f"{entry.title} ({entry.why_not})"
-            widget = theme.button(text, width=380, height=56, font_size=16, enabled=entry.available)
+            widget = theme.button(text, width=button_width, height=row_height, font_size=16,
+                                  enabled=entry.available)
             self.on_click(widget, lambda name=entry.name: self.context.show_seats(name))
             row.add(widget)
-            row.add(theme.label(entry.blurb, 13, theme.TEXT if entry.available else theme.TEXT_DIM, width=520,
+            row.add(theme.label(entry.blurb, 13 if room_width >= 1000 else 12,
+                                theme.TEXT if entry.available else theme.TEXT_DIM, width=blurb_width,
                                 multiline=True))
-            box.add(row)
-        box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
+            rows.add(row)
+        box = arcade.gui.UIBoxLayout(space_between=gap)
+        box.add(rows)
+        box.add(self.on_click(theme.button("Back", width=200, height=back_height), self.back))
+        left, bottom, _, _ = self.content_box()
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="center", align_y=-10)
+        anchor.add(box, anchor_x="center", anchor_y="center", align_y=bottom + room_height / 2 - self.window.height / 2)
         self.ui.add(anchor)
+
+    def default_action(self) -> None:
+        """Enter with nothing focused: the first game that can be played."""
+        first = next((entry for entry in catalogue.games() if entry.available), None)
+        if first is not None:
+            self.context.show_seats(first.name)

@@ -42,6 +42,8 @@ class SeatSetupView(MenuView):
         super().__init__(context)
 
     def build(self) -> None:
+        _, _, room_width, _ = self.content_box()
+        choice_width = min(460, room_width - 256)
         box = arcade.gui.UIBoxLayout(space_between=14)
         options = seat_options(self.game)
         for player, name in enumerate(self.game.player_names):
@@ -50,9 +52,10 @@ class SeatSetupView(MenuView):
             order = "moves first" if player == 0 else "moves second"
             row.add(theme.label(f"{name} ({order})", 16, accent, width=240))
             row.add(Choice(options, self.choices[player], lambda value, p=player: self._choose(p, value),
-                           width=460, name=f"seat{player}"))
+                           width=choice_width, name=f"seat{player}"))
             box.add(row)
-        self._explain = theme.label(self._mode_text(), 13, theme.TEXT_DIM, width=720, multiline=True)
+        self._explain = theme.label(self._mode_text(), 13, theme.TEXT_DIM, width=choice_width + 256,
+                                    multiline=True)
         box.add(self._explain)
         buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=20)
         buttons.add(self.on_click(theme.button("Start", width=220, height=52, font_size=18), self.start_game))
@@ -64,6 +67,10 @@ class SeatSetupView(MenuView):
 
     def back(self) -> None:
         self.context.show_play()
+
+    def default_action(self) -> None:
+        """Enter: start the game with the seats as chosen."""
+        self.start_game()
 
     def _choose(self, player: int, value: str) -> None:
         self.choices[player] = value
