@@ -137,8 +137,9 @@ class MenuView(arcade.gui.UIView):
         if callable(stepping):
             stepping(step)
             return
-        widget.dispatch_event("on_click", arcade.gui.UIOnClickEvent(source=widget, x=int(widget.center_x),
-                                                                     y=int(widget.center_y)))
+        widget.dispatch_event("on_click", arcade.gui.UIOnClickEvent(
+            source=widget, x=int(widget.center_x), y=int(widget.center_y), button=arcade.MOUSE_BUTTON_LEFT,
+            modifiers=0))
 
     # -- events -----------------------------------------------------------------------------------------------
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:

@@ -37,11 +37,11 @@ def _statistics(context: AppContext) -> None:
     assert context.statistics is not None
     context.statistics.ensure_loaded()
     context.statistics.records += [
-        GameRecord("kalah", "computer", "preset:Hard", "won", 31, "2026-11-20"),
+        GameRecord("kalah", "computer", "pvs:time=0.5", "won", 31, "2026-11-20"),
         GameRecord("kalah", "computer", "pvs:time=2", "lost", 40, "2026-11-21"),
         GameRecord("oware", "computer", "mcts:time=1,c=1.4", "drawn", 88, "2026-11-21"),
         GameRecord("hus", "hot-seat", "hot-seat", "won", 52, "2026-11-22"),
-        GameRecord("magnetic-cave", "watch", "preset:Easy vs preset:Strongest", "lost", 23, "2026-11-22"),
+        GameRecord("magnetic-cave", "watch", "greedy vs pvs:time=2.5", "lost", 23, "2026-11-22"),
     ]
     context.show_statistics()
 
@@ -51,7 +51,7 @@ def _load(context: AppContext) -> None:
 
     assert context.save_dir is not None
     context.save_dir.mkdir(parents=True, exist_ok=True)
-    for name, seats in (("kalah", (Seat(), Seat("preset:Hard", 2.0))), ("oware", (Seat(), Seat())),
+    for name, seats in (("kalah", (Seat(), Seat("pvs:time=0.5", 2.0))), ("oware", (Seat(), Seat())),
                         ("magnetic-cave", (Seat("pvs:time=1", 1.0), Seat()))):
         session = _played(name, seats)
         session.save(new_save_path(context.save_dir, name))

@@ -19,10 +19,15 @@ END = 0.22
 """Fraction of a control's width, at each end, that acts as its back / forward (or minus / plus) button."""
 
 
-def _control_style() -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
-    style = theme.button_style(13)
+def _control_style(size: int = 13) -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
+    style = theme.button_style(size)
     return {state: arcade.gui.UIFlatButton.UIStyle(**{**vars(value), "font_name": (theme.BODY_FONT,)})
             for state, value in style.items()}
+
+
+def text_button(text: str, width: float, height: float = 40, font_size: int = 13) -> arcade.gui.UIFlatButton:
+    """A button for a line of ordinary words (a save, a marker), in the body face rather than the display one."""
+    return arcade.gui.UIFlatButton(text=text, width=width, height=height, style=_control_style(font_size))
 
 
 class Choice(arcade.gui.UIFlatButton):
@@ -210,7 +215,7 @@ class Rows:
         return result
 
     def _marker(self, text: str, steps: int, width: float) -> arcade.gui.UIFlatButton:
-        marker = arcade.gui.UIFlatButton(text=text, width=width, height=self.MARKER, style=_control_style())
+        marker = text_button(text, width, self.MARKER)
 
         @marker.event("on_click")
         def _clicked(event: arcade.gui.UIOnClickEvent) -> None:
