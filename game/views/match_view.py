@@ -144,6 +144,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         actions = {"Hint": self.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
                    "New game": self.new_game, "Menu": self.leave, "Pause": self.toggle_pause, "Speed": self.faster}
         bar, self._buttons = button_bar({name: self._button_text(name) for name in names}, actions, width)
+        from game.views.widgets import fit_font
+
+        for button in self._buttons.values():
+            fit_font(button)  # a narrow window: smaller words rather than cut-off ones
         self.ui.add(bar)
         if self._overlay is not None:
             self._overlay = None

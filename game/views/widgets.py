@@ -30,6 +30,21 @@ def text_button(text: str, width: float, height: float = 40, font_size: int = 13
     return arcade.gui.UIFlatButton(text=text, width=width, height=height, style=_control_style(font_size))
 
 
+def fit_font(button: arcade.gui.UIFlatButton, smallest: int = 9) -> None:
+    """Make the button's font smaller until its text fits inside it (never below ``smallest`` points)."""
+    style = button.style.get("normal")
+    if style is None or not button.text:
+        return
+    size = int(style.font_size)
+    names = style.font_name
+    room = button.width - 2 * (style.border_width or 0) - 8
+    while size > smallest and arcade.Text(button.text, 0, 0, font_size=size, font_name=names).content_width > room:
+        size -= 1
+    if size != style.font_size:
+        button.style = {state: type(value)(**{**vars(value), "font_size": size})
+                        for state, value in button.style.items()}
+
+
 class Choice(arcade.gui.UIFlatButton):
     """``<  value  >``: steps through ``options`` ((value, text) pairs) and calls ``on_change(value)``."""
 
