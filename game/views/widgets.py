@@ -51,6 +51,7 @@ class Choice(arcade.gui.UIFlatButton):
     def __init__(self, options: Sequence[tuple[Any, str]], value: Any, on_change: Callable[[Any], None],
                  width: float = 300, name: str = "") -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
+        self._base_style = self.style
         if not options:
             raise ValueError("a Choice needs at least one option")
         self.options = list(options)
@@ -67,6 +68,9 @@ class Choice(arcade.gui.UIFlatButton):
     def _show(self) -> None:
         arrows = len(self.options) > 1
         self.text = f"<     {self.options[self.index][1]}     >" if arrows else self.options[self.index][1]
+        if self.style is not self._base_style:
+            self.style = self._base_style
+        fit_font(self)  # a long option in a narrow control: smaller words rather than cut-off ones
 
     def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
         self.step(-1 if event.x < self.left + self.width * END else 1)

@@ -67,3 +67,20 @@ def test_the_check_sees_overlap_clipping_and_leaving(gui) -> None:  # type: igno
     assert any("leaves the 800x500 window" in line for line in wrong)
     assert any("is cut off" in line for line in wrong)
     assert any("overlaps" in line and "over the Back button" in line for line in wrong)
+
+
+def test_a_long_option_shrinks_to_fit_its_choice_and_a_short_one_grows_back(gui) -> None:  # type: ignore[no-untyped-def]
+    import arcade.gui
+
+    from game.views.widgets import Choice
+
+    view = _open(gui, "play", 800, 500)
+    choice = Choice([("long", "Computer: Iterative deepening (PVS)"), ("short", "Human")], "long",
+                    lambda value: None, width=280, name="probe")
+    view.ui.add(arcade.gui.UIAnchorLayout(children=[choice]))
+    gui.frame(2)
+    size = choice.style["normal"].font_size
+    assert size < 13 and not layout._is_clipped(choice)
+    gui.click(*choice.point(1))
+    gui.frame(2)
+    assert choice.value == "short" and choice.style["normal"].font_size == 13
