@@ -50,7 +50,9 @@ class SeatSetupView(MenuView):
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             accent = theme.ACCENTS[player]
             order = "moves first" if player == 0 else "moves second"
-            row.add(theme.label(f"{name} ({order})", 16, accent, width=240))
+            cell = arcade.gui.UIAnchorLayout(width=240, height=40, size_hint=None)  # same width in both rows
+            cell.add(theme.label(f"{name} ({order})", 16, accent), anchor_x="right", anchor_y="center")
+            row.add(cell)
             row.add(Choice(options, self.choices[player], lambda value, p=player: self._choose(p, value),
                            width=choice_width, name=f"seat{player}"))
             box.add(row)

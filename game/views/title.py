@@ -81,6 +81,8 @@ class TitleView(MenuView):
 
     def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
         self.drift = DriftingStones(context.window.width, context.window.height)
+        self._drop = 0.0
+        """How far the name and menu sit below the top, to centre them on a tall window."""
         name, tagline = catalogue.title()
         self._name = arcade.Text(name, 0, 0, theme.ACCENTS[0], 64, font_name=theme.TITLE_FONT, anchor_x="center",
                                  anchor_y="top")
@@ -148,7 +150,11 @@ class TitleView(MenuView):
             box.add(resume)
         box.add(grid)
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(title_band + 8))
+        # On a tall window the name and the menu sit together a little above the middle, not at the very top.
+        menu_height = per_column * (button_height + gap) - gap + (54 if resume is not None else 0)
+        free = height - MESSAGE_BAND - title_band - 8 - menu_height
+        self._drop = max(0.0, free * 0.4)
+        anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(title_band + 8 + self._drop))
         self.ui.add(anchor)
 
     def default_action(self) -> None:
@@ -176,7 +182,7 @@ class TitleView(MenuView):
         width, height = self.window.width, self.window.height
         self.drift.draw()
         self._title_sizes()
-        self._name.position = width / 2, height - 30
+        self._name.position = width / 2, height - 30 - self._drop
         self._name.draw()
         self._tagline.position = width / 2, self._name.bottom - 12
         self._tagline.draw()
