@@ -56,11 +56,17 @@ class MenuView(arcade.gui.UIView):
         """Add the screen's widgets to ``self.ui`` (subclasses)."""
 
     def rebuild(self) -> None:
-        focused = getattr(self.focus, "text", None)
+        focused = self._focus_key(self.focus) if self.focus is not None else None
         self.ui.clear()
         self.build()
-        # Keep the focus on the button of the same name when the screen is built again (a resize, a step).
-        self.focus = next((w for w in self.focusable() if focused is not None and w.text == focused), None)
+        # Keep the focus on the same control when the screen is built again (a resize, a step, a scroll).
+        self.focus = next((w for w in self.focusable() if focused is not None and self._focus_key(w) == focused),
+                          None)
+
+    @staticmethod
+    def _focus_key(widget: arcade.gui.UIWidget) -> str:
+        """What identifies a control across rebuilds: its name (choices, numbers), else its text."""
+        return str(getattr(widget, "name", "") or getattr(widget, "text", ""))
 
     def content_box(self) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) between the heading (when there is one) and the message strip."""

@@ -111,3 +111,15 @@ def test_f11_switches_full_screen_on_every_screen(gui, name: str) -> None:  # ty
     view = gui.window.current_view
     if hasattr(view, "cancel_search"):
         view.cancel_search()
+
+
+def test_the_focus_stays_on_a_choice_when_the_screen_is_built_again(gui) -> None:  # type: ignore[no-untyped-def]
+    gui.context.show_settings()
+    gui.frame()
+    view = gui.window.current_view
+    for _ in range(40):
+        if getattr(view.focus, "name", "") == "engine-game":
+            break
+        gui.key(arcade.key.TAB)
+    gui.key(arcade.key.SPACE)  # another game: the engine rows are built again
+    assert view.game_name != "kalah" and getattr(view.focus, "name", "") == "engine-game"
