@@ -14,7 +14,7 @@ from ai import registry
 from game import theme
 from game.session import Session
 from game.savegame import Seat
-from game.settings import PRESET_PREFIX, SettingsError, resolve_engine_choice
+from game.settings import PRESET_PREFIX, SettingsError, describe_engine, resolve_engine_choice
 from game.views.base import MenuView
 from game.views.widgets import Choice
 
@@ -83,8 +83,19 @@ class SeatSetupView(MenuView):
         if humans == 2:
             return "Hot-seat: two players share the board and take turns."
         if humans == 1:
-            return "You against the computer. Undo takes back your move and the computer's answer."
-        return "Computer against computer: watch, with pause and a speed control."
+            text = "You against the computer. Undo takes back your move and the computer's answer."
+        else:
+            text = "Computer against computer: watch, with pause and a speed control."
+        return f"{text}\n{self._players_text()}"
+
+    def _players_text(self) -> str:
+        """Who each computer seat is, in words ("North: Computer (Medium)"), the Settings choice resolved."""
+        try:
+            seats = self.seats()
+        except SettingsError as error:
+            return str(error)
+        return ",  ".join(f"{name}: {describe_engine(str(seat.engine), self.game)}"
+                          for name, seat in zip(self.game.player_names, seats) if not seat.is_human)
 
     def seats(self) -> tuple[Seat, ...]:
         """The seats as the save format names them (engine specs resolved from presets and Settings)."""

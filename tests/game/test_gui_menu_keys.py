@@ -123,3 +123,18 @@ def test_the_focus_stays_on_a_choice_when_the_screen_is_built_again(gui) -> None
         gui.key(arcade.key.TAB)
     gui.key(arcade.key.SPACE)  # another game: the engine rows are built again
     assert view.game_name != "kalah" and getattr(view.focus, "name", "") == "engine-game"
+
+
+def test_the_seat_screen_names_the_computer_it_will_start(gui) -> None:  # type: ignore[no-untyped-def]
+    """"Computer (engine from Settings)" is resolved in words under the choices, and follows a change."""
+    import rules
+
+    gui.context.settings.set_engine_choice(rules.get_game("kalah"), "opponent", "pvs:time=2")
+    gui.context.show_seats("kalah")
+    gui.frame()
+    view = gui.window.current_view
+    assert "North: PVS, 2 s per move" in view._explain.text
+    seat = next(widget for widget in gui.widgets() if getattr(widget, "name", "") == "seat1")
+    while seat.value != "preset:Easy":
+        gui.click(*seat.point(1))
+    assert "North: Computer (Easy)" in view._explain.text
