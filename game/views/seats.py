@@ -57,7 +57,7 @@ class SeatSetupView(MenuView):
                            width=choice_width, name=f"seat{player}"))
             box.add(row)
         self._explain = theme.label(self._mode_text(), 13, theme.TEXT_DIM, width=choice_width + 256,
-                                    multiline=True)
+                                    multiline=True, align="center")
         box.add(self._explain)
         buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=20)
         buttons.add(self.on_click(theme.button("Start", width=220, height=52, font_size=18), self.start_game))
