@@ -50,6 +50,17 @@ def test_nothing_leaves_the_window_or_overlaps(gui, name: str, size: tuple[int, 
         assert not wrong, f"{name} at {size[0]}x{size[1]}:\n" + "\n".join(wrong)
 
 
+MENUS = ("title", "play", "seats", "settings-pvs", "statistics", "load", "rules")
+
+
+@pytest.mark.parametrize("name", MENUS)
+def test_the_menus_fit_a_2560x1440_window_too(gui, name: str) -> None:  # type: ignore[no-untyped-def]
+    view = _open(gui, name, 2560, 1440)
+    assert (gui.window.width, gui.window.height) == (2560, 1440)
+    wrong = layout.problems(layout.boxes(view), 2560, 1440)
+    assert not wrong, f"{name} at 2560x1440:\n" + "\n".join(wrong)
+
+
 def test_the_check_sees_overlap_clipping_and_leaving(gui) -> None:  # type: ignore[no-untyped-def]
     """The checker itself: a label over a button, a button past the edge and a cut-off text are all reported."""
     import arcade.gui
