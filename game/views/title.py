@@ -15,6 +15,7 @@ import pymunk
 from game import catalogue, theme
 from game.scenes import textures
 from game.views.base import MESSAGE_BAND, MenuView
+from game.views.widgets import fit_font
 
 DRIFTERS = 14
 STONE_RADIUS = 22
@@ -112,7 +113,8 @@ class TitleView(MenuView):
             saved, problem = kept.load()
             if saved is not None:
                 resume = theme.button(f"Resume the game you were playing ({kept.summary(saved)})",
-                                      width=min(560, width - 40), height=44, font_size=15)
+                                      width=min(640, width - 40), height=44, font_size=15)
+                fit_font(resume)
                 self.on_click(resume, self.resume)
                 room -= 44 + 10
             elif problem:

@@ -46,6 +46,13 @@ def _statistics(context: AppContext) -> None:
     context.show_statistics()
 
 
+def _title_with_resume(context: AppContext) -> None:
+    """The title screen when a game was left in progress: its Resume button above the menu."""
+    assert context.autosave is not None
+    context.autosave.keep(_played("magnetic-cave", (Seat(), Seat("pvs:time=1", 1.0))).to_saved(), False)
+    context.show_title()
+
+
 def _load(context: AppContext) -> None:
     from game.views.load_view import new_save_path
 
@@ -99,6 +106,7 @@ def _puzzle(context: AppContext) -> None:
 
 SCREENS: dict[str, Callable[[AppContext], None]] = {
     "title": lambda context: context.show_title(),
+    "title-resume": _title_with_resume,
     "play": lambda context: context.show_play(),
     "seats": lambda context: context.show_seats("kalah"),
     "settings": _settings("preset:Medium"),
