@@ -17,18 +17,20 @@ class PlayMenuView(MenuView):
         entries = catalogue.games()
         gap = 10 if room_height >= 500 else 6
         back_height = 44 if room_height >= 500 else 38
-        row_height = min(56, max(40, (room_height - back_height - gap * len(entries)) / max(1, len(entries))))
-        button_width = min(380, 0.42 * room_width)
-        blurb_width = min(520, room_width - button_width - 16)
+        large = room_height >= 760 and room_width >= 1400  # a big window: larger rows and words
+        row_height = min(72 if large else 56,
+                         max(40, (room_height - back_height - gap * len(entries)) / max(1, len(entries))))
+        button_width = min(460 if large else 380, 0.42 * room_width)
+        blurb_width = min(640 if large else 520, room_width - button_width - 16)
         rows = arcade.gui.UIBoxLayout(space_between=gap, align="left")
         for entry in entries:
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             text = entry.title if entry.available else f"{entry.title} ({entry.why_not})"
-            widget = theme.button(text, width=button_width, height=row_height, font_size=16,
+            widget = theme.button(text, width=button_width, height=row_height, font_size=20 if large else 16,
                                   enabled=entry.available)
             self.on_click(widget, lambda name=entry.name: self.context.show_seats(name))
             row.add(widget)
-            row.add(theme.label(entry.blurb, 13 if room_width >= 1000 else 12,
+            row.add(theme.label(entry.blurb, 16 if large else 13 if room_width >= 1000 else 12,
                                 theme.TEXT if entry.available else theme.TEXT_DIM, width=blurb_width,
                                 multiline=True))
             rows.add(row)
