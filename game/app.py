@@ -20,7 +20,24 @@ from game.context import AppContext
 from game.settings import CONFIG_ENV, SettingsStore
 
 WIDTH, HEIGHT = 1280, 720
+MINIMUM = (800, 500)
 TITLE = "StoneCave"
+
+
+def window_size(screen_width: int, screen_height: int) -> tuple[int, int]:
+    """The size the window opens at on a screen this big: 1280x720, smaller when that would not fit with room
+    for the desktop's own bars, never smaller than 800x500 unless the screen itself is."""
+    width = min(WIDTH, int(screen_width * 0.92))
+    height = min(HEIGHT, int(screen_height * 0.85))
+    return max(min(MINIMUM[0], screen_width), width), max(min(MINIMUM[1], screen_height), height)
+
+
+def _screen_size() -> tuple[int, int]:
+    """The size of the screen the window opens on (the default one)."""
+    import pyglet
+
+    screen = pyglet.display.get_display().get_default_screen()
+    return screen.width, screen.height
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -62,8 +79,10 @@ def run(argv: list[str] | None = None) -> int:
             valid = ", ".join(name for name, e in names.items() if e.available)
             print(f"stonecave gui: cannot play {options.game!r} here (playable: {valid})", file=sys.stderr)
             return 2
-    window = arcade.Window(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False, vsync=True)
-    window.set_minimum_size(800, 500)
+    screen = _screen_size()
+    width, height = window_size(*screen)
+    window = arcade.Window(width, height, TITLE, resizable=True, antialiasing=False, vsync=True)
+    window.set_minimum_size(min(MINIMUM[0], width), min(MINIMUM[1], height))
     context = start(window, options.config_dir)
     if options.fullscreen or options.windowed:
         context.settings.set("fullscreen", bool(options.fullscreen))

@@ -66,6 +66,21 @@ class AppContext:
     # -- navigation -------------------------------------------------------------------------------------------
     def show(self, view: arcade.View) -> None:
         self.window.show_view(view)
+        # The window's own keys sit above every screen's handlers (a screen's are pushed by show_view).
+        self.window.remove_handlers(on_key_press=self.window_keys)
+        self.window.push_handlers(on_key_press=self.window_keys)
+
+    def window_keys(self, symbol: int, modifiers: int) -> bool | None:
+        """Keys that mean the same on every screen: F11 switches full screen on or off."""
+        if symbol == arcade.key.F11:
+            self.toggle_fullscreen()
+            return True
+        return None
+
+    def toggle_fullscreen(self) -> None:
+        """Full screen on or off, remembered in the settings."""
+        self.settings.set("fullscreen", not self.settings.get("fullscreen"))
+        self.save_settings()
 
     def show_title(self) -> None:
         from game.views.title import TitleView

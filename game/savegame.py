@@ -461,3 +461,32 @@ def check_engine(game: Game, spec: str, line: int | None = None, field_name: str
 def new_game(game: Game, seats: Sequence[Seat], seed: int | None = None) -> SavedGame:
     """A SavedGame at the starting position of ``game`` (dealt with ``seed`` where the start is random)."""
     return SavedGame(game, tuple(seats), game.initial_state(seed=seed), (), seed)
+
+
+# -- what the load list shows --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SaveSummary:
+    """What a player needs to pick a save: the game, who plays, how far it went, when it was saved."""
+
+    path: Path
+    modified: float
+    """When the file was last written (seconds since the epoch)."""
+    game: Game | None = None
+    seats: tuple[Seat, ...] = ()
+    moves: int = 0
+    is_over: bool = False
+    problem: str = ""
+    """Why the file cannot be read (empty when it can)."""
+
+
+def summary(path: str | os.PathLike[str]) -> SaveSummary:
+    """The summary of the save at ``path``; a file that cannot be read gets the reason instead (never raises
+    SaveError; OSError only when the file itself has gone)."""
+    target = Path(path)
+    modified = target.stat().st_mtime
+    try:
+        saved = load(target)
+    except (SaveError, RulesError, ValueError) as error:
+        return SaveSummary(target, modified, problem=str(error))
+    return SaveSummary(target, modified, saved.game, saved.seats, len(saved.moves),
+                       saved.game.is_terminal(saved.state))

@@ -52,6 +52,12 @@ class SettingItem:
     """For the ``engines`` item: (role key, role label) pairs."""
     preference: tuple[str, ...] = ()
     preferred_preset: str = ""
+    parameters: tuple[tuple[str, str], ...] = ()
+    """For the ``engines`` item: (raw parameter name, the name a player reads) pairs."""
+
+    def parameter_label(self, name: str) -> str:
+        """An engine parameter's name in a player's words (the raw name when the YAML gives none)."""
+        return dict(self.parameters).get(name, name)
 
     def check(self, value: Any) -> Any:
         """``value`` converted to this item's type, or SettingsError saying what is expected."""
@@ -111,6 +117,7 @@ class SettingsSchema:
                     roles=tuple((str(k), str(v)) for k, v in (raw.get("roles") or {}).items()),
                     preference=tuple(str(p) for p in raw.get("preference") or ()),
                     preferred_preset=str(raw.get("preferred_preset", "")),
+                    parameters=tuple((str(k), str(v)) for k, v in (raw.get("parameters") or {}).items()),
                 )
                 if kind != "engines":
                     item.check(item.default)
@@ -170,6 +177,44 @@ def resolve_engine_choice(choice: str, game: Any) -> str:
     except EngineError as error:
         raise SettingsError(str(error)) from None
     return choice
+
+
+def _engine_words(spec: str) -> str:
+    """``pvs:time=2`` -> ``PVS, 2 s per move``: the engine's short name and its limits, in words."""
+    from ai import registry
+    from ai.base import EngineError
+
+    try:
+        info, params = registry.parse_engine_spec(spec)
+    except EngineError:
+        return spec
+    title = info.title
+    if "(" in title and title.endswith(")"):
+        title = title[title.index("(") + 1:-1]  # "Iterative deepening (PVS)" -> "PVS"
+    limits = []
+    for key, words in (("time", "{:g} s per move"), ("depth", "{} moves deep"), ("iterations", "{} play-outs"),
+                       ("nodes", "{} positions")):
+        if params.get(key) is not None:
+            limits.append(words.format(params[key]))
+    return ", ".join([title] + limits)
+
+
+def describe_engine(spec: str, game: Any = None) -> str:
+    """An engine choice or spec in a player's words: ``Computer (Hard)`` for a preset (or a spec one of the
+    game's presets plays), ``PVS, 2 s per move`` for an engine; ``A vs B`` both described."""
+    from ai import registry
+
+    if " vs " in spec:
+        return " vs ".join(describe_engine(part.strip(), game) for part in spec.split(" vs "))
+    if spec == "hot-seat":
+        return "Two players"
+    if spec.startswith(PRESET_PREFIX):
+        return f"Computer ({spec[len(PRESET_PREFIX):]})"
+    if game is not None:
+        for name, preset_spec in registry.presets(game).items():
+            if preset_spec == spec:
+                return f"Computer ({name})"
+    return _engine_words(spec)
 
 
 @dataclass

@@ -103,6 +103,11 @@ SMALL = TypeStyle((BODY_FONT,), 11)
 MONO = TypeStyle((MONO_FONT, BODY_FONT), 12)
 """Columns that must line up (the move list)."""
 
+def sized(style: TypeStyle, size: int) -> TypeStyle:
+    """``style``'s face and weight at another size: for screens that grow or shrink a step with the window."""
+    return replace(style, size=size)
+
+
 _fonts_loaded = False
 
 

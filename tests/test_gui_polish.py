@@ -69,10 +69,10 @@ def test_a_game_won_against_the_computer_is_counted_shown_and_kept(gui):  # type
     gui.window.current_view.context.show_statistics()
     gui.frame()
     text = table_text(gui)
-    assert "Against the computer" in text and "random" in text
+    assert "Against the computer" in text and "Random" in text  # the engine in words, not its spec
     counts = [line.text for line in gui.window.current_view._lines]
-    assert counts[counts.index("random") + 1] == "1"  # played
-    assert counts[counts.index("random") + 2 + ["won", "lost", "drawn"].index(expected)] == "1"
+    assert counts[counts.index("Random") + 1] == "1"  # played
+    assert counts[counts.index("Random") + 2 + ["won", "lost", "drawn"].index(expected)] == "1"
     assert distinct_colours(gui.screenshot(SHOTS / "statistics.png")) > 5
 
 
@@ -84,7 +84,7 @@ def test_hot_seat_and_watched_games_have_their_own_headings_and_reset_asks_first
     gui.context.show_statistics()
     gui.frame()
     text = table_text(gui)
-    assert "Hot-seat" in text and "Computer against computer" in text and "random vs alphabeta:depth=2" in text
+    assert "Hot-seat" in text and "Computer against computer" in text and "Random vs Alpha-beta, 2 moves deep" in text
     gui.press("Reset")
     assert store.records, "reset must ask first"
     gui.press("No, keep them")

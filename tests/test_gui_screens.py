@@ -1,6 +1,6 @@
 """Screenshots of each scene, checked by their pixels: not blank, the right number of pits, every stone drawn.
 
-The pictures are saved under the test's temporary folder (and by ``bench/screenshots.py`` into
+The pictures are saved under the test's temporary folder (and by ``tools/screenshots.py`` into
 ``docs/screenshots`` for the README).  Pits are counted as connected regions of the hollows' colour; every
 stone the scene holds must be drawn (its centre pixel is no hollow or wood colour), and an empty pit shows its
 bare hollow at its centre.

@@ -15,9 +15,10 @@ import arcade.gui
 from game import autosave, catalogue, savegame, theme
 from game.context import AppContext
 from game.session import Session
-from game.views.base import MenuView
+from game.settings import describe_engine
+from game.views.base import MESSAGE_BAND, MenuView
+from game.views.widgets import Rows, text_button
 
-SHOWN = 8
 SUFFIX = ".save"
 PUZZLE_SCENE = "puzzle"
 """Saves of a game registered with this scene continue on the puzzle screen (``game/catalogue.py``)."""
@@ -98,28 +99,75 @@ def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | No
     context.show(view)
 
 
+def describe_save(save: savegame.SaveSummary) -> tuple[str, str]:
+    """The two parts of a save's line in the load list: what it is, and when it was saved."""
+    when = time.strftime("%d %b %Y %H:%M", time.localtime(save.modified))
+    if save.game is None:
+        return f"{save.path.name}: cannot be read", when
+    seats = []
+    for player, seat in zip(save.game.player_names, save.seats):
+        who = "Human" if seat.is_human else describe_engine(str(seat.engine), save.game)
+        seats.append(f"{player}: {who}")
+    unit = "round" if save.game.num_players == 1 else "move"
+    count = f"{save.moves} {unit}{'s' if save.moves != 1 else ''}" + (", over" if save.is_over else "")
+    return f"{save.game.title}, {count}  -  {'  vs  '.join(seats)}", when
+
+
 class LoadView(MenuView):
-    """The newest saves as buttons."""
+    """The saves, newest first, one button each (game, players, moves and date), scrolling when many."""
 
     heading = "Load game"
 
+    def __init__(self, context: AppContext) -> None:
+        folder = context.save_dir
+        assert folder is not None
+        self.saves = []
+        for path in save_files(folder):
+            try:
+                self.saves.append(savegame.summary(path))
+            except OSError:
+                continue  # removed while the list was read
+        self.rows = Rows(self.rebuild)
+        super().__init__(context)
+
     def build(self) -> None:
         folder = self.context.save_dir
-        assert folder is not None
-        box = arcade.gui.UIBoxLayout(space_between=10)
-        files = save_files(folder)
-        if not files:
-            box.add(theme.label(f"No saved games yet in {folder}.", theme.LABEL, theme.TEXT_DIM))
-        for path in files[:SHOWN]:
-            stamp = time.strftime("%d %b %Y %H:%M", time.localtime(path.stat().st_mtime))
-            widget = theme.button(f"{path.stem}   ({stamp})", width=640, height=46, size=theme.BODY)
-            box.add(self.on_click(widget, lambda path=path: self.load(path)))
-        if len(files) > SHOWN:
-            box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", theme.SMALL, theme.TEXT_DIM))
+        _, _, room_width, room_height = self.content_box()
+        width = min(900, room_width)
+        box = arcade.gui.UIBoxLayout(space_between=Rows.GAP)
+        if not self.saves:
+            box.add(theme.label(f"No saved games yet in {folder}.", theme.BODY, theme.TEXT_DIM, width=width,
+                                multiline=True, align="center"))
+        buttons = []
+        for save in self.saves:
+            what, when = describe_save(save)
+            widget = text_button(f"{what}     {when}", width, 40, 14 if width >= 700 else 13)
+            self._fit_text(widget, what, when)
+            buttons.append(self.on_click(widget, lambda path=save.path: self.load(path)))
+        for widget in self.rows.layout(buttons, room_height - 44 - 2 * Rows.GAP, width):
+            box.add(widget)
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="center")
+        anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - MESSAGE_BAND))
         self.ui.add(anchor)
+
+    @staticmethod
+    def _fit_text(widget: arcade.gui.UIFlatButton, what: str, when: str) -> None:
+        """Shorten the description until the line fits its button (the date always stays)."""
+        label = widget._label._label  # the arcade.Text the button draws
+        while label.content_width > widget.width - 24 and len(what) > 12:
+            what = what[:-6] + "..."
+            widget.text = f"{what}     {when}"
+
+    def scroll(self, steps: int, x: float, y: float) -> bool:
+        return self.rows.scroll(steps)
+
+    def default_action(self) -> None:
+        """Enter with nothing focused: open the newest save."""
+        if self.saves:
+            self.load(self.saves[0].path)
+        else:
+            self.back()
 
     def load(self, path: Path) -> None:
         problem = open_save(self.context, path)

@@ -20,6 +20,7 @@ from game.controller import SPEEDS, MatchController, PlayMove, ReplayMove, ShowR
 from game.scenes.contract import Location, MatchScene
 from game.session import Session
 from game.views.frugal_ui import FrugalUIManager
+from game.views.widgets import fit_font
 from game.views.match_panels import board_marks, button_bar, end_panel, show_controller
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 from rules import Move, State
@@ -29,7 +30,7 @@ __all__ = ["MatchView", "SPEEDS", "Location"]
 _K = arcade.key
 KEYS = {_K.U: "undo", _K.R: "redo", _K.H: "hint", _K.F1: "show_rules", _K.N: "new_game", _K.P: "toggle_pause",
         _K.PLUS: "faster", _K.EQUAL: "faster", _K.NUM_ADD: "faster", _K.MINUS: "slower", _K.NUM_SUBTRACT: "slower",
-        _K.TAB: "toggle_panel", _K.F11: "toggle_fullscreen"}
+        _K.TAB: "toggle_panel"}
 CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
 """The commands of plain keys and of Ctrl (or Command) with a key: methods of the view, else of the controller."""
 
@@ -118,6 +119,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
                    "Speed": controller.faster}
         names = self.controller.button_names()
         bar, self._buttons = button_bar({name: self.controller.button_text(name) for name in names}, actions, width)
+        for button in self._buttons.values():
+            fit_font(button)  # a narrow window: smaller words rather than cut-off ones
         self.ui.add(bar)
         if self._overlay is not None:  # the panel was cleared with the rest: it is built again for this size
             self._overlay = None
@@ -292,7 +295,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         if symbol == _K.ESCAPE:
             self.stop_replay() if self.controller.replay_index is not None else self.leave()
             return True
-        if self.scene.is_animating and symbol != _K.F11:
+        if self.scene.is_animating:
             self.scene.finish()
             if symbol == _K.SPACE:
                 return True

@@ -32,6 +32,8 @@ class _Panel(arcade.Section):
         self.batch = pyglet.graphics.Batch()
         self._placed: tuple[float, float, float, float] | None = None
         self._background: arcade.shape_list.ShapeElementList | None = None
+        self._texts_changed = False
+        """A text changed since the last ``place``: texts that share the room are placed again."""
 
     def background(self, mesh: Mesh) -> None:
         """Add the panel's background shapes to ``mesh`` (subclasses)."""
@@ -47,6 +49,9 @@ class _Panel(arcade.Section):
             self._background = mesh.build()
             self.place()
             self._placed = rect
+        elif self._texts_changed:
+            self.place()
+        self._texts_changed = False
         assert self._background is not None
         self._background.draw()
         self.batch.draw()
@@ -69,7 +74,11 @@ class TopBar(_Panel):
         self.last = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_x="center",
                                 anchor_y="center", batch=self.batch)
 
+    TURN_SIZE, LAST_SIZE = 18, 12
+
     def show(self, title: str, variant: str, turn: str, turn_colour: theme.Color, scores: str, last: str) -> None:
+        self._last_text = last
+        before = (self.title.text, self.variant.text, self.turn.text, self.scores.text, self.last.text)
         _set(self.title, title)
         _set(self.variant, variant)
         _set(self.turn, turn)
@@ -77,18 +86,37 @@ class TopBar(_Panel):
             self.turn.color = turn_colour
         _set(self.scores, scores)
         _set(self.last, last)
+        if before != (self.title.text, self.variant.text, self.turn.text, self.scores.text, last):
+            self._texts_changed = True
 
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
         mesh.rectangle(self.left, self.bottom - 1, self.width, 2, theme.PANEL_EDGE)
 
     def place(self) -> None:
+        """The name on the left, the scores on the right, whose turn and the last move centred in the room
+        between them: smaller, and the last move shortened, when the window is too narrow for them."""
         middle = self.bottom + self.height / 2
         self.title.position = self.left + 20, middle + 8
         self.variant.position = self.left + 20, middle - 16
-        self.turn.position = self.left + self.width / 2, middle + 8
-        self.last.position = self.left + self.width / 2, middle - 16
-        self.scores.position = self.right - 20, middle + 8  # on the turn's line, so the last move's has the width
+        self.scores.position = self.right - 20, middle
+        room_left = max(self.title.right, self.variant.right) + 16
+        room_right = (self.scores.left if self.scores.text else self.right) - 16
+        centre = self.left + self.width / 2
+        for text, size in ((self.turn, self.TURN_SIZE), (self.last, self.LAST_SIZE)):
+            if text is self.last:
+                _set(text, getattr(self, "_last_text", text.text))
+            if text.font_size != size:
+                text.font_size = size
+            while text.content_width > room_right - room_left and text.font_size > size - 4:
+                text.font_size -= 1
+            while text.content_width > room_right - room_left and len(text.text) > 4:
+                text.text = text.text[:-4] + "..."
+        widest = max(self.turn.content_width, self.last.content_width)
+        if centre - widest / 2 < room_left or centre + widest / 2 > room_right:
+            centre = (room_left + room_right) / 2  # off the window's centre, between the name and the scores
+        self.turn.position = centre, middle + 8
+        self.last.position = centre, middle - 16
 
 
 class SidePanel(_Panel):
@@ -168,12 +196,6 @@ class ScreenChrome:
         self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
         self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
         self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
-
-    def toggle_fullscreen(self) -> None:
-        """F11 on a game screen, as on the menus: full screen on or off, remembered in the settings."""
-        context = self.context  # type: ignore[attr-defined]
-        context.settings.set("fullscreen", not context.settings.get("fullscreen"))
-        context.save_settings()
 
     def toast(self, text: str) -> None:
         self.toasts.append((text, self.clock + TOAST_TIME))

@@ -8,25 +8,42 @@ from game.views.base import MenuView
 
 
 class PlayMenuView(MenuView):
-    """One large button per game, with a line about it."""
+    """One large button per game, with a line about it, sized to the window."""
 
     heading = "Choose a game"
 
     def build(self) -> None:
-        box = arcade.gui.UIBoxLayout(space_between=10)
-        for entry in catalogue.games():
+        _, _, room_width, room_height = self.content_box()
+        entries = catalogue.games()
+        gap = 10 if room_height >= 500 else 6
+        back_height = 44 if room_height >= 500 else 38
+        large = room_height >= 760 and room_width >= 1400  # a big window: larger rows and words
+        row_height = min(72 if large else 56,
+                         max(40, (room_height - back_height - gap * len(entries)) / max(1, len(entries))))
+        button_width = min(460 if large else 380, 0.42 * room_width)
+        blurb_width = min(640 if large else 520, room_width - button_width - 16)
+        rows = arcade.gui.UIBoxLayout(space_between=gap, align="left")
+        for entry in entries:
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             text = entry.title if entry.available else f"{entry.title} ({entry.why_not})"
-            widget = theme.button(text, width=380, height=56, enabled=entry.available)
+            widget = theme.button(text, width=button_width, height=row_height, size=theme.sized(theme.LABEL, 20 if large else 16),
+                                  enabled=entry.available)
             self.on_click(widget, lambda name=entry.name: self.context.show_seats(name))
             row.add(widget)
-            row.add(theme.label(entry.blurb, theme.BODY, theme.TEXT if entry.available else theme.TEXT_DIM, width=520,
+            row.add(theme.label(entry.blurb, theme.sized(theme.BODY, 16 if large else 13 if room_width >= 1000 else 12),
+                                theme.TEXT if entry.available else theme.TEXT_DIM, width=blurb_width,
                                 multiline=True))
-            box.add(row)
-        bottom = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
-        bottom.add(self.on_click(theme.button("Learn to play", width=240, height=44), self.context.show_learn))
-        bottom.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
-        box.add(bottom)
+            rows.add(row)
+        box = arcade.gui.UIBoxLayout(space_between=gap)
+        box.add(rows)
+        box.add(self.on_click(theme.button("Back", width=200, height=back_height), self.back))
+        left, bottom, _, _ = self.content_box()
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="center", align_y=-10)
+        anchor.add(box, anchor_x="center", anchor_y="center", align_y=bottom + room_height / 2 - self.window.height / 2)
         self.ui.add(anchor)
+
+    def default_action(self) -> None:
+        """Enter with nothing focused: the first game that can be played."""
+        first = next((entry for entry in catalogue.games() if entry.available), None)
+        if first is not None:
+            self.context.show_seats(first.name)

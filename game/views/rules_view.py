@@ -18,7 +18,8 @@ import arcade
 import arcade.gui
 
 from game import theme
-from game.views.base import MenuView
+from game.views.base import MESSAGE_BAND, MenuView
+from game.views.widgets import text_button
 from guarded import files
 
 RULES_PATH = Path(__file__).parent.parent / "menus" / "rules.yaml"
@@ -26,6 +27,8 @@ DIAGRAMS = ("sowing", "oware", "hus", "cave", "solitaire")
 ARROW = theme.ACCENTS[0]
 CAPTURE = theme.WARNING
 Op = Callable[[], None]
+TOP, TAB_HEIGHT, BACK_HEIGHT = 20, 38, 42
+"""The tabs' distance from the window's top and their height; the Back button's height."""
 
 
 @dataclass(frozen=True)
@@ -305,6 +308,8 @@ class RulesView(MenuView):
         self.back_to = back_to
         self.illustration: Illustration | None = None
         self._texts: list[arcade.Text] = []
+        self.first_paragraph = 0
+        self._more_below = 0
         super().__init__(context)
 
     @property
@@ -314,38 +319,81 @@ class RulesView(MenuView):
     def build(self) -> None:
         width, height = self.window.width, self.window.height
         tabs = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
-        tab_width = min(200, (width - 60) / len(pages()) - 8)
+        tab_width = min(200, (width - 40) / len(pages()) - 8)
         for index, page in enumerate(pages()):
-            widget = theme.button(page.title.split(" (")[0], width=tab_width, height=40, size=theme.BODY)
+            widget = text_button(page.title.split(" (")[0], tab_width, TAB_HEIGHT, 14 if tab_width >= 170 else 12)
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
             tabs.add(self.on_click(widget, lambda index=index: self.select(index)))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(tabs, anchor_x="center", anchor_y="top", align_y=-80)
-        back = self.on_click(theme.button("Back", width=200, height=44), self.back)
-        anchor.add(back, anchor_x="center", anchor_y="bottom", align_y=70)
+        anchor.add(tabs, anchor_x="center", anchor_y="top", align_y=-TOP)
+        back = self.on_click(theme.button("Back", width=160, height=BACK_HEIGHT), self.back)
+        anchor.add(back, anchor_x="center", anchor_y="bottom", align_y=MESSAGE_BAND)
         self.ui.add(anchor)
         self._lay_out_page(width, height)
 
     def _lay_out_page(self, width: int, height: int) -> None:
+        """The page's title and words on the left (as large as fit), the illustration and caption on the right."""
         page = self.page
-        text_left, text_width = 40, max(260, width * 0.38)
-        top = height - 150
-        self._texts = [theme.text(page.title, theme.HEADING, theme.ACCENTS[0], text_left, top,
-                                   anchor_y="top")]
-        body = "\n\n".join(page.rules)
-        self._texts.append(theme.text(body, theme.BODY, theme.TEXT, text_left, top - 50,
-                                       anchor_y="top", multiline=True, width=int(text_width)))
-        diagram_left = text_left + text_width + 60
-        diagram_width = max(200, width - diagram_left - 70)
-        rect = (diagram_left, 170, diagram_width, max(150, top - 170 - 20))
+        top = height - TOP - TAB_HEIGHT - 20
+        bottom = MESSAGE_BAND + BACK_HEIGHT + 16
+        text_left = 30
+        title = theme.text(page.title, theme.sized(theme.HEADING, 24 if height >= 640 else 18), theme.ACCENTS[0],
+                           text_left, top, anchor_y="top")
+        self._texts = [title]
+        body_top = title.bottom - 14
+        paragraphs = list(page.rules[self.first_paragraph:])
+        # The words take what they need: the largest size (and then the narrowest column) at which they fit.
+        fitted = None
+        for size in (13, 12, 11):
+            for share in (0.38, 0.44, 0.5):
+                text_width = int(max(260, width * share))
+                body = arcade.Text("\n\n".join(paragraphs), text_left, body_top, theme.TEXT, size,
+                                   font_name=theme.BODY_FONT, anchor_y="top", multiline=True, width=text_width)
+                fitted = body
+                if body.bottom >= bottom:
+                    break
+            if fitted.bottom >= bottom:
+                break
+        assert fitted is not None
+        self._more_below = 0
+        while fitted.bottom < bottom and len(paragraphs) > 1:  # still too long: the rest is a scroll away
+            paragraphs.pop()
+            self._more_below += 1
+            fitted.text = "\n\n".join(paragraphs)
+        self._texts.append(fitted)
+        hints = []
+        if self.first_paragraph:
+            hints.append(f"{self.first_paragraph} paragraphs above (Page Up)")
+        if self._more_below:
+            hints.append(f"{self._more_below} more below (Page Down or the wheel)")
+        if hints:
+            self._texts.append(arcade.Text("; ".join(hints), text_left, bottom - 4, theme.TEXT_DIM, 11,
+                                           font_name=theme.BODY_FONT, anchor_y="top"))
+        text_width = fitted.width or 260
+        diagram_left = text_left + text_width + 40
+        diagram_width = max(200, width - diagram_left - 40)
+        caption = arcade.Text(page.caption, diagram_left + diagram_width / 2, bottom, theme.TEXT_DIM, 12,
+                              font_name=theme.BODY_FONT, anchor_x="center", anchor_y="bottom", multiline=True,
+                              width=int(diagram_width), align="center")
+        self._texts.append(caption)
+        diagram_bottom = caption.top + 16
+        rect = (diagram_left, diagram_bottom, diagram_width, max(120, top - diagram_bottom))
         self.illustration = Illustration(page.diagram, rect)
-        self._texts.append(theme.text(page.caption, theme.BODY, theme.TEXT_DIM, diagram_left + diagram_width / 2, 140,
-                                      anchor_x="center", anchor_y="center",
-                                       multiline=True, width=int(diagram_width), align="center"))
+
+    def scroll(self, steps: int, x: float, y: float) -> bool:
+        """Page Up / Down and the wheel move through the paragraphs of a page too long for the window."""
+        first = (self.first_paragraph + min(steps, self._more_below) if steps > 0
+                 else max(0, self.first_paragraph + steps))
+        if first == self.first_paragraph:
+            return False
+        self.first_paragraph = first
+        self.rebuild()
+        return True
 
     def select(self, index: int) -> None:
         self.index = index % len(pages())
+        self.first_paragraph = 0
         self.rebuild()
 
     def back(self) -> None:

@@ -14,7 +14,7 @@ from ai import registry
 from game import theme
 from game.session import Session
 from game.savegame import Seat
-from game.settings import PRESET_PREFIX, SettingsError, resolve_engine_choice
+from game.settings import PRESET_PREFIX, SettingsError, describe_engine, resolve_engine_choice
 from game.views.base import MenuView
 from game.views.widgets import Choice
 
@@ -42,17 +42,22 @@ class SeatSetupView(MenuView):
         super().__init__(context)
 
     def build(self) -> None:
+        _, _, room_width, _ = self.content_box()
+        choice_width = min(460, room_width - 256)
         box = arcade.gui.UIBoxLayout(space_between=14)
         options = seat_options(self.game)
         for player, name in enumerate(self.game.player_names):
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             accent = theme.ACCENTS[player]
             order = "moves first" if player == 0 else "moves second"
-            row.add(theme.label(f"{name} ({order})", theme.LABEL, accent, width=240))
+            cell = arcade.gui.UIAnchorLayout(width=240, height=40, size_hint=None)  # same width in both rows
+            cell.add(theme.label(f"{name} ({order})", theme.sized(theme.LABEL, 16), accent), anchor_x="right", anchor_y="center")
+            row.add(cell)
             row.add(Choice(options, self.choices[player], lambda value, p=player: self._choose(p, value),
-                           width=460, name=f"seat{player}"))
+                           width=choice_width, name=f"seat{player}"))
             box.add(row)
-        self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=720, multiline=True)
+        self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=choice_width + 256,
+                                    multiline=True, align="center")
         box.add(self._explain)
         buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=20)
         buttons.add(self.on_click(theme.button("Start", width=220, height=52), self.start_game))
@@ -65,6 +70,10 @@ class SeatSetupView(MenuView):
     def back(self) -> None:
         self.context.show_play()
 
+    def default_action(self) -> None:
+        """Enter: start the game with the seats as chosen."""
+        self.start_game()
+
     def _choose(self, player: int, value: str) -> None:
         self.choices[player] = value
         self._explain.text = self._mode_text()
@@ -74,8 +83,19 @@ class SeatSetupView(MenuView):
         if humans == 2:
             return "Hot-seat: two players share the board and take turns."
         if humans == 1:
-            return "You against the computer. Undo takes back your move and the computer's answer."
-        return "Computer against computer: watch, with pause and a speed control."
+            text = "You against the computer. Undo takes back your move and the computer's answer."
+        else:
+            text = "Computer against computer: watch, with pause and a speed control."
+        return f"{text}\n{self._players_text()}"
+
+    def _players_text(self) -> str:
+        """Who each computer seat is, in words ("North: Computer (Medium)"), the Settings choice resolved."""
+        try:
+            seats = self.seats()
+        except SettingsError as error:
+            return str(error)
+        return ",  ".join(f"{name}: {describe_engine(str(seat.engine), self.game)}"
+                          for name, seat in zip(self.game.player_names, seats) if not seat.is_human)
 
     def seats(self) -> tuple[Seat, ...]:
         """The seats as the save format names them (engine specs resolved from presets and Settings)."""

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import arcade
 import arcade.gui
 
 import rules
 from ai import registry
 from game import catalogue, theme
-from game.settings import PRESET_PREFIX, SettingItem, SettingsError
+from game.settings import PRESET_PREFIX, SettingItem, SettingsError, describe_engine
 from game.views.base import MenuView
-from game.views.widgets import Choice, Stepper, card, labelled
+from game.views.widgets import SETTING_HELP, SETTING_NAME, Choice, Rows, Stepper, card, labelled
 
-COLUMN = 560
+WIDE = 1100
+"""Content at least this wide shows two columns: the general settings beside the engine's."""
 CONTROL = 280
 
 
@@ -29,7 +31,7 @@ def _engine_params(choice: str) -> tuple[str, dict[str, Any]]:
 
 
 class SettingsView(MenuView):
-    """All the settings on one screen, in two columns of cards."""
+    """All the settings on one screen, in one or two scrolling columns of rows."""
 
     heading = "Settings"
 
@@ -37,6 +39,8 @@ class SettingsView(MenuView):
         names = [entry.name for entry in catalogue.games() if entry.available]
         self.game_name = names[0] if names else "kalah"
         self.role = context.settings.schema.engines_item.roles[0][0]
+        self.scrolls = [Rows(self.rebuild), Rows(self.rebuild)]
+        self._columns: list[tuple[arcade.gui.UIWidget, Rows]] = []
         super().__init__(context)
 
     @property
@@ -45,92 +49,122 @@ class SettingsView(MenuView):
 
     # -- building ---------------------------------------------------------------------------------------------
     def build(self) -> None:
-        schema = self.context.settings.schema
-        columns = arcade.gui.UIBoxLayout(vertical=False, space_between=20, align="top")
-        left = arcade.gui.UIBoxLayout(space_between=12)
-        for group in schema.groups:
-            if any(item.type == "engines" for item in group.items):
-                continue  # the group with the engines item is the right-hand column
-            box = card(group.heading, COLUMN)
-            for item in group.items:
-                box.add(labelled(item.label, item.help, self._control(item), COLUMN - 24))
-            left.add(box)
-        columns.add(left)
-        columns.add(self._engine_card())
+        _, _, room_width, room_height = self.content_box()
+        two = room_width >= WIDE
+        width = min(620, (room_width - 20) / 2) if two else min(760, room_width)
+        inner = width - 28  # inside the card's padding and border
+        self.control_width = min(CONTROL, inner * 0.45)
+        general = self._general_rows(inner)
+        engine = self._engine_rows(inner)
+        columns = [general, engine] if two else [general + engine]
+        row = arcade.gui.UIBoxLayout(vertical=False, space_between=20, align="top")
+        self._columns = []
+        for rows, scroll in zip(columns, self.scrolls):
+            box = card("", width)
+            for widget in scroll.layout(rows, room_height - 28, inner):
+                box.add(widget)
+            row.add(box)
+            self._columns.append((box, scroll))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(columns, anchor_x="center", anchor_y="top", align_y=-80)
-        anchor.add(self.on_click(theme.button("Back", width=140, height=40, size=theme.BODY), self.back),
-                   anchor_x="left", anchor_y="top", align_x=20, align_y=-20)
+        anchor.add(row, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - 52))
+        anchor.add(self.on_click(theme.button("Back", width=120, height=40, size=theme.sized(theme.LABEL, 14)), self.back),
+                   anchor_x="left", anchor_y="top", align_x=20, align_y=-16)
         self.ui.add(anchor)
+
+    def scroll(self, steps: int, x: float, y: float) -> bool:
+        for box, rows in self._columns:
+            if box.rect.left <= x <= box.rect.right or len(self._columns) == 1:
+                return rows.scroll(steps)
+        return any(rows.scroll(steps) for _, rows in self._columns)
+
+    def _heading_row(self, text: str) -> arcade.gui.UIWidget:
+        return theme.label(text, theme.sized(theme.LABEL, 16), theme.ACCENTS[0])
+
+    def _general_rows(self, width: float) -> list[arcade.gui.UIWidget]:
+        schema = self.context.settings.schema
+        rows: list[arcade.gui.UIWidget] = []
+        for group in schema.groups:
+            items = [item for item in group.items if item.type != "engines"]
+            if any(item.type == "engines" for item in group.items):
+                continue  # that group's other items head the engine's rows
+            rows.append(self._heading_row(group.heading))
+            rows += [labelled(item.label, item.help, self._control(item), width) for item in items]
+        return rows
 
     def _control(self, item: SettingItem) -> arcade.gui.UIWidget:
         settings = self.context.settings
         value = settings.get(item.key)
+        width = self.control_width
         if item.type == "bool":
             return Choice([(True, "On"), (False, "Off")], value, lambda v, k=item.key: self._set(k, v),
-                          width=CONTROL, name=item.key)
+                          width=width, name=item.key)
         if item.type == "choice":
             return Choice([(c, c) for c in item.choices], value, lambda v, k=item.key: self._set(k, v),
-                          width=CONTROL, name=item.key)
+                          width=width, name=item.key)
         return Stepper(value, item.minimum if item.minimum is not None else 0,
                        item.maximum if item.maximum is not None else 100, item.step or 1,
-                       lambda v, k=item.key: self._set(k, v), whole=item.type == "int", width=CONTROL,
+                       lambda v, k=item.key: self._set(k, v), whole=item.type == "int", width=width,
                        name=item.key)
 
-    def _engine_card(self) -> arcade.gui.UIWidget:
+    def _engine_rows(self, width: float) -> list[arcade.gui.UIWidget]:
         settings = self.context.settings
         item = settings.schema.engines_item
         group = next(group for group in settings.schema.groups if item in group.items)
-        box = card(group.heading, COLUMN)
+        rows: list[arcade.gui.UIWidget] = [self._heading_row(group.heading)]
         for other in group.items:
             if other is not item:
-                box.add(labelled(other.label, other.help, self._control(other), COLUMN - 24))
-        box.add(theme.label(item.help, theme.BODY, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+                rows.append(labelled(other.label, other.help, self._control(other), width))
+        rows.append(theme.label(item.help, SETTING_HELP, theme.TEXT_DIM, width=width, multiline=True))
+        wide = min(width * 0.62, 420)
         games = [(entry.name, entry.title) for entry in catalogue.games() if entry.available]
-        box.add(labelled("Game", "", Choice(games, self.game_name, self._choose_game, width=CONTROL,
-                                            name="engine-game"), COLUMN - 24))
-        box.add(labelled("Role", "", Choice(list(item.roles), self.role, self._choose_role, width=CONTROL,
-                                            name="engine-role"), COLUMN - 24))
+        rows.append(labelled("Game", "", Choice(games, self.game_name, self._choose_game, width=wide,
+                                                name="engine-game"), width))
+        rows.append(labelled("Role", "", Choice(list(item.roles), self.role, self._choose_role, width=wide,
+                                                name="engine-role"), width))
         game = self.game
         current = settings.engine_choice(game, self.role)
         options = [(PRESET_PREFIX + name, f"Preset: {name}") for name in registry.presets(game)]
         engine_name = None if current.startswith(PRESET_PREFIX) else _engine_params(current)[0]
         for info in registry.engines(game):
-            options.append((current if info.name == engine_name else info.name, f"Engine: {info.title}"))
-        box.add(labelled(item.label, "", Choice(options, current, self._choose_engine, width=CONTROL,
-                                                name="engine-choice"), COLUMN - 24))
+            options.append((current if info.name == engine_name else info.name, info.title))
+        rows.append(labelled(item.label, "", Choice(options, current, self._choose_engine, width=wide,
+                                                    name="engine-choice"), width))
         if engine_name is None:
-            spec = registry.presets(game).get(current[len(PRESET_PREFIX):], "")
-            box.add(theme.label(f"{current[len(PRESET_PREFIX):]} plays {spec}. Choose an engine to set its "
-                                "parameters yourself.", theme.BODY, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+            preset = current[len(PRESET_PREFIX):]
+            spec = registry.presets(game).get(preset, "")
+            rows.append(theme.label(f"{preset} plays {describe_engine(spec)} ({spec}). Choose an engine to set "
+                                    "its parameters yourself.", SETTING_HELP, theme.TEXT_DIM, width=width,
+                                    multiline=True))
         else:
             info = registry.engine_info(engine_name)
-            box.add(theme.label(info.description, theme.BODY, theme.TEXT_DIM, width=COLUMN - 24, multiline=True))
+            rows.append(theme.label(info.description, SETTING_HELP, theme.TEXT_DIM, width=width, multiline=True))
             _, params = _engine_params(current)
             for param in info.params:
-                box.add(labelled(param.name, param.description, self._param_control(info.name, param, params),
-                                 COLUMN - 24))
-        return box
+                rows.append(labelled(item.parameter_label(param.name), param.description,
+                                     self._param_control(info.name, param, params), width, hint=param.name))
+        return rows
 
     def _param_control(self, engine: str, param: Any, params: dict[str, Any]) -> arcade.gui.UIWidget:
         value = params.get(param.name, param.default)
         change = lambda v, name=param.name: self._set_param(engine, name, v)  # noqa: E731
+        width = self.control_width
         if param.type == "bool":
-            return Choice([(True, "On"), (False, "Off")], value, change, width=CONTROL, name=param.name)
+            return Choice([(True, "On"), (False, "Off")], value, change, width=width, name=param.name)
         if param.type == "choice":
-            return Choice([(c, c) for c in param.choices or ()], value, change, width=CONTROL, name=param.name)
+            return Choice([(c, c) for c in param.choices or ()], value, change, width=width, name=param.name)
         if param.type in ("int", "float"):
-            options_none = [(None, "not used")] if param.optional else []
-            if value is None and param.optional:
-                first = param.minimum if param.minimum is not None else 1
-                return Choice(options_none + [(first, f"{first:g}")], None, change, width=CONTROL,
-                              name=param.name)
             minimum = param.minimum if param.minimum is not None else 0
             maximum = param.maximum if param.maximum is not None else max(100, 10 * (value or 1))
             step = 1 if param.type == "int" else (0.1 if maximum - minimum <= 10 else 1.0)
-            return Stepper(value, minimum, maximum, step, change, whole=param.type == "int", width=CONTROL,
-                           name=param.name)
-        return theme.label(str(value), theme.BODY, theme.TEXT_DIM)
+            # An optional limit (depth, time, nodes) steps down past its minimum to "not used" and back.
+            return Stepper(value, minimum, maximum, step, change, whole=param.type == "int", width=width,
+                           name=param.name, optional=param.optional, resume=param.default)
+        if param.name == "eval":
+            from ai.evaluators import evaluator_names
+
+            names = ["default"] + [name for name in evaluator_names(self.game) if name != "default"]
+            return Choice([(name, name) for name in names], value, change, width=width, name=param.name)
+        return theme.label(str(value), SETTING_NAME, theme.TEXT_DIM)
 
     # -- changes ----------------------------------------------------------------------------------------------
     def _set(self, key: str, value: Any) -> None:
@@ -140,7 +174,7 @@ class SettingsView(MenuView):
             self.message(str(error), warning=True)
             return
         self.context.save_settings()
-        self.message(f"Saved to {self.context.store.path}")
+        self.message("Saved.")
 
     def _choose_game(self, name: str) -> None:
         self.game_name = name
@@ -167,5 +201,5 @@ class SettingsView(MenuView):
             self.message(str(error), warning=True)
             return
         self.context.save_settings()
-        self.message(f"{self.game.title}, {dict(self.context.settings.schema.engines_item.roles)[self.role]}: "
-                     f"{choice}  (saved)")
+        role = dict(self.context.settings.schema.engines_item.roles)[self.role]
+        self.message(f"Saved: {self.game.title}, {role}: {describe_engine(choice, self.game)} ({choice})")

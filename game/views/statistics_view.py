@@ -11,13 +11,16 @@ import arcade.gui
 
 import rules
 from game import theme
+from game.settings import describe_engine
 from game.statistics import KIND_TITLES, KINDS, Tally
-from game.views.base import MenuView
+from game.views.base import MESSAGE_BAND, MenuView, heading_band
 
-COLUMNS = (("Game", 0), ("Opponent", 190), ("Played", 560), ("Won", 660), ("Lost", 740), ("Drawn", 820))
-"""Column headings and their x offsets from the table's left edge."""
+COLUMNS = (("Game", 0.0), ("Opponent", 0.2), ("Played", 0.64), ("Won", 0.75), ("Lost", 0.84), ("Drawn", 0.93))
+"""Column headings and where each starts, as a fraction of the table's width."""
 TABLE_WIDTH = 900
 ROW_HEIGHT = 26
+BUTTONS_Y = MESSAGE_BAND + 8
+"""Where the Reset / Back row sits above the window's bottom; the table ends above it."""
 
 
 def _game_title(name: str) -> str:
@@ -34,6 +37,8 @@ class StatisticsView(MenuView):
 
     def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
         self.confirming = False
+        self.first_row = 0
+        self._hidden_below = 0
         self._lines: list[arcade.Text] = []
         super().__init__(context)
         problems = context.statistics.ensure_loaded()
@@ -53,42 +58,74 @@ class StatisticsView(MenuView):
             side = "" if kind == "computer" else "  (won and lost from the first player's side)"
             table.append(("heading", [KIND_TITLES[kind] + side]))
             for (game, _kind, opponent), tally in entries:
-                table.append(("row", self._cells(_game_title(game), opponent, tally)))
+                table.append(("row", self._cells(game, opponent, tally)))
         return table
 
     @staticmethod
     def _cells(game: str, opponent: str, tally: Tally) -> list[str]:
-        if len(opponent) > 40:
-            opponent = opponent[:38] + "..."
-        return [game, opponent, str(tally.played), str(tally.won), str(tally.lost), str(tally.drawn)]
+        """A row's cells, the opponent in words ("Computer (Hard)", "PVS, 2 s per move")."""
+        try:
+            rules_game = rules.get_game(game)
+        except rules.ParameterError:
+            rules_game = None
+        words = describe_engine(opponent, rules_game)
+        return [_game_title(game), words, str(tally.played), str(tally.won), str(tally.lost), str(tally.drawn)]
+
+    def scroll(self, steps: int, x: float, y: float) -> bool:
+        first = self.first_row + min(steps, self._hidden_below) if steps > 0 else max(0, self.first_row + steps)
+        if first == self.first_row:
+            return False
+        self.first_row = first
+        self.rebuild()
+        return True
 
     def _build_lines(self) -> None:
         width, height = self.window.width, self.window.height
-        left = max(20, (width - TABLE_WIDTH) / 2)
-        y = height - 110
+        table_width = min(TABLE_WIDTH, width - 40)
+        left = (width - table_width) / 2
+        y = height - heading_band(height) - 24
         self._lines = []
         rows = self.rows()
         if not rows:
-            self._lines.append(theme.text("No finished games yet: play one from Play, and it is counted here.",
-                                          theme.BODY, theme.TEXT_DIM, width / 2, y - 40, anchor_x="center"))
+            self._lines.append(arcade.Text("No finished games yet: play one from Play, and it is counted here.",
+                                           width / 2, y - 40, theme.TEXT_DIM, 16, font_name=theme.BODY_FONT,
+                                           anchor_x="center", multiline=True, width=int(table_width),
+                                           align="center"))
             return
+        size = 14 if table_width >= 700 else 12
         for text, offset in COLUMNS:
-            self._lines.append(theme.text(text, theme.LABEL, theme.ACCENTS[0], left + offset, y))
+            self._lines.append(arcade.Text(text, left + offset * table_width, y, theme.ACCENTS[0], size,
+                                           font_name=theme.BODY_FONT, bold=True))
         y -= ROW_HEIGHT + 6
-        bottom = 150
-        for index, (style, cells) in enumerate(rows):
-            if y < bottom:
-                rest = sum(1 for s, _ in rows[index:] if s == "row")
-                self._lines.append(theme.text(f"... and {rest} more rows (a larger window shows them)", theme.BODY,
-                                              theme.TEXT_DIM, left, y))
-                break
+        bottom = BUTTONS_Y + 48 + 16
+        fits = max(1, int((y - bottom) // ROW_HEIGHT) + 1)
+        self.first_row = min(self.first_row, max(0, len(rows) - fits))
+        shown = rows[self.first_row:]
+        if self.first_row:
+            fits -= 1
+            self._lines.append(arcade.Text(f"{self.first_row} rows above (wheel or Page Up)", left, y,
+                                           theme.TEXT_DIM, 12, font_name=theme.BODY_FONT))
+            y -= ROW_HEIGHT
+        self._hidden_below = max(0, len(shown) - fits)
+        if self._hidden_below:
+            shown = shown[:fits - 1]
+            self._hidden_below = len(rows) - self.first_row - len(shown)
+        opponent_width = (COLUMNS[2][1] - COLUMNS[1][1]) * table_width - 12
+        for style, cells in shown:
             if style == "heading":
-                y -= 6
-                self._lines.append(theme.text(cells[0], theme.LABEL, theme.ACCENTS[1], left, y))
+                self._lines.append(arcade.Text(cells[0], left, y, theme.ACCENTS[1], size + 1,
+                                               font_name=theme.BODY_FONT, bold=True))
             else:
                 for (_, offset), cell in zip(COLUMNS, cells):
-                    self._lines.append(theme.text(cell, theme.BODY, theme.TEXT, left + offset, y))
+                    text = arcade.Text(cell, left + offset * table_width, y, theme.TEXT, size,
+                                       font_name=theme.BODY_FONT)
+                    while text.content_width > opponent_width and len(text.text) > 4:
+                        text.text = text.text[:-4] + "..."  # a long name gives way rather than run on
+                    self._lines.append(text)
             y -= ROW_HEIGHT
+        if self._hidden_below:
+            self._lines.append(arcade.Text(f"{self._hidden_below} more rows below (wheel or Page Down)", left, y,
+                                           theme.TEXT_DIM, 12, font_name=theme.BODY_FONT))
 
     # -- widgets ----------------------------------------------------------------------------------------------
     def build(self) -> None:
@@ -105,7 +142,7 @@ class StatisticsView(MenuView):
             row.add(self.on_click(theme.button("Reset", width=200, height=48, enabled=has_games), self.ask_reset))
             row.add(self.on_click(theme.button("Back", width=200, height=48), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=80)
+        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=BUTTONS_Y)
         self.ui.add(anchor)
 
     def ask_reset(self) -> None:

@@ -14,7 +14,8 @@ import pymunk
 
 from game import catalogue, theme
 from game.scenes import textures
-from game.views.base import MenuView
+from game.views.base import MESSAGE_BAND, MenuView
+from game.views.widgets import fit_font
 
 DRIFTERS = 14
 STONE_RADIUS = 22
@@ -81,23 +82,40 @@ class TitleView(MenuView):
 
     def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
         self.drift = DriftingStones(context.window.width, context.window.height)
+        self._drop = 0.0
+        """How far the name and menu sit below the top, to centre them on a tall window."""
         name, tagline = catalogue.title()
-        self._name = theme.text(name, theme.TITLE, theme.ACCENTS[0], anchor_x="center")
-        self._tagline = theme.text(tagline, theme.LABEL, theme.TEXT_DIM, anchor_x="center")
+        self._name = theme.text(name, theme.TITLE, theme.ACCENTS[0], anchor_x="center", anchor_y="top")
+        self._tagline = theme.text(tagline, theme.sized(theme.BODY, 18), theme.TEXT_DIM, anchor_x="center",
+                                   anchor_y="top")
         super().__init__(context)
         if context.notices:
             self.message("\n".join(context.notices), warning=True)
             context.notices.clear()
 
+    def _title_sizes(self) -> tuple[int, int, float]:
+        """The name's and tagline's font sizes and the height the two take at the top."""
+        tall = self.window.height >= 640
+        name, tagline = (64, 18) if tall else (44, 15)
+        if self._name.font_size != name:
+            self._name.font_size, self._tagline.font_size = name, tagline
+        return name, tagline, 30 + self._name.content_height + 12 + self._tagline.content_height + 4
+
     def build(self) -> None:
-        box = arcade.gui.UIBoxLayout(space_between=10)
+        width, height = self.window.width, self.window.height
+        _, _, title_band = self._title_sizes()
+        room = height - title_band - MESSAGE_BAND - 16
+        buttons: list[arcade.gui.UIFlatButton] = []
+        resume = None
         kept = self.context.autosave
         if kept is not None and kept.exists():
             saved, problem = kept.load()
             if saved is not None:
-                widget = theme.button(f"Resume the game you were playing ({kept.summary(saved)})", width=560,
-                                      height=46)
-                box.add(self.on_click(widget, self.resume))
+                resume = theme.button(f"Resume the game you were playing ({kept.summary(saved)})",
+                                      width=min(640, width - 40), height=44, size=theme.sized(theme.LABEL, 15))
+                fit_font(resume)
+                self.on_click(resume, self.resume)
+                room -= 44 + 10
             elif problem:
                 self.context.notices.append(problem)
         actions = {
@@ -109,13 +127,40 @@ class TitleView(MenuView):
             "statistics": self.context.show_statistics,
             "quit": self.context.quit,
         }
-        for item in catalogue.main_menu():
+        items = catalogue.main_menu()
+        # As many buttons in a column as fit below the name; the rest in a second (or third) column.
+        gap = 10 if height >= 640 else 6
+        button_height = min(46, max(36, (room + gap) // len(items) - gap))
+        per_column = max(1, int((room + gap) // (button_height + gap)))
+        columns = -(-len(items) // per_column)
+        per_column = -(-len(items) // columns)
+        button_width = min(320, (width - 40) / columns - 16)
+        for item in items:
             text = item.label if item.enabled else f"{item.label} (coming)"
-            widget = theme.button(text, width=320, height=46, enabled=item.enabled)
-            box.add(self.on_click(widget, actions[item.action]))
+            widget = theme.button(text, width=button_width, height=button_height, size=theme.sized(theme.LABEL, 18 if height >= 640 else 16),
+                                  enabled=item.enabled)
+            buttons.append(self.on_click(widget, actions[item.action]))
+        grid = arcade.gui.UIBoxLayout(vertical=False, space_between=16, align="top")
+        for start in range(0, len(buttons), per_column):
+            column = arcade.gui.UIBoxLayout(space_between=gap)
+            for widget in buttons[start:start + per_column]:
+                column.add(widget)
+            grid.add(column)
+        box = arcade.gui.UIBoxLayout(space_between=10)
+        if resume is not None:
+            box.add(resume)
+        box.add(grid)
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="center", align_y=-70)
+        # On a tall window the name and the menu sit together a little above the middle, not at the very top.
+        menu_height = per_column * (button_height + gap) - gap + (54 if resume is not None else 0)
+        free = height - MESSAGE_BAND - title_band - 8 - menu_height
+        self._drop = max(0.0, free * 0.4)
+        anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(title_band + 8 + self._drop))
         self.ui.add(anchor)
+
+    def default_action(self) -> None:
+        """Enter on the title screen: Play."""
+        self.context.show_play()
 
     def resume(self) -> None:
         from game.views.load_view import resume
@@ -137,7 +182,8 @@ class TitleView(MenuView):
     def on_draw_before_ui(self) -> None:
         width, height = self.window.width, self.window.height
         self.drift.draw()
-        self._name.position = width / 2, height - 150
+        self._title_sizes()
+        self._name.position = width / 2, height - 30 - self._drop
         self._name.draw()
-        self._tagline.position = width / 2, height - 190
+        self._tagline.position = width / 2, self._name.bottom - 12
         self._tagline.draw()

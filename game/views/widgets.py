@@ -19,8 +19,28 @@ END = 0.22
 """Fraction of a control's width, at each end, that acts as its back / forward (or minus / plus) button."""
 
 
-def _control_style() -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
-    return theme.button_style(theme.BODY)  # values in the body face: they are data, not labels
+def _control_style(size: int = theme.BODY.size) -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
+    return theme.button_style(theme.sized(theme.BODY, size))  # values in the body face: they are data, not labels
+
+
+def text_button(text: str, width: float, height: float = 40, font_size: int = 13) -> arcade.gui.UIFlatButton:
+    """A button for a line of ordinary words (a save, a marker), in the body face rather than the display one."""
+    return arcade.gui.UIFlatButton(text=text, width=width, height=height, style=_control_style(font_size))
+
+
+def fit_font(button: arcade.gui.UIFlatButton, smallest: int = 9) -> None:
+    """Make the button's font smaller until its text fits inside it (never below ``smallest`` points)."""
+    style = button.style.get("normal")
+    if style is None or not button.text:
+        return
+    size = int(style.font_size)
+    names = style.font_name
+    room = button.width - 2 * (style.border_width or 0) - 8
+    while size > smallest and arcade.Text(button.text, 0, 0, font_size=size, font_name=names).content_width > room:
+        size -= 1
+    if size != style.font_size:
+        button.style = {state: type(value)(**{**vars(value), "font_size": size})
+                        for state, value in button.style.items()}
 
 
 class Choice(arcade.gui.UIFlatButton):
@@ -29,6 +49,7 @@ class Choice(arcade.gui.UIFlatButton):
     def __init__(self, options: Sequence[tuple[Any, str]], value: Any, on_change: Callable[[Any], None],
                  width: float = 300, name: str = "") -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
+        self._base_style = self.style
         if not options:
             raise ValueError("a Choice needs at least one option")
         self.options = list(options)
@@ -45,6 +66,9 @@ class Choice(arcade.gui.UIFlatButton):
     def _show(self) -> None:
         arrows = len(self.options) > 1
         self.text = f"<     {self.options[self.index][1]}     >" if arrows else self.options[self.index][1]
+        if self.style is not self._base_style:
+            self.style = self._base_style
+        fit_font(self)  # a long option in a narrow control: smaller words rather than cut-off ones
 
     def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
         self.step(-1 if event.x < self.left + self.width * END else 1)
@@ -62,13 +86,20 @@ class Choice(arcade.gui.UIFlatButton):
 
 
 class Stepper(arcade.gui.UIFlatButton):
-    """``-  value (range)  +``: a number kept within [minimum, maximum] in steps of ``step``."""
+    """``-  value (range)  +``: a number kept within [minimum, maximum] in steps of ``step``.
 
-    def __init__(self, value: float, minimum: float, maximum: float, step: float,
-                 on_change: Callable[[float], None], whole: bool = False, width: float = 300, name: str = "") -> None:
+    An ``optional`` number can also be unset: a step down from the minimum shows "not used" (the value None),
+    and a step up from there comes back to ``resume`` (the minimum unless given).
+    """
+
+    def __init__(self, value: float | None, minimum: float, maximum: float, step: float,
+                 on_change: Callable[[float | None], None], whole: bool = False, width: float = 300,
+                 name: str = "", optional: bool = False, resume: float | None = None) -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
         self.minimum, self.maximum, self.step_size, self.whole = minimum, maximum, step, whole
-        self.number = value
+        self.optional = optional
+        self.resume = minimum if resume is None else min(maximum, max(minimum, resume))
+        self.number = value if value is not None or optional else minimum
         self.on_change_value = on_change
         self.name = name
         self._show()
@@ -77,10 +108,13 @@ class Stepper(arcade.gui.UIFlatButton):
         return str(int(number)) if self.whole else f"{number:g}"
 
     def _show(self) -> None:
-        minus = "-" if self.number > self.minimum else " "
+        if self.number is None:
+            self.text = "       not used      +"
+            return
+        minus = "-" if self.number > self.minimum or self.optional else " "
         plus = "+" if self.number < self.maximum else " "
-        self.text = (f"{minus}      {self._format(self.number)}   "
-                     f"({self._format(self.minimum)} to {self._format(self.maximum)})      {plus}")
+        span = f"({self._format(self.minimum)} to {self._format(self.maximum)})"
+        self.text = f"{minus}      {self._format(self.number)}   {span}      {plus}"
 
     def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
         if event.x < self.left + self.width * END:
@@ -93,32 +127,115 @@ class Stepper(arcade.gui.UIFlatButton):
         return (self.left + 8 if step < 0 else self.right - 8), self.center_y
 
     def step(self, direction: int) -> None:
-        size = self.step_size
-        # Big ranges (a seed, a node budget) move faster: the step grows with the value.
-        if self.whole and abs(self.number) >= 20 * size:
-            size = max(size, 10 ** (len(str(int(abs(self.number)))) - 2))
-        number = min(self.maximum, max(self.minimum, self.number + direction * size))
-        number = int(round(number)) if self.whole else round(number, 6)
+        if self.number is None:
+            number: float | None = self.resume if direction > 0 else None
+        elif direction < 0 and self.optional and self.number <= self.minimum:
+            number = None
+        else:
+            size = self.step_size
+            # Big ranges (a seed, a node budget) move faster: the step grows with the value.
+            if self.whole and abs(self.number) >= 20 * size:
+                size = max(size, 10 ** (len(str(int(abs(self.number)))) - 2))
+            number = min(self.maximum, max(self.minimum, self.number + direction * size))
+            number = int(round(number)) if self.whole else round(number, 6)
         if number != self.number:
             self.number = number
             self._show()
             self.on_change_value(number)
 
 
+SETTING_NAME = theme.sized(theme.BODY, 14)
+"""A setting's name: the body face a step above body text."""
+SETTING_HELP = theme.SMALL
+"""A setting's description and raw parameter name: smaller, and dimmer than its name."""
+
+
 def card(heading: str, width: float) -> arcade.gui.UIBoxLayout:
     """A panel with a heading, to be filled with rows."""
     box = arcade.gui.UIBoxLayout(space_between=6, align="left", size_hint_min=(width, 0))
-    box.add(theme.label(heading, theme.LABEL, theme.ACCENTS[0]))
+    if heading:
+        box.add(theme.label(heading, theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
     box.with_padding(all=12).with_background(color=theme.PANEL).with_border(color=theme.PANEL_EDGE, width=2)
     return box
 
 
-def labelled(label: str, help_line: str, control: arcade.gui.UIWidget, width: float) -> arcade.gui.UIWidget:
-    """A row: the setting's name over its one-line help on the left, the control on the right."""
-    height = 62 if help_line else 36
-    row = arcade.gui.UIAnchorLayout(width=width, height=height, size_hint=None)
-    text = label if not help_line else f"{label}\n{help_line}"
-    row.add(theme.label(text, theme.BODY, theme.TEXT, width=width - control.width - 12, multiline=True),
-            anchor_x="left", anchor_y="center")
+def labelled(label: str, help_line: str, control: arcade.gui.UIWidget, width: float,
+             hint: str = "") -> arcade.gui.UIWidget:
+    """A row: the setting's name (with a small ``hint``, such as the raw parameter name, beside it) over its
+    description on the left, the control on the right; as tall as its words need."""
+    text_width = max(120, width - control.width - 12)
+    words = arcade.gui.UIBoxLayout(space_between=2, align="left")
+    name = arcade.gui.UIBoxLayout(vertical=False, space_between=8, align="bottom")
+    parts = [theme.label(label, SETTING_NAME, theme.TEXT)]
+    if hint:
+        parts.append(theme.label(hint, SETTING_HELP, theme.TEXT_DIM))
+    for part in parts:
+        name.add(part)
+    words.add(name)
+    height = max(part.height for part in parts)  # a layout's own size is known only once it is laid out
+    if help_line:
+        description = theme.label(help_line, SETTING_HELP, theme.TEXT_DIM, width=text_width, multiline=True)
+        words.add(description)
+        height += 2 + description.height
+    row = arcade.gui.UIAnchorLayout(width=width, height=max(control.height, height) + 6, size_hint=None)
+    row.add(words, anchor_x="left", anchor_y="center")
     row.add(control, anchor_x="right", anchor_y="center")
     return row
+
+
+class Rows:
+    """A column of rows too long for its room, shown a window at a time from ``first`` on.
+
+    ``layout(rows, room)`` returns the rows to show (with "more above" / "more below" buttons where rows are
+    left out) that fit in ``room`` pixels; ``scroll`` moves the window.  The screen rebuilds after a scroll.
+    """
+
+    MARKER = 26
+    GAP = 6
+
+    def __init__(self, on_scroll: Callable[[], None]) -> None:
+        self.first = 0
+        self.on_scroll = on_scroll
+        self.hidden_below = 0
+
+    def scroll(self, steps: int) -> bool:
+        """Move the first row shown by ``steps`` rows (no further than the last rows fit); True when it moved."""
+        first = self.first + min(steps, self.hidden_below) if steps > 0 else max(0, self.first + steps)
+        if first == self.first:
+            return False
+        self.first = first
+        self.on_scroll()
+        return True
+
+    def layout(self, rows: list[arcade.gui.UIWidget], room: float, width: float) -> list[arcade.gui.UIWidget]:
+        """The widgets to stack: a marker, the rows that fit, a marker."""
+        total = sum(row.height for row in rows) + self.GAP * max(0, len(rows) - 1)
+        if total <= room:
+            self.first, self.hidden_below = 0, 0
+            return list(rows)
+        self.first = min(self.first, len(rows) - 1)
+        shown: list[arcade.gui.UIWidget] = []
+        used = self.MARKER + self.GAP if self.first else 0
+        for row in rows[self.first:]:
+            need = row.height + (self.GAP if shown else 0)
+            if used + need + self.MARKER + self.GAP > room and shown:
+                break
+            shown.append(row)
+            used += need
+        self.hidden_below = len(rows) - self.first - len(shown)
+        result: list[arcade.gui.UIWidget] = []
+        if self.first:
+            result.append(self._marker(f"{self.first} more above (wheel or Page Up)", -3, width))
+        result += shown
+        if self.hidden_below:
+            result.append(self._marker(f"{self.hidden_below} more below (wheel or Page Down)", 3, width))
+        return result
+
+    def _marker(self, text: str, steps: int, width: float) -> arcade.gui.UIFlatButton:
+        marker = text_button(text, width, self.MARKER)
+
+        @marker.event("on_click")
+        def _clicked(event: arcade.gui.UIOnClickEvent) -> None:
+            self.scroll(steps)
+
+        return marker

@@ -1,0 +1,106 @@
+"""Write the screenshots: ``python tools/screenshots.py [SCREEN ...]`` -> docs/screenshots/SCREEN-WxH.png.
+
+Drives the real application on a hidden window (Xvfb when no display is set) and photographs every screen of
+``game.views.tour`` at 800x500, 1280x720 and 1920x1080 (``--size 1280x720`` for one size), so the pictures
+follow the code; each picture's layout problems (a text or button outside the window or over another, as the
+layout tests check them) are printed beside its name.  Two more pictures show a moment: a legal cell glowing
+under the mouse in Magnetic Cave, and a puzzle being watched as A* searches.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from xvfb import ensure_display  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+SIZES = ((800, 500), (1280, 720), (1920, 1080))
+CAVE_HOVER = "D4"
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, _, height = text.partition("x")
+    return int(width), int(height)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("screens", nargs="*", help="screens to photograph (default: all)")
+    parser.add_argument("--size", type=_size, action="append", help="WIDTHxHEIGHT (default: the three sizes)")
+    options = parser.parse_args(argv)
+    ensure_display()
+    import arcade
+
+    from game import app
+    from game.views import layout, tour
+
+    names = options.screens or list(tour.SCREENS)
+    unknown = [name for name in names if name not in tour.SCREENS]
+    if unknown:
+        parser.error(f"unknown screens {unknown}; known: {', '.join(tour.SCREENS)}")
+    window = arcade.Window(1280, 720, "StoneCave", resizable=True, antialiasing=False, vsync=False)
+    window._enable_event_queue = False
+
+    def frames(count: int, dt: float = 1 / 60) -> None:
+        for _ in range(count):
+            window.dispatch_events()
+            window._dispatch_updates(dt)
+            window.dispatch_event("on_draw")
+            window.flip()
+
+    def shoot(name: str) -> None:
+        window.dispatch_event("on_draw")
+        image = arcade.get_image(0, 0, window.width, window.height)
+        window.flip()
+        OUT.mkdir(parents=True, exist_ok=True)
+        path = OUT / f"{name}-{window.width}x{window.height}.png"
+        image.convert("RGB").save(path, optimize=True)
+        wrong = layout.problems(layout.boxes(window.current_view), window.width, window.height)
+        print(path.relative_to(ROOT), "ok" if not wrong else "\n    " + "\n    ".join(wrong))
+
+    for width, height in options.size or SIZES:
+        window.set_size(width, height)
+        window.dispatch_event("on_resize", width, height)
+        for name in names:
+            context = app.start(window, Path(tempfile.mkdtemp()))  # a fresh player: no saves, no settings
+            context.sounds.enabled = False
+            context.apply_settings = lambda: None  # type: ignore[method-assign]
+            tour.open_screen(context, name)
+            frames(90 if name == "title" else 60, 1 / 30)
+            shoot(name)
+            view = window.current_view
+            if name == "magnetic-cave" and (width, height) == (1280, 720):
+                game = view.match.game
+                x, y = view.scene.centre(game.parse_move(view.match.state, CAVE_HOVER))
+                window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)  # a legal cell glows
+                frames(30, 1 / 30)
+                shoot("magnetic-cave-hover")
+            if name == "puzzle" and (width, height) == (1280, 720):
+                view.hint()
+                view.hint_worker.wait(10)
+                frames(60, 1 / 30)
+                shoot("puzzle-hint")
+                view.watch_spec = "astar:time=30"  # A* in its own process, its progress in the panel
+                view.start_watch()
+                began = time.perf_counter()
+                while time.perf_counter() - began < 2.5:
+                    frames(1)
+                view.toggle_pause()
+                frames(30, 1 / 30)
+                shoot("puzzle-watch")
+                view.stop_watch()
+            if hasattr(view, "cancel_search"):
+                view.cancel_search()
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
