@@ -36,7 +36,11 @@ class PlayMenuView(MenuView):
             rows.add(row)
         box = arcade.gui.UIBoxLayout(space_between=gap)
         box.add(rows)
-        box.add(self.on_click(theme.button("Back", width=200, height=back_height), self.back))
+        bottom_row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
+        bottom_row.add(self.on_click(theme.button("Learn to play", width=240, height=back_height),
+                                     self.context.show_learn))
+        bottom_row.add(self.on_click(theme.button("Back", width=200, height=back_height), self.back))
+        box.add(bottom_row)
         left, bottom, _, _ = self.content_box()
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=bottom + room_height / 2 - self.window.height / 2)
