@@ -101,24 +101,24 @@ def main() -> int:
         view = SolitaireView(context, Puzzle.from_level(level))
         context.show(view)
         for text in level.line[:PUZZLE_ROUNDS]:  # a game in progress, a hint on the board
-            view.play(view.game.parse_move(view.session.state, text))
+            view.play(view.session.game.parse_move(view.session.state, text))
             view.scene.finish()
         view.hint()
-        view.hint_worker.wait(10)
+        view.controller.searches.hint_worker.wait(10)
         frames(120, 1 / 30)
         shoot("puzzle")
         # Watching A* search (in its own process) with its live progress in the panel.
         import time
 
-        view.watch_spec = "astar:time=30"
-        view.start_watch()
+        view.controller.watch.spec = "astar:time=30"
+        view.controller.toggle_watch()
         began = time.perf_counter()
         while time.perf_counter() - began < 2.5 and view.session.rounds == PUZZLE_ROUNDS:
             frames(1)
-        view.toggle_pause()
+        view.controller.watch.toggle_pause()
         frames(30, 1 / 30)
         shoot("puzzle-watch")
-        view.stop_watch()
+        view.controller.watch.stop()
     window.close()
     return 0
 

@@ -23,12 +23,16 @@ Loading finds the puzzle again from the deal: a level with the same holes, else 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable
 
-from game.records import PuzzleResult, deal_key
+from ai.base import SearchResult
+from game import savegame
+
+from game.records import PuzzleResult, RecordsStore, deal_key
 from game.savegame import SavedGame, SaveError, Seat
 from game.session import Session
-from levels.solitaire import Level
+from levels.solitaire import Level, load_levels
 from rules.solitaire import CEILING, Round, Solitaire, SolitaireState, random_deal
 
 
@@ -177,6 +181,11 @@ class PuzzleSession(Session):
             raise ValueError("under lewis the game ends by clearing the board or by a loss")
         self.ended_here = True
 
+    def note_search(self, result: SearchResult) -> None:
+        """An exhaustive search that reached no goal proves the most this position allows."""
+        if result.exhaustive and not result.info.get("solved") and result.info.get("target") is not None:
+            self.note_proof(int(result.score))
+
     def note_proof(self, most: int) -> None:
         """An exhaustive search proved that the current position allows at most ``most`` stones in all."""
         self.proven = (self.rounds, most)
@@ -207,6 +216,24 @@ class PuzzleSession(Session):
     def result(self) -> PuzzleResult:
         state = self.state
         return PuzzleResult(state.stored, self.rounds, cleared=not any(state.holes))
+
+    def record_in(self, records: RecordsStore) -> tuple[str, str]:
+        """Record the finished game's result in ``records`` when the player played every round: (what to say
+        about the record, a problem writing it or "")."""
+        if self.assisted:
+            return f"Not recorded: the computer played {sum(self.by_computer)} of the {self.rounds} rounds.", ""
+        key = self.puzzle.key
+        best_before = records.best(key)
+        problem = ""
+        try:
+            improved = records.record(key, self.result())
+        except OSError as error:
+            improved = False
+            problem = f"Could not save the record to {records.path}: {error.strerror or error}"
+        best = records.best(key)
+        if improved:
+            return ("A new best for this puzzle!" if best_before else "Your first result here, recorded."), problem
+        return (f"Your best here: {best.describe(self.par)}." if best else ""), problem
 
     def verdict(self) -> Verdict:
         """What to say about the game as it stands (meant for a finished game)."""
@@ -246,3 +273,15 @@ def find_puzzle(variant: str, holes: tuple[int, ...], seed: int | None, levels: 
         return Puzzle.from_seed(variant, seed)
     text = ",".join(map(str, holes))
     return Puzzle(f"saved:{variant}:{text}", f"Saved deal {text}", variant, holes)
+
+
+def read_puzzle(path: Path) -> PuzzleSession:
+    """The puzzle in progress saved at ``path`` (SaveError, OSError or ValueError saying why it cannot be)."""
+    return PuzzleSession.from_saved(savegame.load(path, expect_game="solitaire"), load_levels()[0])
+
+
+def describe_error(error: Exception) -> str:
+    """An error's message for the screen (an OSError's reason without its number)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)

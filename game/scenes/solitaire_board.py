@@ -26,6 +26,8 @@ from game.scenes.sowing_board import BoardSpec, Lap, Location, MovePlan
 from game.scenes.sowing_scene import SowingScene
 from rules.solitaire import CCW, CW, HOLES, Round, Solitaire, SolitaireState
 
+HINT_COLOUR = (140, 230, 140, 255)
+Colour = tuple[int, int, int, int]
 SPEC = BoardSpec(rows=2, columns=6, has_stores=True, per_player=6)
 STORE_LOCATIONS = (13, 12)
 """Scene locations of store01 (left) and store02 (right)."""
@@ -72,6 +74,34 @@ def plan_round(game: Solitaire, state: SolitaireState, move: Round, after: Solit
         plan.labels.append({"board cleared": "Board cleared!"}.get(outcome.reason.value,
                                                                     outcome.reason.value.capitalize()))
     return plan
+
+
+def board_marks(game: Solitaire, state: SolitaireState, *, last: int | None, start: int | None,
+                hovered: int | None, aside_store: Location | None, hint: Round | None,
+                perfect: bool) -> tuple[dict[Location, Colour], dict[Location, Colour]]:
+    """(highlights, outlines) of the board: the hole the last round started from, the hole under the mouse and
+    the hole this round starts from (``start``: None while the player cannot choose), the store a stone set
+    aside would go to, the hint's hole (None once the game is over) and where its last stone lands, and both stores after a perfect game."""
+    gold = theme.ACCENTS[0]
+    highlights: dict[Location, Colour] = {}
+    outlines: dict[Location, Colour] = {}
+    if last is not None:
+        outlines[hole_location(last)] = theme.LAST_MOVE
+    if hovered is not None and state.holes[hovered]:
+        highlights[hole_location(hovered)] = gold[:3] + (150,)
+    if start is not None:
+        highlights[hole_location(start)] = gold
+    if aside_store is not None:
+        outlines[aside_store] = gold
+    if hint is not None:
+        hint_start, drops = round_locations(game, state, hint)
+        highlights[hint_start] = HINT_COLOUR
+        if drops:
+            outlines[drops[-1]] = HINT_COLOUR
+    if perfect:
+        for location in STORE_LOCATIONS:
+            highlights[location] = gold
+    return highlights, outlines
 
 
 def visual_direction(hole: int, rightwards: bool) -> str:

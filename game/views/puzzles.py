@@ -185,7 +185,8 @@ class PuzzlesView(MenuView):
 
     def continue_saved(self) -> None:
         """Open the newest puzzle saved from the puzzle screen, where it was left (or say why not)."""
-        from game.views.solitaire_files import describe_error, puzzle_saves, read_puzzle
+        from game.puzzle_session import describe_error, read_puzzle
+        from game.views.solitaire_panels import puzzle_saves
         from game.views.solitaire_view import SolitaireView
 
         folder = self.context.save_dir
@@ -200,9 +201,8 @@ class PuzzlesView(MenuView):
         except (OSError, ValueError) as error:  # SaveError and RulesError are ValueErrors
             self.message(f"Cannot continue {saves[0].name}: {describe_error(error)}", warning=True)
             return
-        view = SolitaireView(self.context, session.puzzle, self.records, session=session)
-        view.save_path = saves[0]
-        self.context.show(view)
+        self.context.show(SolitaireView(self.context, session.puzzle, self.records, session=session,
+                                        save_path=saves[0]))
 
     def open(self, puzzle: Puzzle) -> None:
         from game.views.solitaire_view import SolitaireView

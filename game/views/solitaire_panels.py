@@ -1,0 +1,129 @@
+"""The puzzle screen's widgets: the bar of buttons and the row under the board, the Load panel, the verdict.
+
+Built here, placed and drawn by ``game.views.solitaire_view``; which button is enabled and what the screen
+says come from ``game.puzzle_controller``.  Load lists the saves in the saves folder, newest first; a file
+that cannot be used is named with the reason the save module gives, and the puzzle on the board stays
+exactly as it was.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import arcade
+import arcade.gui
+
+from game import theme
+from game.puzzle_session import Verdict
+from game.views.load_view import save_files
+from game.views.panels import BOTTOM_BAR, SIDE_PANEL
+
+SHOWN = 8
+"""Saves listed in the Load panel (the newest)."""
+BAR = ("Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Speed", "Rules", "Puzzles")
+"""The bottom bar: the two-player screens' (Hint, Undo, Redo, Save, New game, Speed, Menu) with the puzzle's own."""
+Action = Callable[[], object]
+
+
+def puzzle_saves(folder: Path) -> list[Path]:
+    """The saves the puzzle screen wrote (``solitaire-*.save``) in ``folder``, newest first."""
+    return [path for path in save_files(folder) if path.name.startswith("solitaire-")]
+
+
+def _frame(box: arcade.gui.UIWidget, colour: theme.Color, padding: int) -> arcade.gui.UIBoxLayout:
+    frame = arcade.gui.UIBoxLayout()
+    frame.add(box.with_padding(all=padding))
+    frame.with_background(color=theme.PANEL).with_border(color=colour, width=2)
+    return frame
+
+
+def load_panel(folder: Path, pick: Callable[[Path], object], cancel: Action) -> arcade.gui.UIWidget | None:
+    """The newest saves in ``folder`` as buttons, and Cancel; None when there is no save at all."""
+    files = save_files(folder)
+    if not files:
+        return None
+    box = arcade.gui.UIBoxLayout(space_between=8)
+    box.add(theme.label("Load a saved puzzle", 22, theme.ACCENTS[0], title=True))
+    for path in files[:SHOWN]:
+        stamp = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
+        widget = theme.button(f"{path.stem}   ({stamp})", width=560, height=40, font_size=12)
+        widget.event("on_click")(lambda event, path=path: pick(path))
+        box.add(widget)
+    if len(files) > SHOWN:
+        box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", 12, theme.TEXT_DIM))
+    widget = theme.button("Cancel", width=200, height=40, font_size=12)
+    widget.event("on_click")(lambda event: cancel())
+    box.add(widget)
+    return _frame(box, theme.ACCENTS[0], 18)
+
+
+def verdict_panel(verdict: Verdict, record_line: str, actions: dict[str, Action]) -> arcade.gui.UIWidget:
+    """The end of the game: the verdict, the record, and a button for each of ``actions``."""
+    colour = theme.ACCENTS[0] if verdict.perfect else (theme.WARNING if verdict.won is False else theme.TEXT)
+    box = arcade.gui.UIBoxLayout(space_between=10)
+    box.add(theme.label(verdict.headline, 28, colour, title=True))
+    box.add(theme.label(verdict.detail, 13, theme.TEXT_DIM, width=620, multiline=True, align="center"))
+    if record_line:
+        box.add(theme.label(record_line, 14, theme.TEXT))
+    row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+    for text, action in actions.items():
+        widget = theme.button(text, width=150, height=46, font_size=14)
+        widget.event("on_click")(lambda event, action=action: action())
+        row.add(widget)
+    box.add(row)
+    return _frame(box, colour, 22)
+
+
+class PuzzleButtons:
+    """The bottom bar and, under the board, one row at a time: the directions; while the lewis question is
+    asked, Set aside / Keep sowing; while the computer plays, Pause and Stop.
+
+    The bar's labels never change (Stop and Pause are under the board while the computer plays): a new label
+    lays the bar out and paints it again, tens of milliseconds of one frame on a software renderer.  Rows are
+    swapped, not hidden: a hidden widget would ask to be rendered again every frame.
+    """
+
+    def __init__(self, ui: arcade.gui.UIManager, width: float, actions: dict[str, Action], lewis: bool) -> None:
+        self.buttons: dict[str, arcade.gui.UIFlatButton] = {}
+        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
+        button_width = min(140, (width - 40) / len(BAR) - 8)
+        for name in BAR:
+            bar.add(self._button(name, actions[name], button_width, 46))
+        rows = {
+            "directions": ["Anti-clockwise", "Clockwise"] + ([] if lewis else ["End here"]),
+            "asking": ["Set aside", "Keep sowing"] if lewis else [],
+            "watching": ["Pause", "Stop"],
+        }
+        self.rows: dict[str, arcade.gui.UIBoxLayout] = {}
+        for row, names in rows.items():
+            box = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
+            for name in names:
+                box.add(self._button(name, actions[name], 150 if name == "End here" else 270, 44))
+            self.rows[row] = box
+        anchor = arcade.gui.UIAnchorLayout()
+        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)
+        ui.add(anchor)
+        self.controls = arcade.gui.UIAnchorLayout()
+        self.row: str | None = None
+        ui.add(self.controls)
+
+    def _button(self, name: str, action: Action, width: float, height: float) -> arcade.gui.UIFlatButton:
+        widget = theme.button(name, width=width, height=height, font_size=12)
+        widget.event("on_click")(lambda event, w=widget: None if w.disabled else action())
+        self.buttons[name] = widget
+        return widget
+
+    def refresh(self, enabled: dict[str, bool], texts: dict[str, str], row: str) -> None:
+        """Enable, label and show what the position asks for (only what changed is touched)."""
+        for name, widget in self.buttons.items():
+            text = texts.get(name, name)
+            if widget.text != text:
+                widget.text = text
+            if widget.disabled == enabled.get(name, True):
+                widget.disabled = not enabled.get(name, True)
+        if self.row != row:
+            self.row = row
+            self.controls.clear()
+            self.controls.add(self.rows[row], anchor_x="center", anchor_y="bottom", align_y=BOTTOM_BAR + 8,
+                              align_x=-(SIDE_PANEL / 2))

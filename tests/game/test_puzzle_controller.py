@@ -1,0 +1,199 @@
+"""The puzzle screen's controller without a window: choosing a round, undo/redo, hint and watch (through a
+stand-in for the search processes), save and load, the end and its record, and the buttons' states."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ai.base import SearchResult
+from ai.worker import Failed, Finished, Progress
+from game import savegame
+from game.autosave import Autosave
+from game.puzzle_controller import ROUND_GAP, PuzzleController
+from game.puzzle_session import Puzzle, PuzzleSession
+from game.records import RecordsStore
+from levels.solitaire import find_level
+from rules.solitaire import CCW, CW, Round, can_set_aside
+
+
+class FakeSearches:
+    """``game.puzzle_search.PuzzleSearches`` without processes: the test posts the messages."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, str, object]] = []
+        self.running: dict[str, object] = {}
+        self.inbox: list[tuple[str, object]] = []
+        self.cancelled: list[str] = []
+
+    def start(self, role, game, spec, state):  # type: ignore[no-untyped-def]
+        self.started.append((role, spec, state))
+        self.running[role] = state
+        return None
+
+    def is_running(self, role: str) -> bool:
+        return role in self.running
+
+    def cancel(self, role: str | None = None) -> None:
+        for name in [role] if role else list(self.running):
+            if self.running.pop(name, None) is not None:
+                self.cancelled.append(name)
+
+    def poll(self):  # type: ignore[no-untyped-def]
+        inbox, self.inbox = self.inbox, []
+        for role, message in inbox:
+            if role not in self.running:
+                continue
+            state = self.running[role]
+            if isinstance(message, (Finished, Failed)):
+                del self.running[role]
+            yield role, state, message
+
+    def refill(self) -> None:
+        pass
+
+    def open(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.cancel()
+
+
+def make(tmp_path, level_id: str = "lewis-01"):  # type: ignore[no-untyped-def]
+    level = find_level(level_id)
+    searches = FakeSearches()
+    records = RecordsStore(tmp_path)
+    controller = PuzzleController(PuzzleSession(Puzzle.from_level(level)), SimpleNamespace(engine_choices={}),
+                                  Autosave(tmp_path), records, searches=searches)
+    return controller, level, searches
+
+
+def rounds_of(controller, level):  # type: ignore[no-untyped-def]
+    game, state, moves = controller.game, controller.session.state, []
+    for text in level.line:
+        move = game.parse_move(state, text)
+        moves.append(move)
+        state = game.apply(state, move)
+    return moves
+
+
+def test_a_round_is_chosen_by_hole_and_direction_and_queued_for_the_board(tmp_path) -> None:
+    controller, level, _ = make(tmp_path, "dose-01")
+    assert controller.start_hole() is None and not controller.enabled()["Clockwise"]
+    controller.choose(CW)
+    assert controller.notice_warning and controller.session.rounds == 0
+    first = rounds_of(controller, level)[0]
+    controller.click_hole(first.hole - 1)
+    assert controller.chosen == first.hole - 1 and controller.enabled()["Clockwise"]
+    before = controller.session.state
+    controller.choose(first.direction)
+    change = controller.board_changes[-1]
+    assert (change.before, change.move, change.after) == (before, first, controller.session.state)
+    assert controller.session.rounds == 1 and controller.chosen is None
+    assert controller.last_text.startswith("Round 1:") and controller.last_start == first.hole - 1
+
+
+def test_undo_redo_and_restart_show_the_board_at_once_and_keep_who_played(tmp_path) -> None:
+    controller, level, _ = make(tmp_path)
+    moves = rounds_of(controller, level)
+    controller.play(moves[0])
+    controller.play(moves[1], by_computer=True)
+    controller.board_changes.clear()
+    controller.undo()
+    assert controller.session.rounds == 1 and controller.board_changes[-1].move is None
+    assert controller.board_changes[-1].after == controller.session.state
+    controller.redo()
+    assert controller.session.by_computer == [False, True] and controller.board_changes[-1].move == moves[1]
+    controller.restart()
+    assert controller.session.rounds == 0 and controller.board_changes[-1].after == controller.session.state
+    controller.undo()
+    assert "Nothing to undo" in controller.notice
+
+
+def test_the_lewis_question_is_asked_when_a_stone_can_be_set_aside(tmp_path) -> None:
+    controller, level, _ = make(tmp_path)
+    state = controller.session.state
+    hole, direction = next((h, d) for h in range(12) for d in (CW, CCW) if state.holes[h]
+                           and can_set_aside(state.holes, h, d))
+    controller.click_hole(hole)
+    controller.choose(direction)
+    assert controller.asking == direction and controller.controls_row == "asking"
+    assert controller.enabled()["Set aside"] and not controller.enabled()["Clockwise"]
+    controller.decide(True)
+    assert controller.session.moves[-1] == Round(hole + 1, direction, True) and controller.asking is None
+
+
+def test_a_hint_is_shown_for_its_own_position_only(tmp_path) -> None:
+    controller, level, searches = make(tmp_path)
+    moves = rounds_of(controller, level)
+    controller.hint()
+    assert searches.started[-1][0] == "hint" and "thinking" in controller.hint_text
+    searches.inbox.append(("hint", Progress(SearchResult(None, info={"live": True, "visited": 1234}), 1.0)))
+    controller.update(0.1, animating=False)
+    assert "1,234 states explored" in controller.hint_text
+    searches.inbox.append(("hint", Finished(SearchResult(moves[0], info={"reason": "keeps a win possible"}), False)))
+    controller.update(0.1, animating=False)
+    assert controller.hint_move == moves[0] and "keeps a win possible" in controller.notice
+    controller.play(moves[0])  # the position changed: the hint goes
+    assert controller.hint_move is None and controller.hint_text == ""
+    controller.hint()
+    controller.play(moves[1])  # a hint asked before this round is cancelled, never shown
+    assert "hint" in searches.cancelled and not searches.is_running("hint")
+
+
+def test_watching_plays_the_engines_line_round_by_round_then_records_nothing(tmp_path) -> None:
+    controller, level, searches = make(tmp_path)
+    moves = rounds_of(controller, level)
+    controller.toggle_watch()
+    assert controller.watch.active and not controller.enabled()["Watch"] and not controller.enabled()["Hint"]
+    controller.update(0.01, animating=False)
+    assert searches.started[-1][0] == "watch"
+    searches.inbox.append(("watch", Finished(SearchResult(moves[0], pv=tuple(moves), exhaustive=True,
+                                                           info={"solved": True, "reason": "a win"}), False)))
+    controller.update(0.01, animating=False)
+    assert controller.watch.line == (controller.session.states[0], tuple(moves))
+    controller.update(ROUND_GAP, animating=True)  # the stones still fly: nothing is played
+    assert controller.session.rounds == 0
+    steps = 0
+    while not controller.session.is_over and steps < 10 * len(moves):
+        controller.update(ROUND_GAP, animating=False)
+        steps += 1
+    assert controller.session.rounds == len(moves) and all(controller.session.by_computer)
+    controller.update(0.01, animating=False)
+    assert not controller.watch.active and controller.should_finish(animating=False)
+    verdict = controller.finish()
+    assert verdict.won and "Not recorded" in controller.record_line and controller.records.best(level.id) is None
+
+
+def test_a_failed_engine_stops_watching_with_its_reason(tmp_path) -> None:
+    controller, _, searches = make(tmp_path)
+    controller.toggle_watch()
+    controller.update(0.01, animating=False)
+    searches.inbox.append(("watch", Failed("out of memory")))
+    controller.update(0.01, animating=False)
+    assert not controller.watch.active and "out of memory" in controller.notice and controller.notice_warning
+
+
+def test_the_players_win_is_recorded_once(tmp_path) -> None:
+    controller, level, _ = make(tmp_path)
+    for move in rounds_of(controller, level):
+        controller.play(move)
+    assert controller.should_finish(animating=False) and not controller.should_finish(animating=True)
+    assert not controller.enabled()["Watch"] and not controller.enabled()["Hint"]
+    verdict = controller.finish()
+    assert verdict.won and "first result" in controller.record_line
+    assert controller.records.best(level.id).cleared and not controller.should_finish(animating=False)
+
+
+def test_save_and_load_round_trip_and_a_bad_file_leaves_the_board(tmp_path) -> None:
+    controller, level, _ = make(tmp_path)
+    moves = rounds_of(controller, level)
+    controller.play(moves[0])
+    path = tmp_path / "saves" / "solitaire-1.save"
+    assert controller.save(path) and controller.save_path == path and savegame.load(path).moves == (moves[0],)
+    other, _, _ = make(tmp_path, "dose-02")
+    assert other.load(path) and other.session.puzzle.key == level.id and other.session.rounds == 1
+    assert other.board_changes[-1].after == other.session.state and other.save_path == path
+    bad = tmp_path / "bad.save"
+    bad.write_text("not a save", encoding="utf-8")
+    state = other.session.state
+    assert not other.load(bad)
+    assert other.session.state == state and "unchanged" in other.notice and other.notice_warning
