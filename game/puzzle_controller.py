@@ -21,11 +21,12 @@ from ai.worker import Failed, Finished, Progress
 from game import savegame
 from game.puzzle_search import PuzzleSearches, describe_live, engine_spec
 from game.puzzle_watch import Watch
+from game.puzzle_words import describe_hint, describe_round, hole_name, stones, store_name, visual_direction
 from game.puzzle_session import PuzzleSession, Verdict, describe_error, read_puzzle
 from game.records import RecordsStore
 from game.savegame import SavedGame
 from rules import RulesError
-from rules.solitaire import Round, SolitaireState, can_set_aside
+from rules.solitaire import CW, Round, SolitaireState, can_set_aside
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 ROUND_GAP = 0.5
@@ -109,28 +110,34 @@ class PuzzleController:
         selected = self.session.state.selected
         return selected if selected is not None else self.chosen
 
-    def click_hole(self, hole: int) -> None:
-        """A click on a hole: select it when the choice is free, else say where the round starts."""
+    def _refused(self) -> bool:
+        """True, having said why, when the player cannot play a round now (the computer plays, or it is over)."""
         if self.watch.active:
             self.say("The computer is playing: Stop (W) to take over.")
-            return
-        if self.session.is_over:
+        elif self.session.is_over:
             self.say("The game is over: Undo, Restart or back to the Puzzles.")
+        else:
+            return False
+        return True
+
+    def click_hole(self, hole: int) -> None:
+        """A click on a hole: select it when the choice is free, else say where the round starts."""
+        if self._refused():
             return
         state = self.session.state
         if state.selected is not None:
             if hole == state.selected:
-                self.say(f"This round starts from hole{hole + 1:02d}: choose a direction.")
+                self.say(f"This round starts from {hole_name(hole)}: choose a direction.")
             else:
-                self.say(f"This round starts from hole{state.selected + 1:02d}, where the last one ended: "
+                self.say(f"This round starts from {hole_name(state.selected)}, where the last one ended: "
                          "choose a direction.", warning=True)
             return
         if not state.holes[hole]:
-            self.say(f"hole{hole + 1:02d} is empty: select a hole with stones.", warning=True)
+            self.say(f"{hole_name(hole).capitalize()} is empty: pick a hole with stones.", warning=True)
             return
         self.chosen = hole
         self.asking = None
-        self.say(f"hole{hole + 1:02d} selected ({state.holes[hole]} stones): choose a direction.")
+        self.say(f"{hole_name(hole).capitalize()} ({stones(state.holes[hole])}): choose a direction.")
 
     def step_choice(self, step: int) -> None:
         """Up/Down: move the free choice to the next hole with stones."""
@@ -148,17 +155,17 @@ class PuzzleController:
 
     def choose(self, direction: str) -> None:
         """A direction was chosen: play the round, or ask first whether to set the last stone aside (lewis)."""
-        if self.watch.active or self.session.is_over:
+        if self._refused():
             return
         start = self.start_hole()
         if start is None:
-            self.say("Select a hole first: click one with stones.", warning=True)
+            self.say("Select a hole first: click one with stones (or Up/Down).", warning=True)
             return
         state = self.session.state
         if self.game.is_lewis and can_set_aside(state.holes, start, direction):
             self.asking = direction
             end = self.aside_store(start, direction)
-            self.say(f"One stone will be in hand at a row end: set it aside into store{end + 1:02d} (S) "
+            self.say(f"One stone will be in hand at the end of the row: set it aside into {store_name(end)} (S) "
                      "or keep sowing (K)?")
             return
         self.play(self._round(start, direction, False))
@@ -183,7 +190,7 @@ class PuzzleController:
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move: Round, by_computer: bool = False) -> None:
         """Play a round (IllegalMoveError if it is not legal) and queue its animation."""
-        description = self.game.describe_move(self.session.state, move)
+        description = describe_round(self.game, self.session.state, move)
         start = self.game.report(self.session.state, move).start
         before, after = self.session.play(move, by_computer)
         self.after_change()
@@ -192,8 +199,18 @@ class PuzzleController:
         self.last_round_at = self.clock
         self.board_changes.append(BoardChange(after, before, move))
 
+    def choose_side(self, rightwards: bool) -> None:
+        """Left/Right: the direction in which the stones first move on screen from the starting hole."""
+        start = self.start_hole()
+        if start is not None and self.asking is None and not self.watch.active:
+            self.choose(visual_direction(start, rightwards))
+        elif self.asking is None:
+            self.choose(CW)  # says why no round can start
+
     def after_change(self) -> None:
-        """The position changed: a hint for the old one is stale; the autosave is renewed."""
+        """The position changed: a hint, a selection or a message about the old one is stale; the autosave is
+        renewed."""
+        self.say("")
         self._autosave()
         self.searches.cancel("hint")
         self.hint_move = None
@@ -240,7 +257,7 @@ class PuzzleController:
         self.session = session
         self.after_change()
         moves = session.moves
-        self.last_text = (f"Round {session.rounds}: {self.game.describe_move(session.states[-2], moves[-1])}"
+        self.last_text = (f"Round {session.rounds}: {describe_round(self.game, session.states[-2], moves[-1])}"
                           if moves else "")
         self.last_start = None
         self._show_now()
@@ -265,8 +282,7 @@ class PuzzleController:
         self.searches.cancel()
 
     def hint(self) -> None:
-        if self.watch.active or self.session.is_over:
-            self.say("A hint is for your own round.")
+        if self._refused():
             return
         if self.searches.is_running("hint"):
             return
@@ -314,8 +330,7 @@ class PuzzleController:
                     continue
                 self.session.note_search(result)
                 self.hint_move = result.move
-                move = self.game.format_move(self.session.state, result.move)
-                self.hint_text = f"Hint: {move}, {result.info.get('reason', '')}"
+                self.hint_text = "Hint: " + describe_hint(self.game, self.session.state, result)
                 self.say(self.hint_text)
             elif isinstance(message, Failed):
                 self.hint_text = f"No hint: {message.error}"

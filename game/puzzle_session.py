@@ -49,7 +49,7 @@ class Puzzle:
 
     @classmethod
     def from_level(cls, level: Level) -> Puzzle:
-        return cls(level.id, f"{level.id}: {level.name}", level.variant, level.holes, level=level)
+        return cls(level.id, level.name, level.variant, level.holes, level=level)
 
     @classmethod
     def from_seed(cls, variant: str, seed: int) -> Puzzle:
@@ -84,9 +84,10 @@ class PuzzleSession(Session):
         super().__init__(game, (Seat(),), game.deal(puzzle.holes), puzzle.seed)
         self.game: Solitaire = game
         self.puzzle = puzzle
-        self.by_computer: list[bool] = []
-        """For each round played, whether the computer played it."""
-        self.undone_by_computer: list[bool] = []
+        self.by_computer: list[bool | None] = []
+        """For each round played, whether the computer played it (None: not known, a round loaded from a save
+        the computer helped with, which names no round)."""
+        self.undone_by_computer: list[bool | None] = []
         """For each round in ``undone``, whether the computer first played it."""
         self.ended_here = False
         """The player chose to end a dose game with the score as it stands."""
@@ -130,11 +131,11 @@ class PuzzleSession(Session):
 
     @property
     def assisted(self) -> bool:
-        """True when the computer played any round of the game."""
-        return any(self.by_computer)
+        """True when the computer played (or may have played: a loaded save it helped with) any round."""
+        return any(flag is not False for flag in self.by_computer)
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: Round, by_computer: bool = False) -> tuple[SolitaireState, SolitaireState]:  # type: ignore[override]
+    def play(self, move: Round, by_computer: bool | None = False) -> tuple[SolitaireState, SolitaireState]:  # type: ignore[override]
         """Play a round (IllegalMoveError if it is not legal); returns (before, after)."""
         replaying = bool(self.undone) and self.undone[-1] == move
         before, after = super().play(move)
@@ -155,9 +156,9 @@ class PuzzleSession(Session):
         return super().can_redo() and not self.is_over
 
     @property
-    def next_redo_by_computer(self) -> bool:
-        """Whether the computer first played the round redo would replay."""
-        return bool(self.undone_by_computer) and self.undone_by_computer[-1]
+    def next_redo_by_computer(self) -> bool | None:
+        """Whether the computer first played the round redo would replay (None: not known)."""
+        return self.undone_by_computer[-1] if self.undone_by_computer else False
 
     def undo(self) -> int:
         """Take back the last round (or the decision to end here); the number taken back (0: nothing)."""
@@ -207,9 +208,10 @@ class PuzzleSession(Session):
             raise SaveError("the start is not a deal (stones already stored or a hole already chosen)", field_name="start")
         puzzle = find_puzzle(game.variant, start.holes, saved.seed, levels)
         session = cls(puzzle)
-        computer = not saved.seats[0].is_human
+        # The save names the engine that helped, not which rounds it played: those rounds are "not known".
+        helped = None if not saved.seats[0].is_human else False
         for move in saved.moves:
-            session.play(move, by_computer=computer)
+            session.play(move, by_computer=helped)
         return session
 
     # -- the end ----------------------------------------------------------------------------------------------
@@ -221,7 +223,10 @@ class PuzzleSession(Session):
         """Record the finished game's result in ``records`` when the player played every round: (what to say
         about the record, a problem writing it or "")."""
         if self.assisted:
-            return f"Not recorded: the computer played {sum(self.by_computer)} of the {self.rounds} rounds.", ""
+            played = self.by_computer.count(True)
+            if None in self.by_computer:
+                return "Not recorded: the computer helped with this game before it was saved.", ""
+            return f"Not recorded: the computer played {played} of the {self.rounds} rounds.", ""
         key = self.puzzle.key
         best_before = records.best(key)
         problem = ""
@@ -247,7 +252,8 @@ class PuzzleSession(Session):
                                "a perfect game.", True, True)
             why = reason or "the game ended"
             return Verdict(f"Lost: {stored} of 48 stored", f"The game ended because {why} after {rounds} "
-                           "rounds. Undo to try another way, or watch the computer solve it.", False, False)
+                           "rounds. Undo to try another way; once undone, Watch shows how the computer would go "
+                           "on.", False, False)
         par = self.par
         note = "Under the source rules no deal can be cleared: 46 is a perfect game."
         if stored >= par:

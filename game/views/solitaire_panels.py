@@ -21,8 +21,9 @@ from game.views.panels import BOTTOM_BAR, SIDE_PANEL
 
 SHOWN = 8
 """Saves listed in the Load panel (the newest)."""
-BAR = ("Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Speed", "Rules", "Puzzles")
-"""The bottom bar: the two-player screens' (Hint, Undo, Redo, Save, New game, Speed, Menu) with the puzzle's own."""
+BAR = ("Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Rules", "Puzzles")
+"""The bottom bar: the two-player screens' (Hint, Undo, Redo, Save, New game, Menu) with the puzzle's own.
+Speed is under the board while the computer plays (and on +/- always): ten buttons do not fit 800 pixels."""
 Action = Callable[[], object]
 
 
@@ -84,22 +85,27 @@ class PuzzleButtons:
     swapped, not hidden: a hidden widget would ask to be rendered again every frame.
     """
 
-    def __init__(self, ui: arcade.gui.UIManager, width: float, actions: dict[str, Action], lewis: bool) -> None:
+    def __init__(self, ui: arcade.gui.UIManager, width: float, board_width: float, lewis: bool,
+                 actions: dict[str, Action]) -> None:
+        """``width``: the window's, which the bar spans; ``board_width``: the board's, which the rows fit in."""
         self.buttons: dict[str, arcade.gui.UIFlatButton] = {}
         bar = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
         button_width = min(140, (width - 40) / len(BAR) - 8)
         for name in BAR:
-            bar.add(self._button(name, actions[name], button_width, 46))
+            bar.add(self._button(name, actions[name], button_width, 46, 12 if button_width >= 100 else 10))
         rows = {
             "directions": ["Anti-clockwise", "Clockwise"] + ([] if lewis else ["End here"]),
             "asking": ["Set aside", "Keep sowing"] if lewis else [],
-            "watching": ["Pause", "Stop"],
+            "watching": ["Pause", "Stop", "Speed"],
         }
         self.rows: dict[str, arcade.gui.UIBoxLayout] = {}
         for row, names in rows.items():
             box = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
+            share = (board_width - 40 - 14 * max(0, len(names) - 1)) / max(1, len(names) + 0.5)
             for name in names:
-                box.add(self._button(name, actions[name], 150 if name == "End here" else 270, 44))
+                wide = min(270.0, share * 1.25) if name in ("Anti-clockwise", "Clockwise", "Set aside",
+                                                            "Keep sowing") else min(170.0, share)
+                box.add(self._button(name, actions[name], wide, 44, 12 if share >= 150 else 10))
             self.rows[row] = box
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)
@@ -108,8 +114,8 @@ class PuzzleButtons:
         self.row: str | None = None
         ui.add(self.controls)
 
-    def _button(self, name: str, action: Action, width: float, height: float) -> arcade.gui.UIFlatButton:
-        widget = theme.button(name, width=width, height=height, font_size=12)
+    def _button(self, name: str, action: Action, width: float, height: float, size: int) -> arcade.gui.UIFlatButton:
+        widget = theme.button(name, width=width, height=height, font_size=size)
         widget.event("on_click")(lambda event, w=widget: None if w.disabled else action())
         self.buttons[name] = widget
         return widget

@@ -52,6 +52,11 @@ __all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
 GOLD = theme.ACCENTS[0]
 CONTROL_ROW = 64
 """Height of the row of direction buttons under the board."""
+MESSAGE_Y = BOTTOM_BAR + CONTROL_ROW - 2
+"""Where the message line under the board starts (it grows upwards over a panel when it wraps)."""
+MESSAGE_LINE = 22
+WIDE_TITLE = 1180
+"""Narrower windows show the short title, so the top bar's title and whose turn never overlap."""
 
 
 def _set_text(text: arcade.Text, value: str, colour: theme.Color, position: tuple[float, float]) -> None:
@@ -87,8 +92,11 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self._load_panel: arcade.gui.UIWidget | None = None
         self._round_list_key: tuple | None = None
         self._round_list: list[str] = []
-        self._rules_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT,
-                                       anchor_x="center", anchor_y="center")
+        # Both wrap inside the board's width (a long message, a load error, is read whole, never cut off).
+        self._rules_text = arcade.Text("", 0, 0, theme.TEXT_DIM, 12, font_name=theme.BODY_FONT, multiline=True,
+                                       width=400, align="center", anchor_x="center", anchor_y="bottom")
+        self._message = arcade.Text("", 0, 0, theme.TEXT_DIM, 13, font_name=theme.BODY_FONT, multiline=True,
+                                    width=400, align="center", anchor_x="center", anchor_y="bottom")
         self._layout(context.window.width, context.window.height)
         self.scene.show(counts(session.state))
 
@@ -116,11 +124,14 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self._place_bars(width, height)
         self.board_width = max(200, width - SIDE_PANEL)
         margin = 24
-        bottom = BOTTOM_BAR + CONTROL_ROW + 40
+        for text in (self._rules_text, self._message):
+            text.width = int(self.board_width - 2 * margin)
+        self._rules_text.text = rules_line(self.session, credit=self.board_width >= 900)
+        self._rules_text.position = self.board_width / 2, MESSAGE_Y + MESSAGE_LINE
+        bottom = MESSAGE_Y + MESSAGE_LINE + self._rules_text.content_height + 14
         self.scene.set_rect(margin, bottom, self.board_width - 2 * margin, max(100, height - TOP_BAR - bottom - 70))
         self._build_buttons(width)
         self._load_panel = None  # the widgets were cleared; Load can be opened again
-        self._rules_text.text = rules_line(self.session)
         if self._overlay is not None:  # the verdict again over the new layout (the result is already recorded)
             self._overlay = None
             self._show_verdict(self.session.verdict())
@@ -136,8 +147,8 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
             "Set aside": lambda: c.decide(True), "Keep sowing": lambda: c.decide(False),
             "End here": c.end_here, "Pause": c.watch.toggle_pause, "Stop": self._snap(c.toggle_watch),
         }
-        self.buttons = PuzzleButtons(self.ui, width, {name: self._then_show(action) for name, action in actions.items()},
-                                     self.session.game.is_lewis)
+        self.buttons = PuzzleButtons(self.ui, width, self.board_width, self.session.game.is_lewis,
+                                     {name: self._then_show(action) for name, action in actions.items()})
         self._refresh_buttons()
 
     def _snap(self, action: Callable[[], object]) -> Callable[[], None]:
@@ -216,13 +227,10 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         """Continue the puzzle saved at ``path`` (or say why not, the board untouched)."""
         self.close_load()
         self.scene.finish()
-        lewis = self.session.game.is_lewis
         if not self.controller.load(path):
             return False
         self._round_list_key = None
-        if self.session.game.is_lewis != lewis:  # lewis and dose have different controls
-            self._layout(self.window.width, self.window.height)
-        self._rules_text.text = rules_line(self.session)
+        self._layout(self.window.width, self.window.height)  # lewis and dose have different controls
         self._show_changes()
         return True
 
@@ -281,9 +289,11 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
     # -- drawing ----------------------------------------------------------------------------------------------
     def _refresh_panels(self) -> None:
         c, session = self.controller, self.session
-        subtitle, turn, scores = status(session, c.watch)
+        wide = self.window.width >= WIDE_TITLE
+        subtitle, turn, scores = status(session, c.watch, wide)
         colour = theme.ACCENTS[1] if c.watch.active else GOLD
-        self.top_bar.show("Solitaire Mancala", subtitle, turn, colour, scores, c.last_text or "No round yet")
+        title = "Solitaire Mancala" if wide else "Solitaire"
+        self.top_bar.show(title, subtitle, turn, colour, scores, c.last_text or "No round yet")
         key = (session.rounds, id(session.moves[-1]) if session.moves else None)
         if key != self._round_list_key:
             self._round_list_key = key
@@ -319,14 +329,16 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         if self.toasts:
             _set_text(self._toast_text, self.toasts[-1][0], theme.TEXT, (width / 2, self.window.height - TOP_BAR - 26))
             self._toast_text.draw()
-        _set_text(self._rules_text, self._rules_text.text, theme.TEXT_DIM, (width / 2, BOTTOM_BAR + CONTROL_ROW + 28))
         self._rules_text.draw()
         notice, colour = c.notice, theme.WARNING if c.notice_warning else theme.TEXT
         if not notice and self._overlay is None:
             notice, colour = prompt(self.session, c.watch, c.start_hole(), c.asking), theme.TEXT_DIM
         if notice:
-            _set_text(self._notice_text, notice, colour, (width / 2, BOTTOM_BAR + CONTROL_ROW + 6))
-            self._notice_text.draw()
+            _set_text(self._message, notice, colour, (width / 2, MESSAGE_Y))
+            if self._message.content_height > MESSAGE_LINE:  # wrapped: over the rules line, on a panel
+                arcade.draw_lbwh_rectangle_filled(8, MESSAGE_Y - 4, width - 16, self._message.content_height + 8,
+                                                  theme.PANEL)
+            self._message.draw()
 
     # -- input ------------------------------------------------------------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -368,11 +380,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         elif ctrl and symbol in (key.S, key.O, key.Y, key.Z):
             {key.S: self.save, key.O: self.show_load, key.Y: c.redo, key.Z: c.undo}[symbol]()
         elif symbol in (key.LEFT, key.RIGHT):
-            start = c.start_hole()
-            if start is None:
-                self.say("Select a hole first: click one with stones (or Up/Down).", warning=True)
-            elif not asking:
-                c.choose(visual_direction(start, symbol == key.RIGHT))
+            c.choose_side(symbol == key.RIGHT)
         elif symbol in (key.UP, key.DOWN):
             c.step_choice(1 if symbol == key.DOWN else -1)
         elif symbol in (key.S, key.K, key.ENTER, key.RETURN) and asking:

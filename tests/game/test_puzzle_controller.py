@@ -129,9 +129,15 @@ def test_a_hint_is_shown_for_its_own_position_only(tmp_path) -> None:
     searches.inbox.append(("hint", Progress(SearchResult(None, info={"live": True, "visited": 1234}), 1.0)))
     controller.update(0.1, animating=False)
     assert "1,234 states explored" in controller.hint_text
-    searches.inbox.append(("hint", Finished(SearchResult(moves[0], info={"reason": "keeps a win possible"}), False)))
+    line = tuple(moves[:12])  # the rest of a solution, 12 rounds long
+    searches.inbox.append(("hint", Finished(SearchResult(moves[0], 48, pv=line, info={"solved": True}), False)))
     controller.update(0.1, animating=False)
-    assert controller.hint_move == moves[0] and "keeps a win possible" in controller.notice
+    # In words: the hole as the board numbers it, the way the stones go on screen, the rounds still to play.
+    report = controller.game.report(controller.session.state, moves[0])
+    way = "right" if (moves[0].direction == "cw") == (report.start < 6) else "left"
+    assert controller.hint_move == moves[0]
+    assert controller.notice.startswith(f"Hint: Sow hole {report.start + 1} to the {way}:")
+    assert controller.notice.endswith("the board is clear in 12 rounds")
     controller.play(moves[0])  # the position changed: the hint goes
     assert controller.hint_move is None and controller.hint_text == ""
     controller.hint()
