@@ -25,6 +25,19 @@ BAR = ("Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Rules", "Puz
 """The bottom bar: the two-player screens' (Hint, Undo, Redo, Save, New game, Menu) with the puzzle's own.
 Speed is under the board while the computer plays (and on +/- always): ten buttons do not fit 800 pixels."""
 Action = Callable[[], object]
+TEXTS = {"Speed": "Speed x16", "Pause": "Resume (P)", "Stop": "Stop (W)", "Set aside": "Set aside (S)",
+         "Keep sowing": "Keep sowing (K)"}
+"""The longest label each button with a changing label shows (``PuzzleController.button_texts``)."""
+
+
+def fitting_size(texts: list[str], width: float, sizes: tuple[int, ...] = (12, 11, 10, 9)) -> int:
+    """The largest of ``sizes`` at which every one of ``texts`` fits a button ``width`` wide (in the buttons'
+    own font, whatever theme.button_style names)."""
+    font = theme.button_style()["normal"].font_name
+    for size in sizes:
+        if all(arcade.Text(text, 0, 0, font_name=font, font_size=size).content_width <= width - 12 for text in texts):
+            return size
+    return sizes[-1]
 
 
 def puzzle_saves(folder: Path) -> list[Path]:
@@ -91,8 +104,9 @@ class PuzzleButtons:
         self.buttons: dict[str, arcade.gui.UIFlatButton] = {}
         bar = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
         button_width = min(140, (width - 40) / len(BAR) - 8)
+        size = fitting_size(list(BAR), button_width)
         for name in BAR:
-            bar.add(self._button(name, actions[name], button_width, 46, 12 if button_width >= 100 else 10))
+            bar.add(self._button(name, actions[name], button_width, 46, size))
         rows = {
             "directions": ["Anti-clockwise", "Clockwise"] + ([] if lewis else ["End here"]),
             "asking": ["Set aside", "Keep sowing"] if lewis else [],
@@ -102,10 +116,12 @@ class PuzzleButtons:
         for row, names in rows.items():
             box = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
             share = (board_width - 40 - 14 * max(0, len(names) - 1)) / max(1, len(names) + 0.5)
+            widths = {name: min(270.0, share * 1.25) if name in ("Anti-clockwise", "Clockwise", "Set aside",
+                                                                 "Keep sowing") else min(170.0, share)
+                      for name in names}
+            size = min((fitting_size([TEXTS.get(name, name)], wide) for name, wide in widths.items()), default=12)
             for name in names:
-                wide = min(270.0, share * 1.25) if name in ("Anti-clockwise", "Clockwise", "Set aside",
-                                                            "Keep sowing") else min(170.0, share)
-                box.add(self._button(name, actions[name], wide, 44, 12 if share >= 150 else 10))
+                box.add(self._button(name, actions[name], widths[name], 44, size))
             self.rows[row] = box
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)

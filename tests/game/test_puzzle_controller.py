@@ -203,3 +203,95 @@ def test_save_and_load_round_trip_and_a_bad_file_leaves_the_board(tmp_path) -> N
     state = other.session.state
     assert not other.load(bad)
     assert other.session.state == state and "unchanged" in other.notice and other.notice_warning
+
+
+# -- #21: no stale or contradicting text -------------------------------------------------------------------
+def test_a_played_round_clears_the_selection_hint_and_saved_lines(tmp_path) -> None:
+    controller, level, searches = make(tmp_path)
+    moves = rounds_of(controller, level)
+    controller.click_hole(moves[0].hole - 1)
+    assert "choose a direction" in controller.notice
+    controller.choose(moves[0].direction)
+    assert controller.notice == "" or controller.asking is not None
+    if controller.asking is not None:
+        controller.decide(moves[0].set_aside)
+    assert "choose a direction" not in controller.notice and controller.session.rounds == 1
+    assert controller.save(tmp_path / "solitaire-a.save") and controller.notice.startswith("Saved")
+    controller.play(moves[1])
+    assert controller.notice == ""
+    controller.hint()
+    searches.inbox.append(("hint", Finished(SearchResult(moves[2], info={}), False)))
+    controller.update(0.1, animating=False)
+    assert controller.notice.startswith("Hint:")
+    controller.play(moves[2])
+    assert controller.notice == "" and controller.hint_text == ""
+
+
+def lose(controller) -> None:  # type: ignore[no-untyped-def]
+    """Play the first legal round each time until the game ends (a lewis deal played that way is lost)."""
+    while not controller.session.is_over:
+        controller.play(controller.session.legal_moves[0])
+
+
+def test_after_a_loss_keys_say_the_game_is_over_and_the_verdict_offers_nothing_disabled(tmp_path) -> None:
+    controller, _, _ = make(tmp_path)
+    lose(controller)
+    verdict = controller.session.verdict()
+    assert verdict.won is False
+    for press in (lambda: controller.choose_side(True), lambda: controller.choose(CW), controller.hint,
+                  lambda: controller.click_hole(0)):
+        controller.say("")
+        press()
+        assert "game is over" in controller.notice and "Select a hole" not in controller.notice
+    # Watch is disabled once the game is over: the verdict may only offer it after an Undo.
+    assert not controller.enabled()["Watch"]
+    assert "watch" not in verdict.detail.lower() or "once undone, Watch" in verdict.detail
+    controller.undo()
+    assert controller.enabled()["Watch"]
+
+
+def test_rounds_loaded_from_a_save_are_not_all_marked_as_the_computers(tmp_path) -> None:
+    from game.puzzle_words import round_list
+
+    controller, level, _ = make(tmp_path)
+    moves = rounds_of(controller, level)
+    controller.play(moves[0])
+    controller.play(moves[1], by_computer=True)
+    controller.play(moves[2])
+    assert [line.endswith("(computer)") for line in round_list(controller.session)] == [False, True, False]
+    path = tmp_path / "solitaire-helped.save"
+    controller.save(path)
+    other, _, _ = make(tmp_path)
+    assert other.load(path)
+    assert not any(line.endswith("(computer)") for line in round_list(other.session))
+    assert other.session.assisted  # still never recorded as the player's own
+    lose(other)
+    other.finish()
+    assert other.record_line.startswith("Not recorded: the computer helped")
+    # Restarted and played alone, the deal counts again.
+    alone, _, _ = make(tmp_path)
+    assert alone.load(path)
+    alone.restart()
+    alone.play(moves[0])
+    assert not alone.session.assisted
+
+
+# -- #21: words ------------------------------------------------------------------------------------------------
+def test_the_screen_speaks_of_holes_as_the_board_numbers_them(tmp_path) -> None:
+    from game.puzzle_words import round_list, rules_line, status
+
+    controller, level, _ = make(tmp_path)
+    moves = rounds_of(controller, level)
+    subtitle, turn, _ = status(controller.session, controller.watch)
+    assert subtitle == f"{level.name}, Clear the board" and turn == "Round 1: pick a hole"
+    assert "Evan Lewis" in rules_line(controller.session)
+    controller.click_hole(moves[0].hole - 1)
+    assert controller.notice.startswith(f"Hole {moves[0].hole} (")
+    controller.play(moves[0])
+    controller.play(moves[1])
+    texts = [controller.last_text, status(controller.session, controller.watch)[1], *round_list(controller.session)]
+    for text in texts:
+        assert "hole0" not in text and "hole1" not in text and "store0" not in text and " cw" not in text, text
+    selected = controller.session.state.selected
+    assert texts[1] == f"Round 3: hole {selected + 1}"
+    assert round_list(controller.session)[0].startswith(f"  1. hole {moves[0].hole} ")
