@@ -30,12 +30,15 @@ TEXTS = {"Speed": "Speed x16", "Pause": "Resume (P)", "Stop": "Stop (W)", "Set a
 """The longest label each button with a changing label shows (``PuzzleController.button_texts``)."""
 
 
-def fitting_size(texts: list[str], width: float, sizes: tuple[int, ...] = (12, 11, 10, 9)) -> int:
-    """The largest of ``sizes`` at which every one of ``texts`` fits a button ``width`` wide (in the buttons'
-    own font, whatever theme.button_style names)."""
-    font = theme.button_style()["normal"].font_name
+def fitting_size(texts: list[str], width: float, sizes: tuple[int, ...] = (12, 11, 10, 9),
+                 font: str | tuple[str, ...] | None = None) -> int:
+    """The largest of ``sizes`` at which every one of ``texts`` fits ``width`` (in ``font``, by default the
+    buttons' own, whatever theme.button_style names; a button's border and padding are allowed for)."""
+    margin = 12 if font is None else 0
+    font = font or theme.button_style()["normal"].font_name
     for size in sizes:
-        if all(arcade.Text(text, 0, 0, font_name=font, font_size=size).content_width <= width - 12 for text in texts):
+        if all(arcade.Text(text, 0, 0, font_name=font, font_size=size).content_width <= width - margin
+               for text in texts):
             return size
     return sizes[-1]
 
@@ -52,37 +55,48 @@ def _frame(box: arcade.gui.UIWidget, colour: theme.Color, padding: int) -> arcad
     return frame
 
 
-def load_panel(folder: Path, pick: Callable[[Path], object], cancel: Action) -> arcade.gui.UIWidget | None:
-    """The newest saves in ``folder`` as buttons, and Cancel; None when there is no save at all."""
+def load_panel(folder: Path, pick: Callable[[Path], object], cancel: Action,
+               width: float = 560) -> arcade.gui.UIWidget | None:
+    """The newest saves in ``folder`` as buttons ``width`` wide, and Cancel; None when there is no save at all."""
     files = save_files(folder)
     if not files:
         return None
     box = arcade.gui.UIBoxLayout(space_between=8)
     box.add(theme.label("Load a saved puzzle", 22, theme.ACCENTS[0], title=True))
-    for path in files[:SHOWN]:
-        stamp = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
-        widget = theme.button(f"{path.stem}   ({stamp})", width=560, height=40, font_size=12)
+    names = {path: f"{path.stem}   ({time.strftime('%d %b %H:%M', time.localtime(path.stat().st_mtime))})"
+             for path in files[:SHOWN]}
+    size = fitting_size(list(names.values()), width, (12, 11, 10))
+    if fitting_size(list(names.values()), width, (size, 1)) == 1:  # too narrow for the times: the names alone
+        names = {path: path.stem for path in names}
+        size = fitting_size(list(names.values()), width, (12, 11, 10, 9, 8))
+    for path, name in names.items():
+        widget = theme.button(name, width=width, height=40, font_size=size)
         widget.event("on_click")(lambda event, path=path: pick(path))
         box.add(widget)
     if len(files) > SHOWN:
-        box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", 12, theme.TEXT_DIM))
+        box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", 12, theme.TEXT_DIM,
+                            width=width, multiline=True))
     widget = theme.button("Cancel", width=200, height=40, font_size=12)
     widget.event("on_click")(lambda event: cancel())
     box.add(widget)
     return _frame(box, theme.ACCENTS[0], 18)
 
 
-def verdict_panel(verdict: Verdict, record_line: str, actions: dict[str, Action]) -> arcade.gui.UIWidget:
-    """The end of the game: the verdict, the record, and a button for each of ``actions``."""
+def verdict_panel(verdict: Verdict, record_line: str, actions: dict[str, Action],
+                  width: float = 620) -> arcade.gui.UIWidget:
+    """The end of the game: the verdict, the record, and a button for each of ``actions``, ``width`` wide."""
     colour = theme.ACCENTS[0] if verdict.perfect else (theme.WARNING if verdict.won is False else theme.TEXT)
     box = arcade.gui.UIBoxLayout(space_between=10)
-    box.add(theme.label(verdict.headline, 28, colour, title=True))
-    box.add(theme.label(verdict.detail, 13, theme.TEXT_DIM, width=620, multiline=True, align="center"))
+    box.add(theme.label(verdict.headline, fitting_size([verdict.headline], width, (28, 24, 20, 18, 16),
+                                                       font=theme.TITLE_FONT), colour, title=True))
+    box.add(theme.label(verdict.detail, 13, theme.TEXT_DIM, width=width, multiline=True, align="center"))
     if record_line:
-        box.add(theme.label(record_line, 14, theme.TEXT))
+        box.add(theme.label(record_line, 14, theme.TEXT, width=width, multiline=True, align="center"))
     row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+    button_width = min(150.0, (width - 12 * len(actions)) / max(1, len(actions)))
     for text, action in actions.items():
-        widget = theme.button(text, width=150, height=46, font_size=14)
+        widget = theme.button(text, width=button_width, height=46, font_size=fitting_size(list(actions), button_width,
+                                                                                         (14, 12, 11, 10)))
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)

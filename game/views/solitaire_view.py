@@ -210,7 +210,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self.close_load()
         folder = self.context.save_dir
         assert folder is not None
-        panel = load_panel(folder, self.load_file, self.close_load)
+        panel = load_panel(folder, self.load_file, self.close_load, width=min(560, self.board_width - 80))
         if panel is None:
             self.say(f"No saved games yet in {folder}: Save (Ctrl+S) keeps this puzzle there.", warning=True)
             return
@@ -281,7 +281,8 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         actions = {"Undo": self._snap(self.controller.undo), "Restart": self._snap(self.controller.restart),
                    "Puzzles": self.leave}
         panel = verdict_panel(verdict, self.controller.record_line,
-                              {name: self._then_show(action) for name, action in actions.items()})
+                              {name: self._then_show(action) for name, action in actions.items()},
+                              width=min(620, self.board_width - 80))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(panel, anchor_x="center", anchor_y="center", align_x=-SIDE_PANEL / 2, align_y=40)
         self._overlay = self.ui.add(anchor, layer=1)
