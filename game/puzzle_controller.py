@@ -188,7 +188,7 @@ class PuzzleController:
         return report.store if report.store is not None else 0
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: Round, by_computer: bool = False) -> None:
+    def play(self, move: Round, by_computer: bool | None = False) -> None:
         """Play a round (IllegalMoveError if it is not legal) and queue its animation."""
         description = describe_round(self.game, self.session.state, move)
         start = self.game.report(self.session.state, move).start

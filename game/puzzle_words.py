@@ -107,14 +107,15 @@ def status(session: PuzzleSession, watch: Watch, wide: bool = True) -> tuple[str
 
 
 def round_list(session: PuzzleSession) -> list[str]:
-    """Every round played, numbered, for the side panel: ``  4. hole 3 left, stored`` (by whom, if not you)."""
-    return [
-        f"{number:>3}. {hole_name(before.selected if move.hole is None else move.hole - 1)} "
-        f"{side(before.selected if move.hole is None else move.hole - 1, move.direction)}"
-        + (", stored" if after.stored > before.stored else "") + (" (computer)" if computer else "")
-        for number, (before, move, after, computer) in enumerate(
-            zip(session.states, session.moves, session.states[1:], session.by_computer), start=1)
-    ]
+    """Every round played, numbered, for the side panel: ``  4. hole 3 left +1`` (+1: a stone stored; (PC): the
+    computer played it).  At most 26 characters, what the panel's line holds."""
+    lines = []
+    for number, (before, move, after, computer) in enumerate(
+            zip(session.states, session.moves, session.states[1:], session.by_computer), start=1):
+        start = before.selected if move.hole is None else move.hole - 1
+        lines.append(f"{number:>3}. {hole_name(start)} {side(start, move.direction)}"
+                     + (" +1" if after.stored > before.stored else "") + (" (PC)" if computer else ""))
+    return lines
 
 
 def prompt(session: PuzzleSession, watch: Watch, start: int | None, asking: str | None) -> str:

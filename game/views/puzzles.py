@@ -280,7 +280,7 @@ class PuzzlesView(MenuView):
             return True
         return super().on_mouse_press(x, y, button, modifiers)
 
-    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: int, scroll_y: int) -> bool | None:
         bottom, top = self.list_area
         if bottom <= y <= top:
             self.scroll_to(self.scroll - scroll_y * SCROLL_STEP)

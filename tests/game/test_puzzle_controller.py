@@ -163,6 +163,10 @@ def test_watching_plays_the_engines_line_round_by_round_then_records_nothing(tmp
         controller.update(ROUND_GAP, animating=False)
         steps += 1
     assert controller.session.rounds == len(moves) and all(controller.session.by_computer)
+    from game.puzzle_words import round_list
+
+    lines = round_list(controller.session)  # every round the computer's: each line still fits the panel
+    assert all(line.endswith(" (PC)") and len(line) <= 26 for line in lines) and any(" +1" in line for line in lines)
     controller.update(0.01, animating=False)
     assert not controller.watch.active and controller.should_finish(animating=False)
     verdict = controller.finish()
@@ -258,12 +262,12 @@ def test_rounds_loaded_from_a_save_are_not_all_marked_as_the_computers(tmp_path)
     controller.play(moves[0])
     controller.play(moves[1], by_computer=True)
     controller.play(moves[2])
-    assert [line.endswith("(computer)") for line in round_list(controller.session)] == [False, True, False]
+    assert [line.endswith("(PC)") for line in round_list(controller.session)] == [False, True, False]
     path = tmp_path / "solitaire-helped.save"
     controller.save(path)
     other, _, _ = make(tmp_path)
     assert other.load(path)
-    assert not any(line.endswith("(computer)") for line in round_list(other.session))
+    assert not any(line.endswith("(PC)") for line in round_list(other.session))
     assert other.session.assisted  # still never recorded as the player's own
     lose(other)
     other.finish()

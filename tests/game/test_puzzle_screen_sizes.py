@@ -147,3 +147,32 @@ def test_the_board_numbers_the_holes_1_to_12_and_names_the_stores(gui) -> None: 
         assert names[hole].x == place.x
         assert (names[hole].y > place.y) == (hole < 6)
     view.cancel_search()
+
+
+@pytest.mark.parametrize("sized", [(800, 500)], indirect=True, ids=["800x500"])
+def test_the_verdict_and_the_load_panel_fit_the_smallest_window(sized) -> None:  # type: ignore[no-untyped-def]
+    gui = sized
+    view = SolitaireView(gui.context, Puzzle.from_level(find_level("lewis-01")))
+    gui.context.show(view)
+    view.save()  # something for the Load panel to list
+    while not view.session.is_over:  # the first legal round every time: lost
+        view.play(view.session.legal_moves[0])
+        view.scene.finish()
+    gui.frames_until(lambda: view._overlay is not None, limit=300)
+
+    def inside(widget) -> bool:  # type: ignore[no-untyped-def]
+        return 0 <= widget.rect.left and widget.rect.right <= gui.window.width and 0 <= widget.rect.bottom \
+            and widget.rect.top <= gui.window.height
+
+    labels = [w for w in gui.widgets(arcade.gui.UILabel) if w.text]
+    headline = next(w for w in labels if w.text.startswith("Lost"))
+    assert headline._label.content_width <= headline.rect.width + 1 and inside(headline)
+    for widget in labels + [w for w in gui.widgets(arcade.gui.UIFlatButton) if w.text in ("Undo", "Restart")]:
+        assert inside(widget), widget.text
+    view.controller.undo()
+    view._show_changes()
+    view.show_load()
+    gui.frame()
+    names = [w for w in gui.widgets(arcade.gui.UIFlatButton) if w.text.startswith("solitaire-")]
+    assert names and all(inside(w) and label_fits(w) for w in names)
+    view.cancel_search()
