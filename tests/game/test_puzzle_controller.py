@@ -299,3 +299,17 @@ def test_the_screen_speaks_of_holes_as_the_board_numbers_them(tmp_path) -> None:
     selected = controller.session.state.selected
     assert texts[1] == f"Round 3: hole {selected + 1}"
     assert round_list(controller.session)[0].startswith(f"  1. hole {moves[0].hole} ")
+
+
+def test_the_console_lists_the_levels_by_set_easy_and_short_first() -> None:
+    import io
+
+    from game.console.solitaire import main
+    from levels.solitaire import load_levels
+
+    out = io.StringIO()
+    main(["solitaire", "--level", "lewis-01"], stdin=io.StringIO("levels\nquit\n"), stdout=out)
+    listed = [line.split()[0] for line in out.getvalue().splitlines() if line.startswith(("lewis-", "dose-"))]
+    assert listed == [level.id for level in load_levels()[0]]
+    first = next(line for line in out.getvalue().splitlines() if line.startswith(listed[0]))
+    assert "Clear the board" in first and f"{find_level(listed[0]).length} rounds" in first

@@ -78,6 +78,10 @@ def test_the_puzzle_list_fits_and_every_level_can_be_reached(sized) -> None:  # 
         assert view.scroll > 0
     else:
         assert view.max_scroll == 0 and not [row for row in view.rows if not view.is_shown(row)]
+    view.scroll_to(0)
+    for _ in range(len(view.rows)):  # Down walks every row, the list scrolling to keep the chosen one in view
+        view.on_key_press(arcade.key.DOWN, 0)
+        assert view.is_shown(view.rows[view.cursor]), view.cursor
     last = view.rows[-1]  # the hardest deal opens with a click, once scrolled to
     view.scroll_into_view(last)
     gui.click(*next(row for row in view.rows if row.level is last.level).centre)
