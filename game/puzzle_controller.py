@@ -290,7 +290,7 @@ class PuzzleController:
         if problem:
             self.say(problem, warning=True)
         else:
-            self.hint_text = f"Hint: {self.hint_spec} is thinking..."
+            self.hint_text = "Hint: thinking..."
 
     def resume_hint(self) -> None:
         """Back from another screen: ask again for the hint that was being thought about when it opened."""

@@ -77,12 +77,13 @@ def describe_live(result: SearchResult) -> str:
 
 
 def describe_final(result: SearchResult, spec: str) -> str:
-    """What a finished search found and whether it is proven, for the side panel."""
+    """What a finished search found and whether it is proven, for the side panel (the engine by its name)."""
     reason = result.info.get("reason", "")
+    name = engine_title(spec).split(" (")[0]
     if result.exhaustive or result.info.get("solved"):
-        return (f"{spec}: {reason}\n{result.nodes:,} states in {result.time:.2f} s, {int(result.score)} stored, "
+        return (f"{name}: {reason}\n{result.nodes:,} states in {result.time:.2f} s, {int(result.score)} stored, "
                 "proven")
-    return (f"{spec}: {reason}\ngave up after {result.nodes:,} states in {result.time:.1f} s (its budget): "
+    return (f"{name}: {reason}\ngave up after {result.nodes:,} states in {result.time:.1f} s (its budget): "
             f"best found {int(result.score)} stored, not proven")
 
 

@@ -93,5 +93,5 @@ class Watch:
             self.stop()
             self.say(problem, warning=True)
         else:
-            self.text = f"{self.spec}: searching..."
+            self.text = f"{self.title}: searching..."
         return None

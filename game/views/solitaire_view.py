@@ -6,16 +6,18 @@ without a window.  The session (``game.puzzle_session``) is the truth; the scene
 the sowing scene's stones and board laid out as the source draws it) animates the rounds the controller
 queues.  Its widgets are built by ``game.views.solitaire_panels``.
 
-Playing a round: click a hole (only before the first round, or when the rules free the choice again; later
-rounds start where the last one ended), then a direction: the Clockwise / Anti-clockwise buttons, the arrows
-beside the hole's name, or the Left/Right keys (the way the stones first move on screen: clockwise runs left
-to right along the top row, as the arrows beside the hole show).  Under ``lewis``, when the round will have one stone in hand at a row end, the
-screen asks: Set aside (S) or Keep sowing (K).  Up/Down step through the holes when the choice is free.
+Playing a round: click a hole (numbered 1-12 on the board; only before the first round, or when the rules free
+the choice again; later rounds start where the last one ended), then a direction: the arrows beside the hole's
+number, the Left/Right keys (the way the stones first move on screen: clockwise runs left to right along the
+top row), or the Clockwise / Anti-clockwise buttons.  Under ``lewis``, when the round will have one stone in
+hand at a row end, the screen asks: Set aside (S) or Keep sowing (K).  Up/Down step through the holes when
+the choice is free.
 
-The bottom bar follows the two-player screens: Hint, Undo, Redo, Save, then Load, Restart, Watch, Speed, Rules
-and Puzzles (the way back).  Keys, the same as there where they mean the same: H hint, U or Ctrl+Z undo, R or
-Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules, W watch / stop, P pause, +/- speed, E end a dose game
-here, Space finish the animation, Escape close the Load panel or back to the puzzle list.
+The bottom bar follows the two-player screens: Hint, Undo, Redo, Save, then Load, Restart, Watch, Rules and
+Puzzles (the way back); Speed is under the board while the computer plays.  Keys, the same as there where
+they mean the same: H hint, U or Ctrl+Z undo, R or Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules,
+W watch / stop, P pause, +/- speed, E end a dose game here, Space finish the animation, Escape close the Load
+panel or back to the puzzle list.
 """
 from __future__ import annotations
 
@@ -31,16 +33,8 @@ from game.puzzle_controller import ROUND_GAP, SPEEDS, PuzzleController
 from game.puzzle_session import Puzzle, PuzzleSession, Verdict
 from game.puzzle_words import prompt, round_list, rules_line, status
 from game.records import RecordsStore
-from game.scenes.solitaire_board import (
-    HINT_COLOUR,
-    STORE_LOCATIONS,
-    SolitaireScene,
-    board_marks,
-    counts,
-    hole_at,
-    plan_round,
-    visual_direction,
-)
+from game.scenes.solitaire_board import (HINT_COLOUR, STORE_LOCATIONS, SolitaireScene, board_marks, counts,
+                                         hole_at, plan_round, visual_direction)
 from game.views.frugal_ui import FrugalUIManager
 from game.views.load_view import new_save_path
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
