@@ -166,7 +166,8 @@ class PuzzlesView(MenuView):
                     y -= ROW_HEIGHT
                     rect = (left + 12, y, column_width - 12, ROW_HEIGHT - 2)
                     self.rows.append(LevelRow(level, rect))
-                    self._text(f"{number:>2}  {level.name}", rect[0] + 10, y + 7, 13, theme.TEXT)
+                    self._text(str(number), rect[0] + 28, y + 7, 13, theme.TEXT, anchor_x="right")
+                    self._text(level.name, rect[0] + 38, y + 7, 13, theme.TEXT)
                     if column_width >= 480:
                         self._text(f"{level.length} rounds", rect[0] + rect[2] * 0.5, y + 7, 12, theme.TEXT_DIM)
                     best = self.records.best(level.id)
