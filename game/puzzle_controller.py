@@ -1,15 +1,12 @@
-"""What the puzzle screen does that is not drawing: the round being chosen, hint and watch, undo, save and
-load, the end and its record, and every line of text the screen shows.
+"""What the puzzle screen does that is not drawing: the round being chosen, hint and watch (``game.puzzle_watch``),
+undo, save and load, the end and its record, the buttons' states and the message line.
 
-``game.views.solitaire_view.SolitaireView`` translates clicks and keys into calls here and draws what this
-holds; nothing here imports arcade, so the whole of it is tested without a window
-(``tests/game/test_puzzle_controller.py``).  The session (``game.puzzle_session``) is the truth.  Rounds
-played (by the player, by redo or by the watched computer) and positions to show at once (undo, restart,
-load) are queued in ``board_changes`` for the view to animate or show; the searches run in processes
-(``game.puzzle_search.PuzzleSearches``) that ``update`` drains once a frame, never waiting.
-
-Watching: the engine searches from the position; a whole line (a goal, or proven best) is played round by
-round at the chosen speed, otherwise its next round, then it searches again.
+``game.views.solitaire_view.SolitaireView`` translates input into calls here and draws what this holds; nothing
+here imports arcade, so it is tested without a window (``tests/game/test_puzzle_controller.py``).  The session
+(``game.puzzle_session``) is the truth.  Rounds played (by the player, redo or the watched computer) and
+positions to show at once (undo, restart, load) are queued in ``board_changes`` for the view to animate or
+show; the searches run in processes (``game.puzzle_search.PuzzleSearches``) that ``update`` drains once a
+frame, never waiting.
 """
 from __future__ import annotations
 
@@ -89,8 +86,7 @@ class PuzzleController:
         return self.session.game
 
     @property
-    def watch_spec(self) -> str:
-        """The engine that watching uses (the save names it when it played a round)."""
+    def watch_spec(self) -> str:  # the save names it when the computer played a round
         return self.watch.spec
 
     def say(self, text: str, warning: bool = False) -> None:
@@ -98,8 +94,7 @@ class PuzzleController:
         self.notice, self.notice_warning = text, warning
 
     @property
-    def speed(self) -> float:
-        """How fast the rounds are animated and the watched computer plays (x1 normal)."""
+    def speed(self) -> float:  # of the animation and the watched computer's rounds, x1 normal
         return SPEEDS[self.speed_index]
 
     # -- the round being chosen -------------------------------------------------------------------------------
@@ -395,11 +390,6 @@ class PuzzleController:
             "Set aside": player and asking, "Keep sowing": player and asking,
             "End here": player and session.rounds > 0, "Pause": watching, "Stop": watching,
         }
-
-    def button_texts(self) -> dict[str, str]:
-        """The buttons whose label says a state or a key."""
-        return {"Speed": f"Speed x{self.speed:g}", "Pause": "Resume (P)" if self.watch.paused else "Pause (P)",
-                "Stop": "Stop (W)", "Set aside": "Set aside (S)", "Keep sowing": "Keep sowing (K)"}
 
     @property
     def controls_row(self) -> str:

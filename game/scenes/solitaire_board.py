@@ -23,13 +23,15 @@ import arcade
 import pyglet
 
 from game import theme
-from game.puzzle_words import visual_direction  # noqa: F401  (re-exported: where the arrows point)
+from game.puzzle_words import visual_direction
 from game.scenes.sowing_board import BoardSpec, Lap, Location, MovePlan
 from game.scenes.sowing_scene import SowingScene
 from rules.solitaire import HOLES, Round, Solitaire, SolitaireState
 
 HINT_COLOUR = (140, 230, 140, 255)
 Colour = tuple[int, int, int, int]
+__all__ = ["HINT_COLOUR", "SPEC", "STORE_LOCATIONS", "SolitaireScene", "board_marks", "counts", "hole_at",
+           "hole_location", "plan_round", "round_locations", "visual_direction"]
 SPEC = BoardSpec(rows=2, columns=6, has_stores=True, per_player=6)
 STORE_LOCATIONS = (13, 12)
 """Scene locations of store01 (left) and store02 (right)."""

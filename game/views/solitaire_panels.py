@@ -25,9 +25,15 @@ BAR = ("Hint", "Undo", "Redo", "Save", "Load", "Restart", "Watch", "Rules", "Puz
 """The bottom bar: the two-player screens' (Hint, Undo, Redo, Save, New game, Menu) with the puzzle's own.
 Speed is under the board while the computer plays (and on +/- always): ten buttons do not fit 800 pixels."""
 Action = Callable[[], object]
-TEXTS = {"Speed": "Speed x16", "Pause": "Resume (P)", "Stop": "Stop (W)", "Set aside": "Set aside (S)",
-         "Keep sowing": "Keep sowing (K)"}
-"""The longest label each button with a changing label shows (``PuzzleController.button_texts``)."""
+KEYS = {"Stop": "Stop (W)", "Set aside": "Set aside (S)", "Keep sowing": "Keep sowing (K)"}
+"""Buttons whose label names their key."""
+TEXTS = {**KEYS, "Speed": "Speed x16", "Pause": "Resume (P)"}
+"""The longest label of each button whose label is not its name (what its size must fit)."""
+
+
+def button_texts(speed: float, paused: bool) -> dict[str, str]:
+    """The labels that are not the button's name: the speed, Pause or Resume, the keys."""
+    return {**KEYS, "Speed": f"Speed x{speed:g}", "Pause": "Resume (P)" if paused else "Pause (P)"}
 
 
 def fitting_size(texts: list[str], width: float, sizes: tuple[int, ...] = (12, 11, 10, 9),

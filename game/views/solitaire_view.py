@@ -38,7 +38,7 @@ from game.scenes.solitaire_board import (HINT_COLOUR, STORE_LOCATIONS, Solitaire
 from game.views.frugal_ui import FrugalUIManager
 from game.views.load_view import new_save_path
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
-from game.views.solitaire_panels import PuzzleButtons, load_panel, verdict_panel
+from game.views.solitaire_panels import PuzzleButtons, button_texts, load_panel, verdict_panel
 from rules.solitaire import CCW, CW
 
 __all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
@@ -161,7 +161,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
 
     def _refresh_buttons(self) -> None:
         c = self.controller
-        self.buttons.refresh(c.enabled(), c.button_texts(), c.controls_row)
+        self.buttons.refresh(c.enabled(), button_texts(c.speed, c.watch.paused), c.controls_row)
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
