@@ -6,6 +6,8 @@ level files keep the source's notation (``3 cw``); here it never shows.
 """
 from __future__ import annotations
 
+import re
+
 from ai.base import SearchResult
 from game.puzzle_session import PuzzleSession
 from game.puzzle_watch import Watch
@@ -50,6 +52,12 @@ def describe_round(game: Solitaire, state: SolitaireState, move: Round) -> str:
     if report.lost:
         return f"{text}, ends in empty {hole_name(report.last)}: lost"
     return f"{text}, ends in {hole_name(report.last)}"
+
+
+def without_counts(text: str) -> str:
+    """``text`` without its stone counts (``hole 3 (4 stones) to ...`` -> ``hole 3 to ...``): the top bar's
+    last round in a narrow window."""
+    return re.sub(r" \(\d+ stones?\)", "", text)
 
 
 def describe_hint(game: Solitaire, state: SolitaireState, result: SearchResult) -> str:
@@ -129,5 +137,5 @@ def prompt(session: PuzzleSession, watch: Watch, start: int | None, asking: str 
     return (f"Sow {hole_name(start)}: click an arrow beside it, or press Left or Right. H asks for a hint.")
 
 
-__all__ = ["CCW", "CW", "describe_hint", "describe_round", "hole_name", "prompt", "round_list", "rules_line",
+__all__ = ["CCW", "CW", "describe_hint", "without_counts", "describe_round", "hole_name", "prompt", "round_list", "rules_line",
            "side", "status", "store_name", "visual_direction"]

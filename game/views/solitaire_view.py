@@ -31,7 +31,7 @@ from game import theme
 from game.context import AppContext
 from game.puzzle_controller import ROUND_GAP, SPEEDS, PuzzleController
 from game.puzzle_session import Puzzle, PuzzleSession, Verdict
-from game.puzzle_words import prompt, round_list, rules_line, status
+from game.puzzle_words import prompt, round_list, rules_line, status, without_counts
 from game.records import RecordsStore
 from game.scenes.solitaire_board import (HINT_COLOUR, STORE_LOCATIONS, SolitaireScene, board_marks, counts,
                                          hole_at, plan_round, visual_direction)
@@ -288,7 +288,8 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         subtitle, turn, scores = status(session, c.watch, wide)
         colour = theme.ACCENTS[1] if c.watch.active else GOLD
         title = "Solitaire Mancala" if wide else "Solitaire"
-        self.top_bar.show(title, subtitle, turn, colour, scores, c.last_text or "No round yet")
+        last = c.last_text if wide else without_counts(c.last_text)
+        self.top_bar.show(title, subtitle, turn, colour, scores, last or "No round yet")
         key = (session.rounds, id(session.moves[-1]) if session.moves else None)
         if key != self._round_list_key:
             self._round_list_key = key

@@ -111,6 +111,13 @@ def test_the_puzzle_screen_fits_every_window(sized, level_id) -> None:  # type: 
     bar_top = view.top_bar
     title, turn = bar_top.title, bar_top.turn
     assert title.x + title.content_width < turn.x - turn.content_width / 2  # the title never runs into the turn
+    # The longest last round there is still fits between the puzzle's name and the score.
+    view.controller.last_text = "Round 188: hole 12 (11 stones) to the right, set aside into the right store"
+    view.session.puzzle = Puzzle.from_level(find_level("lewis-11"))  # Threshing Floor, the longest name
+    gui.frame()
+    last, subtitle, scores = bar_top.last, bar_top.variant, bar_top.scores
+    assert subtitle.x + subtitle.content_width < last.x - last.content_width / 2
+    assert last.x + last.content_width / 2 < scores.x - scores.content_width
     assert view._rules_text.content_width <= view.board_width
     assert view._rules_text.y + view._rules_text.content_height <= view.scene.layout.places[0].y  # under the board
     view.cancel_search()
