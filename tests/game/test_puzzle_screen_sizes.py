@@ -16,6 +16,7 @@ from game.views.panels import SIDE_PANEL
 from game.views.puzzles import PuzzlesView
 from game.views.solitaire_view import SolitaireView
 from levels.solitaire import find_level, load_levels
+from rules.solitaire import can_set_aside
 
 SIZES = [(800, 500), (960, 600), (2560, 1440)]
 
@@ -108,6 +109,18 @@ def test_the_puzzle_screen_fits_every_window(sized, level_id) -> None:  # type: 
         assert not overlap(a.rect, b.rect), (a.text, b.text)
     for widget in rows:  # the row under the board stays clear of the side panel
         assert widget.rect.right <= width - SIDE_PANEL, widget.text
+    c = view.controller
+    if c.game.is_lewis:  # the question's row (Set aside / Keep sowing) fits as well
+        state = c.session.state
+        hole, direction = next((h, d) for h in range(12) for d in ("cw", "ccw")
+                               if state.holes[h] and can_set_aside(state.holes, h, d))
+        c.click_hole(hole)
+        c.choose(direction)
+        gui.frame()
+        asked = [w for w in shown_controls(gui) if w.text.startswith(("Set aside", "Keep sowing"))]
+        assert len(asked) == 2
+        for widget in asked:
+            assert label_fits(widget) and widget.rect.left >= 0 and widget.rect.right <= width - SIDE_PANEL
     bar_top = view.top_bar
     title, turn = bar_top.title, bar_top.turn
     assert title.x + title.content_width < turn.x - turn.content_width / 2  # the title never runs into the turn
