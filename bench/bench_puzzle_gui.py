@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             from game.puzzle_search import make_live_engine
 
             def in_thread(spec: str) -> SearchWorker:
-                worker = SearchWorker(make_live_engine(view.game, spec), view.session.state, Limits())
+                worker = SearchWorker(make_live_engine(view.session.game, spec), view.session.state, Limits())
                 worker.start()
                 return worker
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 if not view.scene.is_animating:
                     move = view.session.legal_moves[0]
                     view.scene.show(counts(state))
-                    view.scene.animate(plan_round(view.game, state, move, view.game.apply(state, move)))
+                    view.scene.animate(plan_round(view.session.game, state, move, view.session.game.apply(state, move)))
                 times.append(frame())
                 flying += view.scene.field.is_flying
             return times, flying
@@ -117,31 +117,31 @@ def main(argv: list[str] | None = None) -> int:
         if options.baseline > 0:
             times, _ = animate_for(options.baseline)
             print(f"puzzle screen, the same animation with no search, {options.baseline:g} s: {summary(times)}")
-        view.watch_spec = spec
-        view.start_watch()
+        view.controller.watch.spec = spec
+        view.controller.toggle_watch()
         if options.alternate:
             # The same search, its process stopped (SIGSTOP) and let go (SIGCONT) in turns of 5 s: what is left
             # of its cost to the window is the CPU it takes, not a lock it holds.
             import signal
 
             animate_for(1.0)
-            pid = view.watch_worker.process.pid  # type: ignore[union-attr]
+            pid = view.controller.searches.watch_worker.process.pid  # type: ignore[union-attr]
             halves: dict[str, list[float]] = {"stopped": [], "searching": []}
             for _ in range(options.alternate):
                 os.kill(pid, signal.SIGSTOP)
                 halves["stopped"] += animate_for(5.0)[0]
                 os.kill(pid, signal.SIGCONT)
                 halves["searching"] += animate_for(5.0)[0]
-            view.stop_watch()
+            view.controller.watch.stop()
             for name, times in halves.items():
                 print(f"puzzle screen, {spec} process {name}, {options.alternate} turns of 5 s: {summary(times)}")
             print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
             window.close()
             return 0
         times, flying = animate_for(options.seconds)
-        still = view.watch_worker is not None and view.watch_worker.running
-        live = view.search_text.splitlines()[0] if view.search_text else "-"
-        view.stop_watch()  # Stop: a thread unwinds and frees its tables; a process is killed
+        still = view.controller.searches.watch_worker is not None and view.controller.searches.watch_worker.running
+        live = view.controller.watch.text.splitlines()[0] if view.controller.watch.text else "-"
+        view.controller.watch.stop()  # Stop: a thread unwinds and frees its tables; a process is killed
         after, _ = animate_for(3.0)
         where = "a thread of the window's process" if options.thread else "a separate process"
         print(f"puzzle screen, watching {spec} in {where} for {options.seconds:g} s (still searching at the end: "
@@ -157,20 +157,20 @@ def main(argv: list[str] | None = None) -> int:
     context.show(view)
     for _ in range(30):
         frame()
-    view.watch_spec = "astar:time=60"
-    view.start_watch()
+    view.controller.watch.spec = "astar:time=60"
+    view.controller.toggle_watch()
     times, searching, flying = [], 0, 0
     for _ in range(options.frames):
         state = view.session.state
         if not view.scene.is_animating:
             move = view.session.legal_moves[0]
             view.scene.show(counts(state))
-            view.scene.animate(plan_round(view.game, state, move, view.game.apply(state, move)))
+            view.scene.animate(plan_round(view.session.game, state, move, view.session.game.apply(state, move)))
         times.append(frame())
-        searching += view.watch_worker is not None and view.watch_worker.running
+        searching += view.controller.searches.watch_worker is not None and view.controller.searches.watch_worker.running
         flying += view.scene.field.is_flying
-    view.stop_watch()
-    live = view.search_text.splitlines()[0] if view.search_text else "-"
+    view.controller.watch.stop()
+    live = view.controller.watch.text.splitlines()[0] if view.controller.watch.text else "-"
     print(f"puzzle screen, A* searching in {100 * searching / len(times):.0f}% of frames, stones in the air in "
           f"{100 * flying / len(times):.0f}%: {summary(times)} (panel at the end: {live})")
 
@@ -179,15 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     context.show(view)
     for _ in range(30):
         frame()
-    view.speed_index = 3
-    view._apply_speed()
-    view.start_watch()
+    view.controller.speed_index = 3
+    view.controller.toggle_watch()
     times = []
     for _ in range(options.frames):
         times.append(frame())
     rounds = view.session.rounds
-    view.stop_watch()
-    print(f"puzzle screen, watching {view.watch_spec} at speed x4: {rounds} rounds played in {len(times)} frames; "
+    view.controller.watch.stop()
+    print(f"puzzle screen, watching {view.controller.watch.spec} at speed x4: {rounds} rounds played in {len(times)} frames; "
           f"{summary(times)}")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     window.close()

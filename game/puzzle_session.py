@@ -23,12 +23,16 @@ Loading finds the puzzle again from the deal: a level with the same holes, else 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable
 
-from game.records import PuzzleResult, deal_key
+from ai.base import SearchResult
+from game import savegame
+
+from game.records import PuzzleResult, RecordsStore, deal_key
 from game.savegame import SavedGame, SaveError, Seat
 from game.session import Session
-from levels.solitaire import Level
+from levels.solitaire import Level, load_levels
 from rules.solitaire import CEILING, Round, Solitaire, SolitaireState, random_deal
 
 
@@ -45,7 +49,7 @@ class Puzzle:
 
     @classmethod
     def from_level(cls, level: Level) -> Puzzle:
-        return cls(level.id, f"{level.id}: {level.name}", level.variant, level.holes, level=level)
+        return cls(level.id, level.name, level.variant, level.holes, level=level)
 
     @classmethod
     def from_seed(cls, variant: str, seed: int) -> Puzzle:
@@ -80,9 +84,10 @@ class PuzzleSession(Session):
         super().__init__(game, (Seat(),), game.deal(puzzle.holes), puzzle.seed)
         self.game: Solitaire = game
         self.puzzle = puzzle
-        self.by_computer: list[bool] = []
-        """For each round played, whether the computer played it."""
-        self.undone_by_computer: list[bool] = []
+        self.by_computer: list[bool | None] = []
+        """For each round played, whether the computer played it (None: not known, a round loaded from a save
+        the computer helped with, which names no round)."""
+        self.undone_by_computer: list[bool | None] = []
         """For each round in ``undone``, whether the computer first played it."""
         self.ended_here = False
         """The player chose to end a dose game with the score as it stands."""
@@ -126,11 +131,11 @@ class PuzzleSession(Session):
 
     @property
     def assisted(self) -> bool:
-        """True when the computer played any round of the game."""
-        return any(self.by_computer)
+        """True when the computer played (or may have played: a loaded save it helped with) any round."""
+        return any(flag is not False for flag in self.by_computer)
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: Round, by_computer: bool = False) -> tuple[SolitaireState, SolitaireState]:  # type: ignore[override]
+    def play(self, move: Round, by_computer: bool | None = False) -> tuple[SolitaireState, SolitaireState]:  # type: ignore[override]
         """Play a round (IllegalMoveError if it is not legal); returns (before, after)."""
         replaying = bool(self.undone) and self.undone[-1] == move
         before, after = super().play(move)
@@ -151,9 +156,9 @@ class PuzzleSession(Session):
         return super().can_redo() and not self.is_over
 
     @property
-    def next_redo_by_computer(self) -> bool:
-        """Whether the computer first played the round redo would replay."""
-        return bool(self.undone_by_computer) and self.undone_by_computer[-1]
+    def next_redo_by_computer(self) -> bool | None:
+        """Whether the computer first played the round redo would replay (None: not known)."""
+        return self.undone_by_computer[-1] if self.undone_by_computer else False
 
     def undo(self) -> int:
         """Take back the last round (or the decision to end here); the number taken back (0: nothing)."""
@@ -177,6 +182,11 @@ class PuzzleSession(Session):
             raise ValueError("under lewis the game ends by clearing the board or by a loss")
         self.ended_here = True
 
+    def note_search(self, result: SearchResult) -> None:
+        """An exhaustive search that reached no goal proves the most this position allows."""
+        if result.exhaustive and not result.info.get("solved") and result.info.get("target") is not None:
+            self.note_proof(int(result.score))
+
     def note_proof(self, most: int) -> None:
         """An exhaustive search proved that the current position allows at most ``most`` stones in all."""
         self.proven = (self.rounds, most)
@@ -198,15 +208,37 @@ class PuzzleSession(Session):
             raise SaveError("the start is not a deal (stones already stored or a hole already chosen)", field_name="start")
         puzzle = find_puzzle(game.variant, start.holes, saved.seed, levels)
         session = cls(puzzle)
-        computer = not saved.seats[0].is_human
+        # The save names the engine that helped, not which rounds it played: those rounds are "not known".
+        helped = None if not saved.seats[0].is_human else False
         for move in saved.moves:
-            session.play(move, by_computer=computer)
+            session.play(move, by_computer=helped)
         return session
 
     # -- the end ----------------------------------------------------------------------------------------------
     def result(self) -> PuzzleResult:
         state = self.state
         return PuzzleResult(state.stored, self.rounds, cleared=not any(state.holes))
+
+    def record_in(self, records: RecordsStore) -> tuple[str, str]:
+        """Record the finished game's result in ``records`` when the player played every round: (what to say
+        about the record, a problem writing it or "")."""
+        if self.assisted:
+            played = self.by_computer.count(True)
+            if None in self.by_computer:
+                return "Not recorded: the computer helped with this game before it was saved.", ""
+            return f"Not recorded: the computer played {played} of the {self.rounds} rounds.", ""
+        key = self.puzzle.key
+        best_before = records.best(key)
+        problem = ""
+        try:
+            improved = records.record(key, self.result())
+        except OSError as error:
+            improved = False
+            problem = f"Could not save the record to {records.path}: {error.strerror or error}"
+        best = records.best(key)
+        if improved:
+            return ("A new best for this puzzle!" if best_before else "Your first result here, recorded."), problem
+        return (f"Your best here: {best.describe(self.par)}." if best else ""), problem
 
     def verdict(self) -> Verdict:
         """What to say about the game as it stands (meant for a finished game)."""
@@ -220,7 +252,8 @@ class PuzzleSession(Session):
                                "a perfect game.", True, True)
             why = reason or "the game ended"
             return Verdict(f"Lost: {stored} of 48 stored", f"The game ended because {why} after {rounds} "
-                           "rounds. Undo to try another way, or watch the computer solve it.", False, False)
+                           "rounds. Undo to try another way; once undone, Watch shows how the computer would go "
+                           "on.", False, False)
         par = self.par
         note = "Under the source rules no deal can be cleared: 46 is a perfect game."
         if stored >= par:
@@ -246,3 +279,15 @@ def find_puzzle(variant: str, holes: tuple[int, ...], seed: int | None, levels: 
         return Puzzle.from_seed(variant, seed)
     text = ",".join(map(str, holes))
     return Puzzle(f"saved:{variant}:{text}", f"Saved deal {text}", variant, holes)
+
+
+def read_puzzle(path: Path) -> PuzzleSession:
+    """The puzzle in progress saved at ``path`` (SaveError, OSError or ValueError saying why it cannot be)."""
+    return PuzzleSession.from_saved(savegame.load(path, expect_game="solitaire"), load_levels()[0])
+
+
+def describe_error(error: Exception) -> str:
+    """An error's message for the screen (an OSError's reason without its number)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)

@@ -16,8 +16,13 @@ One file per level::
       value: 21.4                  # higher is easier; levels are ordered by it, easiest first
       playouts: 400
 
-``load_levels()`` returns every valid level (easiest first) and the problems of the files it refused; a
-malformed file never stops the others from loading.  The generator is ``bench/make_solitaire_levels.py``.
+``load_levels()`` returns every valid level and the problems of the files it refused; a malformed file never
+stops the others from loading.  The generator is ``bench/make_solitaire_levels.py``.
+
+Levels come in two sets, one per variant, named for players in ``SETS`` (what to do, and whose rules they
+are): the winnable ``lewis`` deals first, then the ``dose`` deals, which cannot be cleared and take about 200
+rounds.  Within a set the levels are ordered by ``effort``, easy and short first: the rounds of the solution
+per stone a careful random player stores (``difficulty.value``, higher is easier).
 """
 from __future__ import annotations
 
@@ -30,6 +35,30 @@ from guarded.files import FileProblem, quote
 
 LEVEL_DIR = Path(__file__).with_name("solitaire")
 VARIANTS = ("dose", "lewis")
+
+
+@dataclass(frozen=True)
+class LevelSet:
+    """How the levels of one variant are shown to a player: a name in words, the goal, and the rules' source."""
+
+    variant: str
+    name: str
+    goal: str
+    credit: str
+
+
+SETS = (
+    LevelSet("lewis", "Clear the board", "Winnable deals: empty every hole into the stores.",
+             "Rules after Evan Lewis's solitaire (1979)."),
+    LevelSet("dose", "Store the most", "Long deals that cannot be cleared: store all the stones you can, 46 is "
+             "perfect.", "Rules of the DOSE 2015 Mancala game."),
+)
+"""The sets in the order the puzzle list shows them: winnable, shorter deals first."""
+
+
+def level_set(variant: str) -> LevelSet:
+    """The set of ``variant``'s levels."""
+    return next(item for item in SETS if item.variant == variant)
 
 
 class LevelError(ValueError):
@@ -51,6 +80,11 @@ class Level:
     difficulty: float
     measure: str
     path: Path
+
+    @property
+    def effort(self) -> float:
+        """Rounds of the solution per stone a careful random player stores: lower is easier and shorter."""
+        return self.length / max(self.difficulty, 0.01)
 
     @property
     def is_solved(self) -> bool:
@@ -102,7 +136,8 @@ def read_level(path: Path) -> Level:
 
 
 def load_levels(directory: Path = LEVEL_DIR) -> tuple[list[Level], list[str]]:
-    """Every valid level, easiest first within each variant (dose first), and one message per refused file."""
+    """Every valid level, set by set as ``SETS`` orders them, easiest first within each (``Level.effort``), and one
+    message per refused file."""
     levels: list[Level] = []
     problems: list[str] = []
     ids: set[str] = set()
@@ -117,7 +152,8 @@ def load_levels(directory: Path = LEVEL_DIR) -> tuple[list[Level], list[str]]:
             continue
         ids.add(level.id)
         levels.append(level)
-    levels.sort(key=lambda lv: (VARIANTS.index(lv.variant), -lv.difficulty, lv.id))
+    order = [item.variant for item in SETS]
+    levels.sort(key=lambda lv: (order.index(lv.variant), lv.effort, lv.id))
     return levels, problems
 
 

@@ -82,7 +82,7 @@ def test_a_puzzle_in_progress_is_autosaved_and_resumed(gui):  # type: ignore[no-
     view = gui.window.current_view
     assert isinstance(view, SolitaireView)
     path = gui.context.save_dir / NAME
-    move = view.game.legal_moves(view.session.state)[0]
+    move = view.session.game.legal_moves(view.session.state)[0]
     view.play(move)
     view.scene.finish()
     assert savegame.load(path).moves == (move,)

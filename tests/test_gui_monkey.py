@@ -221,7 +221,7 @@ def test_resizing_during_a_puzzle_round_keeps_the_puzzle(gui):  # type: ignore[n
     view = SolitaireView(gui.context, Puzzle.from_seed("dose", 5))
     gui.context.show(view)
     gui.frame()
-    view.play(view.game.legal_moves(view.session.state)[0])
+    view.play(view.session.game.legal_moves(view.session.state)[0])
     for width, height in ((900, 560), (1400, 800), (1280, 720)):
         gui.frame(2)
         gui.window.set_size(width, height)

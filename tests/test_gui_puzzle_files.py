@@ -35,7 +35,7 @@ def test_undo_and_redo_by_keys_and_buttons_and_a_new_round_clears_redo(gui):  # 
     gui.press("Redo")
     assert view.session.state == after[4] and view.session.rounds == 4
     gui.key(arcade.key.R)  # nothing left to redo
-    assert view.session.state == after[4] and "Nothing to redo" in view.notice
+    assert view.session.state == after[4] and "Nothing to redo" in view.controller.notice
     view.scene.finish()
     assert view.scene.counts == counts(after[4])
     gui.key(arcade.key.U)
@@ -52,7 +52,7 @@ def test_a_puzzle_saved_with_ctrl_s_loads_back_from_the_load_panel(gui):  # type
     saved_state, saved_rounds = view.session.state, view.session.rounds
     gui.key(arcade.key.S, CTRL)
     files = list((gui.config_dir / "saves").glob("*.save"))
-    assert len(files) == 1 and view.save_path == files[0] and "Saved to" in view.notice
+    assert len(files) == 1 and view.save_path == files[0] and "Saved to" in view.controller.notice
     loaded = savegame.load(files[0], expect_game="solitaire")  # the common format, readable by the console
     assert loaded.state == saved_state and loaded.seats[0].is_human
     assert not list((gui.config_dir / "saves").glob(".*.tmp"))
@@ -61,7 +61,7 @@ def test_a_puzzle_saved_with_ctrl_s_loads_back_from_the_load_panel(gui):  # type
     gui.key(arcade.key.O, CTRL)
     assert view._load_panel is not None
     gui.press(files[0].stem)
-    assert view._load_panel is None and "Loaded" in view.notice
+    assert view._load_panel is None and "Loaded" in view.controller.notice
     session = view.session
     assert session.state == saved_state and session.rounds == saved_rounds
     assert session.puzzle.key == level.id and not session.assisted  # found the level again: records still count
@@ -89,8 +89,8 @@ def test_a_corrupt_or_wrong_game_save_is_named_and_the_puzzle_is_untouched(gui):
                            ("cut.save", "ends early")):
         gui.key(arcade.key.L)
         gui.press(name.removesuffix(".save"))
-        assert f"Cannot load {name}" in view.notice and expected in view.notice and view.notice_warning, view.notice
-        assert "unchanged" in view.notice
+        assert f"Cannot load {name}" in view.controller.notice and expected in view.controller.notice and view.controller.notice_warning, view.controller.notice
+        assert "unchanged" in view.controller.notice
         assert view.session is session and session.state == state and session.rounds == 3
     gui.key(arcade.key.L)
     gui.key(arcade.key.ESCAPE)  # Escape closes the panel, not the screen
@@ -121,8 +121,8 @@ def test_f1_opens_the_solitaire_rules_and_back_returns_to_the_puzzle_as_it_was(g
     assert isinstance(rules, RulesView) and rules.page.name == "solitaire"
     gui.press("Back")
     assert gui.window.current_view is view and view.session.state == state
-    gui.frames_until(lambda: view.hint_move is not None, limit=900)  # the hint asked before F1 comes
-    assert view.hint_move in view.session.legal_moves
+    gui.frames_until(lambda: view.controller.hint_move is not None, limit=900)  # the hint asked before F1 comes
+    assert view.controller.hint_move in view.session.legal_moves
     gui.press("Rules")  # the button does the same
     assert isinstance(gui.window.current_view, RulesView)
     gui.key(arcade.key.ESCAPE)
@@ -134,22 +134,22 @@ def test_watching_with_astar_runs_in_a_process_that_stop_kills_and_a_crash_is_re
     gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 11)))
     view = gui.window.current_view
     gui.press("Watch")
-    gui.frames_until(lambda: "states explored" in view.search_text, limit=900)
-    assert view.watching and gui.button("Pause").text.startswith("Pause")  # the row under the board
-    worker = view.watch_worker
+    gui.frames_until(lambda: "states explored" in view.controller.watch.text, limit=900)
+    assert view.controller.watch.active and gui.button("Pause").text.startswith("Pause")  # the row under the board
+    worker = view.controller.searches.watch_worker
     assert worker is not None and worker.process is not None
     assert worker.process.pid != os.getpid()
     gui.press("Stop")
-    assert not view.watching and view.watch_worker is None and worker.token.is_cancelled
+    assert not view.controller.watch.active and view.controller.searches.watch_worker is None and worker.token.is_cancelled
     assert worker.process.popen.wait(timeout=10) == -signal.SIGKILL
     gui.frame()
-    assert view.launcher is not None and view.launcher.has_spare  # idle again: a warm process waits
+    assert view.controller.searches.launcher is not None and view.controller.searches.launcher.has_spare  # idle again: a warm process waits
     # A search process that dies says so on the screen, and the player has the board back.
     gui.press("Watch")
-    gui.frames_until(lambda: view.watch_worker is not None and view.watch_worker.process is not None, limit=300)
-    os.kill(view.watch_worker.process.pid, signal.SIGKILL)
-    gui.frames_until(lambda: not view.watching, limit=600)
-    assert "stopped unexpectedly" in view.notice and view.notice_warning and view.session.rounds == 0
+    gui.frames_until(lambda: view.controller.searches.watch_worker is not None and view.controller.searches.watch_worker.process is not None, limit=300)
+    os.kill(view.controller.searches.watch_worker.process.pid, signal.SIGKILL)
+    gui.frames_until(lambda: not view.controller.watch.active, limit=600)
+    assert "stopped unexpectedly" in view.controller.notice and view.controller.notice_warning and view.session.rounds == 0
 
 
 def test_continue_on_the_puzzles_screen_opens_the_newest_saved_puzzle(gui):  # type: ignore[no-untyped-def]
@@ -181,8 +181,8 @@ def test_a_watch_search_that_spends_its_budget_says_it_gave_up_and_plays_its_bes
     gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 8)))
     view = gui.window.current_view
     gui.press("Watch")
-    gui.frames_until(lambda: "gave up after" in view.search_text, limit=900)
-    assert "not proven" in view.search_text and "states" in view.search_text
+    gui.frames_until(lambda: "gave up after" in view.controller.watch.text, limit=900)
+    assert "not proven" in view.controller.watch.text and "states" in view.controller.watch.text
     gui.frames_until(lambda: view.session.rounds >= 1, limit=900)  # it still plays the best round it found
     assert view.session.by_computer[0]
     gui.press("Stop")

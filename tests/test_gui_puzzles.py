@@ -61,13 +61,13 @@ def open_level(gui, level_id: str) -> SolitaireView:  # type: ignore[no-untyped-
     gui.press("Puzzles")
     view = gui.window.current_view
     assert isinstance(view, PuzzlesView)
+    view.scroll_into_view(next(row for row in view.rows if row.level.id == level_id))  # the list may scroll
     row = next(row for row in view.rows if row.level.id == level_id)
     gui.click(*row.centre)
     puzzle_view = gui.window.current_view
     assert isinstance(puzzle_view, SolitaireView) and puzzle_view.session.puzzle.key == level_id
     gui.context.settings.set("animation_speed", 4.0)
-    puzzle_view.speed_index = len(SPEEDS) - 1
-    puzzle_view._apply_speed()
+    puzzle_view.controller.speed_index = len(SPEEDS) - 1
     return puzzle_view
 
 
@@ -79,7 +79,7 @@ def hole_centre(view: SolitaireView, hole: int) -> tuple[float, float]:
 def play_by_input(gui, view: SolitaireView, text: str, use_button: bool = False) -> None:  # type: ignore[no-untyped-def]
     """Play the round ``text`` (as the level file writes it) by clicks and keys only, then step one frame."""
     window = gui.window
-    move = view.game.parse_move(view.session.state, text)
+    move = view.session.game.parse_move(view.session.state, text)
 
     def key(symbol: int) -> None:
         window.dispatch_event("on_key_press", symbol, 0)
@@ -89,14 +89,14 @@ def play_by_input(gui, view: SolitaireView, text: str, use_button: bool = False)
         x, y = hole_centre(view, move.hole - 1)
         window.dispatch_event("on_mouse_press", int(x), int(y), arcade.MOUSE_BUTTON_LEFT, 0)
         window.dispatch_event("on_mouse_release", int(x), int(y), arcade.MOUSE_BUTTON_LEFT, 0)
-        assert view.chosen == move.hole - 1
-    start = view.start_hole()
+        assert view.controller.chosen == move.hole - 1
+    start = view.controller.start_hole()
     assert start is not None
     if use_button:
         gui.press("Clockwise" if move.direction == "cw" else "Anti-clockwise")
     else:
         key(arcade.key.RIGHT if visual_direction(start, True) == move.direction else arcade.key.LEFT)
-    if view.asking is not None:
+    if view.controller.asking is not None:
         key(arcade.key.S if move.set_aside else arcade.key.K)
     else:
         assert not move.set_aside
@@ -115,14 +115,15 @@ def test_the_puzzles_screen_lists_the_levels_by_variant_and_difficulty(gui, tmp_
     levels, problems = load_levels()
     assert not problems
     assert [row.level.id for row in view.rows] == [level.id for level in levels]
-    # One column per variant: every dose row left of every lewis row, easiest at the top.
+    # One column per set: the winnable (lewis) rows left of every dose row, easiest at the top.
     dose = [row for row in view.rows if row.level.variant == "dose"]
     lewis = [row for row in view.rows if row.level.variant == "lewis"]
-    assert dose and lewis and max(r.rect[0] for r in dose) < min(r.rect[0] for r in lewis)
+    assert dose and lewis and max(r.rect[0] for r in lewis) < min(r.rect[0] for r in dose)
     assert all(a.rect[1] > b.rect[1] for a, b in zip(dose, dose[1:]))
     texts = [text.text for text in view._texts]
-    for heading in ("Easy", "Medium", "Hard", "Source rules (dose)", "Lewis's variant"):
-        assert heading in texts
+    for heading in ("Easy: ", "Medium: ", "Hard: "):
+        assert sum(text.startswith(heading) and text.endswith(" rounds") for text in texts) == 2
+    assert "Clear the board" in texts and "Store the most" in texts
     assert texts.count("not played yet") == len(levels)
     strongest = registry.presets(Solitaire())["Strongest"]
     assert strongest in view._engine_text.text  # the engine in use (the Strongest preset) is shown
@@ -133,7 +134,7 @@ def test_the_puzzles_screen_lists_the_levels_by_variant_and_difficulty(gui, tmp_
 def test_a_lewis_level_played_to_its_end_by_clicks_and_keys_is_recorded(gui):  # type: ignore[no-untyped-def]
     level = find_level("lewis-01")
     view = open_level(gui, level.id)
-    assert view.game.is_lewis
+    assert view.session.game.is_lewis
     game, state = Solitaire(variant="lewis"), Solitaire(variant="lewis").deal(level.holes)
     asides = 0
     for number, text in enumerate(level.line):
@@ -147,7 +148,7 @@ def test_a_lewis_level_played_to_its_end_by_clicks_and_keys_is_recorded(gui):  #
     assert view.scene.counts == counts(state)
     verdict = view.session.verdict()
     assert verdict.won and verdict.perfect and "Won" in verdict.headline
-    assert "first result" in view.record_line
+    assert "first result" in view.controller.record_line
     saved = yaml.safe_load((gui.config_dir / "puzzles.yaml").read_text())
     assert saved["results"]["lewis-01"] == {"stored": 48, "rounds": level.length, "cleared": True}
     # A restart of the application reads it back: the Puzzles screen shows the result on the level's row.
@@ -163,10 +164,10 @@ def test_a_lewis_level_played_to_its_end_by_clicks_and_keys_is_recorded(gui):  #
 def test_a_dose_level_says_it_cannot_be_cleared_and_celebrates_par(gui):  # type: ignore[no-untyped-def]
     level = find_level("dose-01")
     view = open_level(gui, level.id)
-    assert "no deal can be cleared" in view._rules_text.text and "Par 46" in view._rules_text.text
+    assert "No deal can be cleared" in view._rules_text.text and "46 is a perfect game" in view._rules_text.text
     # Most of the solution straight into the session (the rules are tested elsewhere), the last rounds by keys.
     for text in level.line[:-6]:
-        view.session.play(view.game.parse_move(view.session.state, text))
+        view.session.play(view.session.game.parse_move(view.session.state, text))
     view.scene.show(counts(view.session.state))
     assert not view.session.is_over and view.session.state.stored < 46
     for text in level.line[-6:]:
@@ -176,7 +177,7 @@ def test_a_dose_level_says_it_cannot_be_cleared_and_celebrates_par(gui):  # type
     assert view.session.state.stored == 46 and verdict.perfect and verdict.won is None
     assert "Perfect game" in verdict.headline and "no deal can be cleared" in verdict.detail
     assert any("Perfect" in text for text, _ in view.toasts)
-    assert view.records.best("dose-01") == PuzzleResult(46, level.length)
+    assert view.controller.records.best("dose-01") == PuzzleResult(46, level.length)
 
 
 def test_ending_a_dose_game_early_reports_the_score_against_par(gui):  # type: ignore[no-untyped-def]
@@ -195,11 +196,14 @@ def test_ending_a_dose_game_early_reports_the_score_against_par(gui):  # type: i
 def test_hint_shows_the_engines_next_round_and_its_reason(gui):  # type: ignore[no-untyped-def]
     view = open_level(gui, "lewis-02")
     gui.press("Hint")
-    gui.frames_until(lambda: view.hint_move is not None, limit=600)
-    assert view.hint_move in view.session.legal_moves
-    assert "keeps a win possible" in view.hint_text
+    gui.frames_until(lambda: view.controller.hint_move is not None, limit=600)
+    assert view.controller.hint_move in view.session.legal_moves
+    move = view.controller.hint_move  # in words, the hole numbered as on the board
+    start = view.controller.start_hole() if move.hole is None else move.hole - 1
+    assert f"Sow hole {start + 1} to the " in view.controller.hint_text
+    assert "the board is clear in" in view.controller.hint_text
     # The hint's start hole glows in the hint's blue (theme.HINT): its rim turns bluer than without the hint.
-    start = view.start_hole() if view.hint_move.hole is None else view.hint_move.hole - 1
+    start = view.controller.start_hole() if view.controller.hint_move.hole is None else view.controller.hint_move.hole - 1
     x, y = hole_centre(view, start)
     radius = view.scene.layout.pit_radius
 
@@ -209,9 +213,9 @@ def test_hint_shows_the_engines_next_round_and_its_reason(gui):  # type: ignore[
         return sum(b - (r + g) / 2 for r, g, b in pixels)
 
     with_hint = rim_blue()
-    hint, view.hint_move = view.hint_move, None
+    hint, view.controller.hint_move = view.controller.hint_move, None
     without = rim_blue()
-    view.hint_move = hint
+    view.controller.hint_move = hint
     assert with_hint > without + 40, (with_hint, without)
 
 
@@ -219,13 +223,13 @@ def test_watching_the_computer_ends_on_the_engines_solution(gui):  # type: ignor
     level = find_level("lewis-03")
     view = open_level(gui, level.id)
     for text in level.line[:-14]:  # the player's rounds (straight into the session), then the computer's
-        view.session.play(view.game.parse_move(view.session.state, text))
+        view.session.play(view.session.game.parse_move(view.session.state, text))
     view.scene.show(counts(view.session.state))
     watched_from = view.session.state
     gui.press("Watch")
-    assert view.watching
-    gui.frames_until(lambda: bool(view.watch_line), limit=600)
-    start, line = view.watch_line
+    assert view.controller.watch.active
+    gui.frames_until(lambda: bool(view.controller.watch.line), limit=600)
+    start, line = view.controller.watch.line
     assert line and start == watched_from
     gui.frames_until(lambda: view.session.rounds > len(level.line) - 14, limit=600, dt=0.05)
     gui.press("Pause")
@@ -233,14 +237,14 @@ def test_watching_the_computer_ends_on_the_engines_solution(gui):  # type: ignor
     gui.frame(20, dt=0.1)
     assert view.session.rounds == rounds  # paused: no round is played
     gui.press("Resume")
-    gui.frames_until(lambda: not view.watching, limit=2000, dt=0.05)
+    gui.frames_until(lambda: not view.controller.watch.active, limit=2000, dt=0.05)
     expected = start
     for move in line:
-        expected = view.game.apply(expected, move)
+        expected = view.session.game.apply(expected, move)
     assert view.session.state == expected and view.session.is_over
     assert view.session.verdict().won
     finish_frames(gui, view)
-    assert "Not recorded" in view.record_line and view.records.best(level.id) is None
+    assert "Not recorded" in view.controller.record_line and view.controller.records.best(level.id) is None
     assert view.scene.counts == counts(expected)
 
 
@@ -250,14 +254,14 @@ def test_the_search_shows_its_progress_and_stop_cancels_it(gui):  # type: ignore
     settings.engine_choices["solitaire"] = {"watch": "astar:time=30"}  # a search far too long to finish here
     gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 11)))
     view = gui.window.current_view
-    assert view.watch_spec == "astar:time=30" and view.hint_spec == registry.presets(game)["Strongest"]
+    assert view.controller.watch_spec == "astar:time=30" and view.controller.hint_spec == registry.presets(game)["Strongest"]
     assert game.name == "solitaire"
     gui.press("Watch")
-    gui.frames_until(lambda: "states explored" in view.search_text, limit=900)
-    assert "best so far" in view.search_text and "not proven" in view.search_text
-    worker = view.watch_worker
+    gui.frames_until(lambda: "states explored" in view.controller.watch.text, limit=900)
+    assert "best so far" in view.controller.watch.text and "not proven" in view.controller.watch.text
+    worker = view.controller.searches.watch_worker
     gui.press("Stop")
-    assert worker.token.is_cancelled and view.watch_worker is None and not view.watching
+    assert worker.token.is_cancelled and view.controller.searches.watch_worker is None and not view.controller.watch.active
     assert view.session.rounds == 0
 
 

@@ -84,18 +84,18 @@ def main(argv: list[str] | None = None) -> int:
                 shoot("magnetic-cave-hover")
             if name == "puzzle" and (width, height) == (1280, 720):
                 view.hint()
-                view.hint_worker.wait(10)
+                view.controller.searches.hint_worker.wait(10)
                 frames(60, 1 / 30)
                 shoot("puzzle-hint")
-                view.watch_spec = "astar:time=30"  # A* in its own process, its progress in the panel
-                view.start_watch()
+                view.controller.watch.spec = "astar:time=30"  # A* in its own process, its progress in the panel
+                view.controller.toggle_watch()
                 began = time.perf_counter()
                 while time.perf_counter() - began < 2.5:
                     frames(1)
-                view.toggle_pause()
+                view.controller.watch.toggle_pause()
                 frames(30, 1 / 30)
                 shoot("puzzle-watch")
-                view.stop_watch()
+                view.controller.watch.stop()
             if hasattr(view, "cancel_search"):
                 view.cancel_search()
     window.close()

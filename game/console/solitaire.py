@@ -21,7 +21,7 @@ from ai.base import EngineError, Limits, SearchResult
 from ai.registry import make_engine
 from game.savegame import Seat
 from game.session import Session
-from levels.solitaire import LevelError, find_level, load_levels
+from levels.solitaire import LevelError, find_level, level_set, load_levels
 from rules import RulesError
 from rules.base import clip, read_whole_number
 from rules.solitaire import Round, Solitaire, SolitaireState
@@ -218,7 +218,7 @@ class SolitaireConsole:
     def list_levels(self) -> None:
         levels, problems = load_levels()
         for level in levels:
-            self.say(f"{level.id:<10} {level.name:<24} {level.variant:<6} {level.measure} {level.difficulty:.1f}")
+            self.say(f"{level.id:<10} {level.name:<18} {level_set(level.variant).name:<16} {level.length} rounds")
         for problem in problems:
             self.say(f"(refused) {problem}")
 

@@ -11,8 +11,9 @@ and turns a round into the scene's ``MovePlan``.  Scene locations of a 2 x 6 boa
 bottom row left to right, 6..11 the top row right to left, 12 the right store and 13 the left store.  So
 hole07..hole12 are locations 0..5, hole01..hole06 are locations 11..6, store01 is 13 and store02 is 12.
 
-``SolitaireScene`` adds the hole and store names the source uses, and arrows beside the hole a round starts
-from that show (and accept clicks for) the two directions.
+``SolitaireScene`` numbers the holes 1 to 12 as a player counts them (the source's hole01..hole12: the top
+row 1-6 left to right, the bottom row 7-12), labels each store, and draws arrows beside the hole a round
+starts from that show (and accept clicks for) the two directions.
 """
 from __future__ import annotations
 
@@ -22,10 +23,14 @@ import arcade
 import pyglet
 
 from game import theme
+from game.puzzle_words import visual_direction
 from game.scenes.sowing_board import BoardSpec, Lap, Location, MovePlan
 from game.scenes.sowing_scene import SowingScene
-from rules.solitaire import CCW, CW, HOLES, Round, Solitaire, SolitaireState
+from rules.solitaire import HOLES, Round, Solitaire, SolitaireState
 
+Colour = tuple[int, int, int, int]
+__all__ = ["SPEC", "STORE_LOCATIONS", "SolitaireScene", "board_marks", "counts", "hole_at",
+           "hole_location", "plan_round", "round_locations", "visual_direction"]
 SPEC = BoardSpec(rows=2, columns=6, has_stores=True, per_player=6)
 STORE_LOCATIONS = (13, 12)
 """Scene locations of store01 (left) and store02 (right)."""
@@ -65,7 +70,7 @@ def plan_round(game: Solitaire, state: SolitaireState, move: Round, after: Solit
     plan = MovePlan(after=counts(after))
     plan.laps.append(Lap(((start, events.seeds),), drops))
     if events.set_aside is not None:
-        plan.labels.append("Set aside" if move.set_aside else f"Stored in store{events.set_aside.number:02d}")
+        plan.labels.append("Set aside" if move.set_aside else "Stored")
     outcome = game.outcome(after)
     if outcome is not None:
         plan.labels.append({"board cleared": "Board cleared!"}.get(outcome.reason.value,
@@ -73,12 +78,32 @@ def plan_round(game: Solitaire, state: SolitaireState, move: Round, after: Solit
     return plan
 
 
-def visual_direction(hole: int, rightwards: bool) -> str:
-    """The direction ("cw" or "ccw") in which sowing from ``hole`` first moves right (or left) on screen.
-
-    Clockwise runs left to right along the top row and right to left along the bottom row.
-    """
-    return CW if rightwards == (hole < 6) else CCW
+def board_marks(game: Solitaire, state: SolitaireState, *, last: int | None, start: int | None,
+                hovered: int | None, aside_store: Location | None, hint: Round | None,
+                perfect: bool) -> tuple[dict[Location, Colour], dict[Location, Colour]]:
+    """(highlights, outlines) of the board: the hole the last round started from, the hole under the mouse and
+    the hole this round starts from (``start``: None while the player cannot choose), the store a stone set
+    aside would go to, the hint's hole (None once the game is over) and where its last stone lands, and both stores after a perfect game."""
+    gold = theme.ACCENTS[0]
+    highlights: dict[Location, Colour] = {}
+    outlines: dict[Location, Colour] = {}
+    if last is not None:
+        outlines[hole_location(last)] = theme.LAST_MOVE
+    if hovered is not None and state.holes[hovered]:
+        highlights[hole_location(hovered)] = gold[:3] + (theme.CURSOR_ALPHA,)
+    if start is not None:
+        highlights[hole_location(start)] = gold
+    if aside_store is not None:
+        outlines[aside_store] = gold
+    if hint is not None:
+        hint_start, drops = round_locations(game, state, hint)
+        highlights[hint_start] = theme.HINT
+        if drops:
+            outlines[drops[-1]] = theme.HINT
+    if perfect:
+        for location in STORE_LOCATIONS:
+            highlights[location] = gold
+    return highlights, outlines
 
 
 class SolitaireScene(SowingScene):
@@ -98,18 +123,18 @@ class SolitaireScene(SowingScene):
         assert self.layout is not None
         self._name_batch = pyglet.graphics.Batch()
         self._names = []
-        size = max(8, min(12, int(self.layout.pit_radius * 0.28)))
+        size = max(10, min(14, int(self.layout.pit_radius * 0.3)))
         for hole in range(HOLES):
             place = self.layout.places[hole_location(hole)]
             top = hole < 6
             y = place.y + place.half_height + size * 1.6 if top else place.y - place.half_height - size * 1.6
             self._name_y[hole] = y
-            self._names.append(arcade.Text(f"hole{hole + 1:02d}", place.x, y, theme.TEXT_DIM, size,
+            self._names.append(arcade.Text(str(hole + 1), place.x, y, theme.TEXT, size,
                                            font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center",
                                            batch=self._name_batch))
         for store, location in enumerate(STORE_LOCATIONS):
             place = self.layout.places[location]
-            self._names.append(arcade.Text(f"store{store + 1:02d}", place.x, place.y + place.half_height + size * 1.6,
+            self._names.append(arcade.Text("Store", place.x, place.y + place.half_height + size * 1.6,
                                            theme.TEXT_DIM, size, font_name=theme.BODY_FONT, anchor_x="center",
                                            anchor_y="center", batch=self._name_batch))
 

@@ -1,15 +1,18 @@
-"""Puzzles: the Solitaire Mancala levels by variant and difficulty, each with its best result, and random deals.
+"""Puzzles: the Solitaire Mancala levels set by set and by difficulty, each with its best result, and random deals.
 
 Levels come from ``levels/solitaire/*.yaml`` (a file that cannot be used is reported at the bottom of the
-screen; the others are listed), easiest first within each variant as their measured difficulty orders them,
-split into thirds: easy, medium, hard.  Each row shows the best result so far from ``game.records`` (stones
-stored against par, or cleared, with the number of rounds).  Below: a random deal of either variant from a
-seed, and the engine hints and watching use (chosen in Settings, else the registry's strongest solver).
-Continue saved opens the newest puzzle saved from the puzzle screen (Ctrl+S there), where it was left.
+screen; the others are listed) in the sets ``levels.solitaire.SETS`` names for players: the winnable deals
+("Clear the board") on the left, the long ones that cannot be cleared ("Store the most") on the right,
+easy and short first, split into thirds (easy, medium, hard, each with its number of rounds).  Each row shows
+the best result so far from ``game.records``.  Below: a random deal of either set from a seed, and the engine
+hints and watching use (chosen in Settings, else the registry's strongest solver).  Continue saved opens the
+newest puzzle saved from the puzzle screen (Ctrl+S there), where it was left.
 
-The level list is drawn directly (one batch of texts, a highlight under the mouse) rather than as 32 widgets,
-which would cost far more to build; a click on a row opens the level.  Keys: Up/Down and Enter pick a level,
-Escape goes back to the title screen.
+The list is drawn directly (one batch of texts, a highlight under the mouse) rather than as 32 widgets,
+which would cost far more to build; a click on a row opens the level.  When the window is too low for all of
+it, the list scrolls (the mouse wheel, Page Up/Down, or Up/Down, which keep the chosen row in view) between
+the heading and the random-deal controls, which move to two rows in a narrow window.  Keys: Up/Down and
+Enter pick a level, Escape goes back to the title screen.
 """
 from __future__ import annotations
 
@@ -28,16 +31,15 @@ from game.puzzle_search import engine_spec, engine_title
 from game.puzzle_session import Puzzle
 from game.views.base import MenuView
 from game.views.widgets import Choice, Stepper
-from levels.solitaire import VARIANTS, Level, load_levels
+from levels.solitaire import SETS, Level, load_levels
 from rules.solitaire import CEILING, Solitaire
 
 ROW_HEIGHT = 25
 GROUPS = ("Easy", "Medium", "Hard")
-VARIANT_HEADINGS = {
-    "dose": ("Source rules (dose)", "No deal can be cleared: store as many as you can; par 46 is perfect."),
-    "lewis": ("Lewis's variant", "Setting aside at a row end is a choice: clear the board to win."),
-}
 MAX_SEED = 999_999
+WIDE = 1180
+"""From this window width the random-deal controls fit on one row."""
+SCROLL_STEP = 3 * ROW_HEIGHT
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def _load_levels() -> tuple[list[Level], list[str]]:
 class PuzzlesView(MenuView):
     """The list of Solitaire Mancala puzzles and the random-deal controls."""
 
-    heading = "Puzzles: Solitaire Mancala"
+    heading = "Solitaire puzzles"
 
     def __init__(self, context: AppContext, records: RecordsStore | None = None) -> None:
         self.levels, level_problems = _load_levels()
@@ -85,8 +87,13 @@ class PuzzlesView(MenuView):
         self.records = records
         self.rows: list[LevelRow] = []
         self.cursor = -1
+        self.scroll = 0.0
+        """How far the list is scrolled down, in pixels (0: its top is shown)."""
+        self.list_area = (0.0, 0.0)
+        """(bottom, top) of the part of the window the list is shown in."""
+        self.content_height = 0.0
         self.mouse = (0.0, 0.0)
-        self.deal_variant = "dose"
+        self.deal_variant = SETS[0].variant  # the winnable deals first
         self.seed = random.Random().randrange(1, MAX_SEED)
         self._batch = pyglet.graphics.Batch()
         self._texts: list[arcade.Text] = []
@@ -104,63 +111,106 @@ class PuzzlesView(MenuView):
     # -- building ---------------------------------------------------------------------------------------------
     def build(self) -> None:
         width, height = self.window.width, self.window.height
-        self._layout_rows(width, height)
-        row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
-        row.add(theme.label("Random deal", theme.LABEL, theme.ACCENTS[0]))
-        self.variant_choice = Choice([(v, VARIANT_HEADINGS[v][0]) for v in VARIANTS], self.deal_variant,
+        wide = width >= WIDE
+        self.variant_choice = Choice([(item.variant, item.name) for item in SETS], self.deal_variant,
                                      self._set_variant, width=230, name="variant")
         self.seed_stepper = Stepper(self.seed, 1, MAX_SEED, 1, self._set_seed, whole=True, width=290, name="seed")
-        row.add(self.variant_choice)
-        row.add(self.seed_stepper)
-        row.add(self.on_click(theme.button("Deal", width=110, height=40, size=theme.BODY), self.play_deal))
-        resume = theme.button("Continue saved", width=210, height=40, size=theme.BODY)
-        row.add(self.on_click(resume, self.continue_saved))
-        row.add(self.on_click(theme.button("Back", width=110, height=40, size=theme.BODY), self.back))
+        first = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+        first.add(theme.label("Random deal", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
+        first.add(self.variant_choice)
+        first.add(self.seed_stepper)
+        second = first if wide else arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+        second.add(self.on_click(theme.button("Deal", width=110, height=40, size=theme.sized(theme.LABEL, 14)), self.play_deal))
+        resume = theme.button("Continue saved", width=210, height=40, size=theme.sized(theme.LABEL, 14))
+        second.add(self.on_click(resume, self.continue_saved))
+        second.add(self.on_click(theme.button("Back", width=110, height=40, size=theme.sized(theme.LABEL, 14)), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=92)
+        anchor.add(first, anchor_x="center", anchor_y="bottom", align_y=92 if wide else 112)
+        if not wide:
+            anchor.add(second, anchor_x="center", anchor_y="bottom", align_y=52)
         self.ui.add(anchor)
+        self._deal_best_y = 78 if wide else 100
+        self._engine_y = 150 if wide else 166
+        self.list_area = (self._engine_y + 24, height - 84)
+        self._layout_rows(width, height)
         self._show_deal_best()
 
     def _layout_rows(self, width: float, height: float) -> None:
-        """Place every level's row: one column per variant, a gutter naming each difficulty group."""
+        """Place every level's row, scrolled: one column per set, each difficulty group under its heading."""
         self.rows = []
         self._texts = []
         self._group_lines = []
         self._batch = pyglet.graphics.Batch()
         column_width = min(580.0, (width - 90) / 2)
         gap = width - 2 * column_width
-        top = height - 92
-        for column, variant in enumerate(VARIANTS):
+        bottom, top = self.list_area
+        lowest = top
+        for column, item in enumerate(SETS):
             left = gap / 3 + column * (column_width + gap / 3)
-            title, line = VARIANT_HEADINGS[variant]
-            self._text(title, left, top, theme.LABEL, theme.ACCENTS[column])
-            self._text(line, left, top - 24, theme.BODY, theme.TEXT_DIM)
-            y = top - 40
-            levels = [level for level in self.levels if level.variant == variant]
+            y = top + self.scroll - 20
+            self._text(item.name, left, y, theme.sized(theme.LABEL, 17), theme.ACCENTS[column])
+            goal = self._text(f"{item.goal} {item.credit}", left, y - 8, theme.SMALL, theme.TEXT_DIM, width=column_width)
+            y -= 18 + goal.content_height
+            levels = [level for level in self.levels if level.variant == item.variant]
             if not levels:
                 self._text("No levels could be loaded.", left, y - 20, theme.BODY, theme.WARNING)
+            number = 0
             for group, members in difficulty_groups(levels):
+                lengths = sorted(level.length for level in members)
+                y -= 22
+                self._text(f"{group}: {lengths[0]} to {lengths[-1]} rounds", left, y + 5, theme.sized(theme.LABEL, 12),
+                           theme.ACCENTS[0])
                 group_top = y
-                self._text(group, left, y - ROW_HEIGHT / 2 - 5, theme.SMALL, theme.ACCENTS[0])
                 for level in members:
+                    number += 1
                     y -= ROW_HEIGHT
-                    rect = (left + 84, y, column_width - 84, ROW_HEIGHT - 2)
+                    rect = (left + 12, y, column_width - 12, ROW_HEIGHT - 2)
                     self.rows.append(LevelRow(level, rect))
-                    self._text(f"{level.id[-2:]}  {level.name}", rect[0] + 10, y + 7, theme.BODY, theme.TEXT)
+                    self._text(str(number), rect[0] + 28, y + 7, theme.BODY, theme.TEXT, anchor_x="right")
+                    self._text(level.name, rect[0] + 38, y + 7, theme.BODY, theme.TEXT)
+                    if column_width >= 480:
+                        self._text(f"{level.length} rounds", rect[0] + rect[2] * 0.5, y + 7, theme.SMALL, theme.TEXT_DIM)
                     best = self.records.best(level.id)
-                    par = min(level.best, CEILING[variant])
+                    par = min(level.best, CEILING[item.variant])
                     text = best.describe(par) if best else "not played yet"
                     colour = theme.ACCENTS[0] if best and (best.cleared or best.stored >= par) else (
                         theme.TEXT if best else theme.TEXT_DIM)
                     self._text(text, rect[0] + rect[2] - 10, y + 7, theme.SMALL, colour, anchor_x="right")
                 self._group_lines.append((left, y, group_top - y))
                 y -= 6
+            lowest = min(lowest, y)
+        self.content_height = top + self.scroll - lowest + 8
+        if self.scroll > self.max_scroll:  # a taller window (or fewer levels) shows more: scroll back
+            self.scroll = self.max_scroll
+            self._layout_rows(width, height)
+            return
         self._engine_text.text = (f"Hints and Watch use {engine_title(self.engine)}; choose another engine in "
                                   "Settings.")
 
+    @property
+    def max_scroll(self) -> float:
+        bottom, top = self.list_area
+        return max(0.0, self.content_height - (top - bottom))
+
+    def scroll_to(self, scroll: float) -> None:
+        """Scroll the list (clamped to its length) and place the rows again."""
+        scroll = max(0.0, min(scroll, self.max_scroll))
+        if scroll != self.scroll:
+            self.scroll = scroll
+            self._layout_rows(self.window.width, self.window.height)
+
+    def is_shown(self, row: LevelRow) -> bool:
+        """True when the whole row is inside the list's area (not scrolled out of it)."""
+        bottom, top = self.list_area
+        return row.rect[1] >= bottom - 1 and row.rect[1] + row.rect[3] <= top + 1
+
     def _text(self, text: str, x: float, y: float, style: theme.TypeStyle, colour: theme.Color,
-              anchor_x: str = "left") -> None:
-        self._texts.append(theme.text(text, style, colour, x, y, anchor_x=anchor_x, batch=self._batch))
+              anchor_x: str = "left", width: float | None = None) -> arcade.Text:
+        label = theme.text(text, style, colour, x, y, anchor_x=anchor_x, batch=self._batch,
+                           multiline=width is not None, width=int(width) if width else None,
+                           anchor_y="top" if width else "baseline")
+        self._texts.append(label)
+        return label
 
     # -- actions ----------------------------------------------------------------------------------------------
     def _set_variant(self, variant: str) -> None:
@@ -184,7 +234,8 @@ class PuzzlesView(MenuView):
 
     def continue_saved(self) -> None:
         """Open the newest puzzle saved from the puzzle screen, where it was left (or say why not)."""
-        from game.views.solitaire_files import describe_error, puzzle_saves, read_puzzle
+        from game.puzzle_session import describe_error, read_puzzle
+        from game.views.solitaire_panels import puzzle_saves
         from game.views.solitaire_view import SolitaireView
 
         folder = self.context.save_dir
@@ -199,9 +250,8 @@ class PuzzlesView(MenuView):
         except (OSError, ValueError) as error:  # SaveError and RulesError are ValueErrors
             self.message(f"Cannot continue {saves[0].name}: {describe_error(error)}", warning=True)
             return
-        view = SolitaireView(self.context, session.puzzle, self.records, session=session)
-        view.save_path = saves[0]
-        self.context.show(view)
+        self.context.show(SolitaireView(self.context, session.puzzle, self.records, session=session,
+                                        save_path=saves[0]))
 
     def open(self, puzzle: Puzzle) -> None:
         from game.views.solitaire_view import SolitaireView
@@ -210,6 +260,10 @@ class PuzzlesView(MenuView):
 
     # -- events -----------------------------------------------------------------------------------------------
     def row_at(self, x: float, y: float) -> LevelRow | None:
+        """The row under the point, if it is shown (a row scrolled out of the list's area is not)."""
+        bottom, top = self.list_area
+        if not bottom <= y <= top:
+            return None
         for row in self.rows:
             if row.contains(x, y):
                 return row
@@ -226,20 +280,45 @@ class PuzzlesView(MenuView):
             return True
         return super().on_mouse_press(x, y, button, modifiers)
 
-    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
-        if symbol in (arcade.key.UP, arcade.key.DOWN) and self.rows:
-            step = 1 if symbol == arcade.key.DOWN else -1
-            self.cursor = (self.cursor + step) % len(self.rows) if self.cursor >= 0 else 0
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: int, scroll_y: int) -> bool | None:
+        bottom, top = self.list_area
+        if bottom <= y <= top:
+            self.scroll_to(self.scroll - scroll_y * SCROLL_STEP)
             return True
-        if symbol in (arcade.key.ENTER, arcade.key.RETURN) and 0 <= self.cursor < len(self.rows):
+        return super().on_mouse_scroll(x, y, scroll_x, scroll_y)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        key = arcade.key
+        if symbol in (key.UP, key.DOWN) and self.rows:
+            step = 1 if symbol == key.DOWN else -1
+            self.cursor = (self.cursor + step) % len(self.rows) if self.cursor >= 0 else 0
+            self.scroll_into_view(self.rows[self.cursor])
+            return True
+        if symbol in (key.PAGEUP, key.PAGEDOWN):
+            bottom, top = self.list_area
+            self.scroll_to(self.scroll + (top - bottom - ROW_HEIGHT) * (1 if symbol == key.PAGEDOWN else -1))
+            return True
+        if symbol in (key.ENTER, key.RETURN) and 0 <= self.cursor < len(self.rows):
             self.play_level(self.rows[self.cursor].level)
             return True
         return super().on_key_press(symbol, modifiers)
 
+    def scroll_into_view(self, row: LevelRow) -> None:
+        bottom, top = self.list_area
+        low, high = row.rect[1], row.rect[1] + row.rect[3]
+        if high > top:
+            self.scroll_to(self.scroll - (high - top) - ROW_HEIGHT * 2)  # and its group's heading
+        elif low < bottom:
+            self.scroll_to(self.scroll + (bottom - low) + 4)
+
     def on_draw_before_ui(self) -> None:
         super().on_draw_before_ui()
-        for left, bottom, height in self._group_lines:
-            arcade.draw_lbwh_rectangle_filled(left + 74, bottom, 3, height, theme.PANEL_EDGE)
+        bottom, top = self.list_area
+        width = self.window.width
+        ctx = self.window.ctx
+        ctx.scissor = (0, int(bottom), int(width), int(top - bottom))  # rows scrolled out are not drawn
+        for left, line_bottom, height in self._group_lines:
+            arcade.draw_lbwh_rectangle_filled(left + 2, line_bottom, 3, height, theme.PANEL_EDGE)
         hovered = self.row_at(*self.mouse)
         for index, row in enumerate(self.rows):
             colour = theme.BUTTON
@@ -249,9 +328,15 @@ class PuzzlesView(MenuView):
                 colour = theme.BUTTON_HOVER[:3] + (180,)
             arcade.draw_lbwh_rectangle_filled(*row.rect, colour)
         self._batch.draw()
-        width = self.window.width
-        self._engine_text.position = width / 2, 150
+        ctx.scissor = None
+        if self.max_scroll > 0:  # a scroll bar: where the shown part is in the whole list
+            shown = (top - bottom) / self.content_height
+            bar = max(24.0, (top - bottom) * shown)
+            y = top - bar - (top - bottom - bar) * (self.scroll / self.max_scroll)
+            arcade.draw_lbwh_rectangle_filled(width - 10, bottom, 4, top - bottom, theme.PANEL)
+            arcade.draw_lbwh_rectangle_filled(width - 10, y, 4, bar, theme.PANEL_EDGE)
+        self._engine_text.position = width / 2, self._engine_y
         self._engine_text.draw()
         if self._deal_best.text:
-            self._deal_best.position = self.seed_stepper.left, 68
+            self._deal_best.position = self.seed_stepper.left, self._deal_best_y
             self._deal_best.draw()

@@ -100,7 +100,7 @@ def _puzzle(context: AppContext) -> None:
     view = SolitaireView(context, Puzzle.from_level(level))
     context.show(view)
     for text in level.line[:PUZZLE_ROUNDS]:
-        view.play(view.game.parse_move(view.session.state, text))
+        view.play(view.session.game.parse_move(view.session.state, text))
         view.scene.finish()
 
 
