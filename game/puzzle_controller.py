@@ -179,14 +179,15 @@ class PuzzleController:
 
     def aside_store(self, start: int, direction: str) -> int:
         """The store a stone set aside would go into, sowing ``direction`` from ``start``."""
-        report = self.game.report(self.session.state, self._round(start, direction, True))
-        return report.store if report.store is not None else 0
+        stored = self.game.report(self.session.state, self._round(start, direction, True)).set_aside
+        return stored.index if stored is not None else 0
 
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move: Round, by_computer: bool | None = False) -> None:
         """Play a round (IllegalMoveError if it is not legal) and queue its animation."""
         description = describe_round(self.game, self.session.state, move)
-        start = self.game.report(self.session.state, move).start
+        picked = self.game.report(self.session.state, move).picked
+        start = picked.index if picked is not None else 0
         before, after = self.session.play(move, by_computer)
         self.after_change()
         self.last_text = f"Round {self.session.rounds}: {description}"

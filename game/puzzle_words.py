@@ -12,6 +12,8 @@ from ai.base import SearchResult
 from game.puzzle_session import PuzzleSession
 from game.puzzle_watch import Watch
 from levels.solitaire import level_set
+from rules import Reason
+from rules.events import Place
 from rules.solitaire import CCW, CW, Round, Solitaire, SolitaireState
 
 
@@ -45,13 +47,20 @@ def stones(count: int) -> str:
 
 def describe_round(game: Solitaire, state: SolitaireState, move: Round) -> str:
     """``hole 3 (4 stones) to the right, ends in hole 7`` (or ``into the left store``, or ``... lost``)."""
-    report = game.report(state, move)
-    text = f"{hole_name(report.start)} ({stones(report.stones)}) to the {side(report.start, move.direction)}"
-    if report.store is not None:
-        return f"{text}, {'set aside' if move.set_aside else 'one'} into {store_name(report.store)}"
-    if report.lost:
-        return f"{text}, ends in empty {hole_name(report.last)}: lost"
-    return f"{text}, ends in {hole_name(report.last)}"
+    events = game.report(state, move)
+    start = _index(events.picked)
+    text = f"{hole_name(start)} ({stones(events.seeds)}) to the {side(start, move.direction)}"
+    if events.set_aside is not None:
+        return f"{text}, {'set aside' if move.set_aside else 'one'} into {store_name(events.set_aside.index)}"
+    if events.end_reason is Reason.LAST_STONE_IN_EMPTY_HOLE:
+        return f"{text}, ends in empty {hole_name(_index(events.last))}: lost"
+    return f"{text}, ends in {hole_name(_index(events.last))}"
+
+
+def _index(place: Place | None) -> int:
+    """A hole's index from the rules' report (a round always starts and ends in a hole or a store)."""
+    assert place is not None
+    return place.index
 
 
 def without_counts(text: str) -> str:
@@ -64,14 +73,14 @@ def describe_hint(game: Solitaire, state: SolitaireState, result: SearchResult) 
     """``Sow hole 3 to the left: the last stone ends in the left store; 12 rounds to go``."""
     move = result.move
     assert move is not None
-    report = game.report(state, move)
-    start = report.start
+    events = game.report(state, move)
+    start = _index(events.picked)
     text = f"Sow {hole_name(start)} to the {side(start, move.direction)}"
-    if report.store is not None:
+    if events.set_aside is not None:
         verb = "set the last stone aside into" if move.set_aside else "the last stone ends in"
-        text += f": {verb} {store_name(report.store)}"
+        text += f": {verb} {store_name(events.set_aside.index)}"
     else:
-        text += f": the last stone ends in {hole_name(report.last)}"
+        text += f": the last stone ends in {hole_name(_index(events.last))}"
     solved = bool(result.info.get("solved")) and bool(result.pv)
     if solved and game.is_lewis:
         return text + f"; the board is clear in {len(result.pv)} rounds"

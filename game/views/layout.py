@@ -2,7 +2,8 @@
 
 ``boxes(view)`` lists every visible button, label and text a view shows: the leaves of its UIManager (a button
 or a label, not the layouts that hold them) and the ``arcade.Text`` objects it keeps (as attributes, in lists,
-or in its sections).  A view can add rectangles drawn some other way by defining ``layout_boxes()``.
+or in its sections).  A view can add rectangles drawn some other way by defining ``layout_boxes()``, and say
+which of its texts a scrolling list clips away (not drawn) with ``scrolled_out(text)``.
 ``problems(found, width, height)`` says which of them leave the window or overlap another; the layout tests
 and the screenshot script use both, so a picture and its check always agree.
 """
@@ -99,9 +100,12 @@ def boxes(view: arcade.View) -> list[Box]:
     if sections is not None:
         owners += [section for section in sections.sections if section.enabled]
     seen: set[int] = set()
+    scrolled_out = getattr(view, "scrolled_out", None)
     for owner in owners:
         for value in vars(owner).values():
             for text in _texts(value):
+                if callable(scrolled_out) and scrolled_out(text):
+                    continue
                 if id(text) not in seen and _shown(text):
                     seen.add(id(text))
                     found.append(_text_box(text))

@@ -199,6 +199,11 @@ class PuzzlesView(MenuView):
             self.scroll = scroll
             self._layout_rows(self.window.width, self.window.height)
 
+    def scrolled_out(self, text: arcade.Text) -> bool:
+        """True for a text of the level list not wholly inside the list's area: drawing clips it there."""
+        bottom, top = self.list_area
+        return text in self._texts and (text.bottom < bottom - 1 or text.top > top + 1)
+
     def is_shown(self, row: LevelRow) -> bool:
         """True when the whole row is inside the list's area (not scrolled out of it)."""
         bottom, top = self.list_area

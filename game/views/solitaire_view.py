@@ -325,15 +325,21 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         if self.toasts:
             _set_text(self._toast_text, self.toasts[-1][0], theme.TEXT, (width / 2, self.window.height - TOP_BAR - 26))
             self._toast_text.draw()
-        self._rules_text.draw()
         notice, colour = c.notice, theme.WARNING if c.notice_warning else theme.TEXT
         if not notice and self._overlay is None:
             notice, colour = prompt(self.session, c.watch, c.start_hole(), c.asking), theme.TEXT_DIM
+        wrapped = False
         if notice:
             _set_text(self._message, notice, colour, (width / 2, MESSAGE_Y))
-            if self._message.content_height > MESSAGE_LINE:  # wrapped: over the rules line, on a panel
-                arcade.draw_lbwh_rectangle_filled(8, MESSAGE_Y - 4, width - 16, self._message.content_height + 8,
-                                                  theme.PANEL)
+            wrapped = self._message.content_height > MESSAGE_LINE
+        self._message.visible = bool(notice)
+        self._rules_text.visible = not wrapped  # a wrapped message takes the rules line's place, on a panel
+        if self._rules_text.visible:
+            self._rules_text.draw()
+        if wrapped:
+            arcade.draw_lbwh_rectangle_filled(8, MESSAGE_Y - 4, width - 16, self._message.content_height + 8,
+                                              theme.PANEL)
+        if notice:
             self._message.draw()
 
     # -- input ------------------------------------------------------------------------------------------------

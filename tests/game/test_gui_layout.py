@@ -12,17 +12,7 @@ import pytest
 from game.views import layout, tour
 
 SIZES = ((800, 500), (1280, 720), (1920, 1080))
-OWNED_ELSEWHERE: dict[tuple[str, int, int], str] = {
-    ("puzzles", 800, 500): "the puzzle list (game/views/puzzles.py) places its level rows and the random-deal "
-                           "row from fixed sizes: rows under the deal row and off the bottom, the row wider "
-                           "than the window",
-    ("puzzles", 1280, 720): "the puzzle list (game/views/puzzles.py): the engine line over the level rows",
-    ("puzzles", 1920, 1080): "the puzzle list (game/views/puzzles.py) puts its column headings at a fixed "
-                             "distance from the top, into the screen's heading (MenuView.content_box says where "
-                             "the content may start)",
-    ("puzzle", 800, 500): "the puzzle screen (game/views/solitaire_view.py): its direction buttons and prompt "
-                          "lines run off the left edge, the round line under the top bar's title",
-}
+OWNED_ELSEWHERE: dict[tuple[str, int, int], str] = {}
 
 
 def _open(gui, name: str, width: int, height: int):  # type: ignore[no-untyped-def]

@@ -134,9 +134,9 @@ def test_a_hint_is_shown_for_its_own_position_only(tmp_path) -> None:
     controller.update(0.1, animating=False)
     # In words: the hole as the board numbers it, the way the stones go on screen, the rounds still to play.
     report = controller.game.report(controller.session.state, moves[0])
-    way = "right" if (moves[0].direction == "cw") == (report.start < 6) else "left"
+    way = "right" if (moves[0].direction == "cw") == (report.picked.index < 6) else "left"
     assert controller.hint_move == moves[0]
-    assert controller.notice.startswith(f"Hint: Sow hole {report.start + 1} to the {way}:")
+    assert controller.notice.startswith(f"Hint: Sow hole {report.picked.number} to the {way}:")
     assert controller.notice.endswith("the board is clear in 12 rounds")
     controller.play(moves[0])  # the position changed: the hint goes
     assert controller.hint_move is None and controller.hint_text == ""
