@@ -14,7 +14,7 @@ from game.controller import REPLY_GAP, SPEEDS, WATCH_GAP, MatchController
 from game.savegame import Seat
 from game.session import Session
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HUMAN = Seat()
 COMPUTER = Seat("random", 0.1)
 

@@ -104,13 +104,13 @@ engines:
     params:
       seed: {type: int, default: 0, min: 0, max: 2147483647, description: seed}
   illegal:
-    class: tests.test_ai_tournament:IllegalEngine
+    class: tests.ai.test_ai_tournament:IllegalEngine
   sleepy:
-    class: tests.test_ai_tournament:SleepyEngine
+    class: tests.ai.test_ai_tournament:SleepyEngine
     params:
       pause: {type: float, default: 0.02, min: 0, max: 1, description: seconds to sleep}
   first:
-    class: tests.test_ai_tournament:FirstMoveEngine
+    class: tests.ai.test_ai_tournament:FirstMoveEngine
 """
 
 

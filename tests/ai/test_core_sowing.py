@@ -27,7 +27,7 @@ from tests.cores import compiled_only
 
 CORE = ai.core.module()
 pytestmark = compiled_only  # skipped where the extension is not built, except under CI
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def playout_positions(game, count, seed, longest=240):

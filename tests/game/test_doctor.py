@@ -8,7 +8,7 @@ from pathlib import Path
 
 import ai.core
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args, **env):  # type: ignore[no-untyped-def]

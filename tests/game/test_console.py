@@ -21,7 +21,7 @@ from game.console.seats import seconds_per_move
 from game.savegame import Seat
 from game.session import Session
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TWO_PLAYER = [pytest.param(info.name, id=info.name) for info in rules.list_games() if info.num_players == 2]
 
 

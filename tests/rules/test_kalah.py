@@ -16,7 +16,7 @@ import rules
 from rules import IllegalMoveError, NotationError, Reason
 from rules.kalah import Kalah, KalahState
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).parents[1] / "data"
 
 
 def position(game: Kalah, text: str) -> KalahState:

@@ -166,7 +166,7 @@ def test_config_loaders_give_values_or_messages_never_exceptions(tmp_path: Path,
             assert not store.path.exists()
 
 
-LEVEL = (Path(__file__).parent.parent / "levels" / "solitaire" / "dose-01.yaml").read_text(encoding="utf-8")
+LEVEL = (Path(__file__).parents[2] / "levels" / "solitaire" / "dose-01.yaml").read_text(encoding="utf-8")
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

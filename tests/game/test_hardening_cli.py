@@ -10,7 +10,7 @@ import pytest
 
 from game.cli import check_output_paths, main
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.mark.parametrize("argv, code, words", [

@@ -15,7 +15,7 @@ import pytest
 from rules import IllegalMoveError, NotationError, ParameterError, Reason, get_game
 from rules.oware import Oware, OwareState
 
-DATA = Path(__file__).parent / "data" / "oware_perft.json"
+DATA = Path(__file__).parents[1] / "data" / "oware_perft.json"
 GAME = Oware()
 
 

@@ -10,7 +10,7 @@ from ai.single_agent import Budget, heuristic_depth_first
 from ai.solitaire_packed import pack, packed_depth_first, round_table, unpack
 from ai.solitaire_problem import DEAD, SolitaireProblem
 from rules.solitaire import HOLES, Solitaire, SolitaireState
-from tests.test_solitaire_search import SMALL, assert_proven_best, brute_best
+from tests.ai.test_solitaire_search import SMALL, assert_proven_best, brute_best
 
 DOSE = Solitaire()
 LEWIS = Solitaire(variant="lewis")

@@ -22,7 +22,7 @@ from ai.search import PVSEngine
 from rules import get_game
 from tests.cores import compiled_only
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KALAH_VARIANTS = [dict(), dict(pits=3, seeds=3), dict(pits=4, seeds=3, empty_capture=False), dict(pits=6, seeds=6),
                   dict(pits=12, seeds=2), dict(pits=1, seeds=5)]
 
@@ -193,7 +193,7 @@ def test_the_table_takes_the_memory_asked_for():
 def test_the_engine_tests_pass_on_the_pure_python_kernels():
     """The fallback: the engine suites again with STONECAVE_CORE=python (as where no compiler exists)."""
     env = dict(os.environ, STONECAVE_CORE="python", CI="false")
-    files = ["tests/test_ai_search.py", "tests/test_ai_fast.py", "tests/test_ai_fast_fallback.py"]
+    files = ["tests/ai/test_ai_search.py", "tests/ai/test_ai_fast.py", "tests/ai/test_ai_fast_fallback.py"]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *files],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]

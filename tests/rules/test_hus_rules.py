@@ -15,7 +15,7 @@ import pytest
 from rules import IllegalMoveError, NotationError, Reason, get_game
 from rules.hus import Hus, HusState, LapKind
 
-DATA = Path(__file__).parent / "data" / "hus_perft.json"
+DATA = Path(__file__).parents[1] / "data" / "hus_perft.json"
 
 
 # -- an independent reference -----------------------------------------------------------------------------------
