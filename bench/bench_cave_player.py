@@ -31,7 +31,7 @@ stops at 1 s, which under load cuts depth-6 searches short), so every game is re
 whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes: ``--deep-three
 0,80`` gives a search playing White the bonus for its own deep windows of three, off by default;
 ``--opponent-model SPEC`` has the depth-limited player set one-move traps for an opponent assumed to play like
-``SPEC``, see ``trap_move``).
+``SPEC``, see ``ai.traps.trap_move``).
 
 *ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
 off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
@@ -67,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai import registry  # noqa: E402
 from ai.base import CancelToken, EngineError, Limits  # noqa: E402
 from ai.tournament import compare  # noqa: E402
+from ai.traps import trap_move  # noqa: E402
 from rules.magnetic_cave import MagneticCave  # noqa: E402
 
 BASELINE = "alphabeta:depth=2,eval=windows"
@@ -127,51 +128,6 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
     losses = [(r.index, r.opening, "AB"[r.a_seat] + " first", r.winner, r.reason, r.plies)
               for r in result.records if r.winner != "A"]
     print(f"games not won by A: {losses}")
-
-
-def _value(game: MagneticCave, state, depth: int) -> float:
-    """``state``'s value for its side to move: exact when the game is over, else a depth-``depth`` search."""
-    from ai.evaluators import final_score
-
-    if game.is_terminal(state):
-        return final_score(game, state, state.to_move)
-    return registry.make_engine(game, f"pvs:depth={depth},time=none").search(state).score
-
-
-DECIDED = 5_000
-"""A search score beyond which ``trap_move`` sets no trap: a win or a loss is in sight (a threat cell that
-will fall, a double threat), far above any quiet position's score."""
-
-
-def trap_move(game: MagneticCave, state, depth: int, model: str, margin: float, gain: float) -> tuple:
-    """The depth-``depth`` player's move with a one-reply opponent model at the root: (move, a trap or not).
-
-    The search's best move and score first.  Then for every root move, the reply ``model`` (an engine spec)
-    would play, and the search's value (depth - 2) after that reply.  The move whose modelled reply leaves us
-    most, at least ``gain`` above the best score, is played if the search values it (depth - 1) within
-    ``margin`` of the best: a move no worse against perfect play, by more than ``margin``, that a modelled
-    opponent answers badly.  A proven result, or a win or loss in sight, is played as found.
-    """
-    best = registry.make_engine(game, f"pvs:depth={depth},time=none").search(state)
-    if best.exhaustive or abs(best.score) > DECIDED:
-        return best.move, False
-    after = []
-    for move in game.legal_moves(state):
-        child = game.apply(state, move)
-        if game.is_terminal(child):
-            continue
-        grandchild = game.apply(child, registry.make_engine(game, model).search(child).move)
-        value = _value(game, grandchild, depth - 2)
-        after.append((value if grandchild.to_move == state.to_move else -value, move))
-    after.sort(key=lambda pair: -pair[0])
-    for value, move in after:
-        if value < best.score + gain:
-            break
-        if move == best.move:
-            return move, False
-        if -_value(game, game.apply(state, move), depth - 1) >= best.score - margin:
-            return move, True
-    return best.move, False
 
 
 def _one_colour_game(task: tuple) -> tuple[int, float, int]:
@@ -358,7 +314,7 @@ def solver_ab(game: MagneticCave, rev: str, empties: int, count: int, seed: int,
     values that must agree, nodes and CPU time (each position solved afresh by both, alternating)."""
     import ai.cave_endgame as current
     from ai.base import SearchAborted
-    from bench.bench_kernel_ab import load_module_at
+    from tools.revisions import load_module_at
 
     earlier = load_module_at("ai/cave_endgame.py", rev)
     totals = {"earlier": [0, 0.0], "current": [0, 0.0]}

@@ -57,7 +57,7 @@ def engine_on(game, depth: int | None, compiled: bool, time_limit: float | None 
 
 def earlier_engine(game, depth: int, rev: str) -> PVSEngine:
     """An engine whose Python kernel runs the packed loop of ``ai/fast/<game>.py`` at commit ``rev``."""
-    from bench.bench_kernel_ab import load_earlier
+    from tools.revisions import load_earlier
 
     module = load_earlier(game.name, rev)
     kernel_class = {"kalah": "KalahKernel", "oware": "OwareKernel"}[game.name]

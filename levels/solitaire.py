@@ -17,7 +17,7 @@ One file per level::
       playouts: 400
 
 ``load_levels()`` returns every valid level (easiest first) and the problems of the files it refused; a
-malformed file never stops the others from loading.  The generator is ``bench/make_solitaire_levels.py``.
+malformed file never stops the others from loading.  The generator is ``tools/make_solitaire_levels.py``.
 """
 from __future__ import annotations
 

@@ -366,10 +366,10 @@ def test_the_engine_forgets_its_table_when_it_plays_for_the_other_colour(white_d
     assert len(engine.table) == len(fresh.table)
 
 
-def test_the_benchs_trap_move_sets_traps_the_model_falls_into_and_keeps_the_margin():
-    # bench_cave_player.trap_move (the seventh session's experiment): a trap is a move other than the search's
+def test_trap_move_sets_traps_the_model_falls_into_and_keeps_the_margin():
+    # ai.traps.trap_move (the seventh session's experiment): a trap is a move other than the search's
     # best whose modelled reply leaves the player at least `gain` more, and within `margin` of the best.
-    from bench.bench_cave_player import trap_move
+    from ai.traps import trap_move
 
     model, depth, gain, margin = "greedy", 3, 50.0, 200.0
     traps = 0

@@ -1,7 +1,7 @@
 """What the shared bookkeeping of the single-agent searches costs: ``ai/single_agent.py`` as it is against the
 same file at an earlier commit, on the same Solitaire deals with the same node budgets.
 
-    python bench/bench_single_agent_ab.py [--rev a1ee236~1] [--nodes 5000] [--rounds 30] [--deals 2]
+    python tools/single_agent_ab.py [--rev a1ee236~1] [--nodes 5000] [--rounds 30] [--deals 2]
 
 The earlier file is read with ``git show REV:ai/single_agent.py`` and loaded beside the current one.  Each
 round times both versions once per algorithm, back to back in alternating order, in CPU time; the figure is
@@ -15,11 +15,8 @@ The default REV is the commit before breadth-first, heuristic depth-first and be
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -31,27 +28,13 @@ sys.path.insert(0, str(ROOT))
 import ai.single_agent as current  # noqa: E402
 from ai.solitaire_problem import SolitaireProblem  # noqa: E402
 from rules.solitaire import Solitaire  # noqa: E402
+from tools.revisions import load_module_at  # noqa: E402
 
 ALGORITHMS: dict[str, Callable] = {
     "bfs": lambda module, problem, budget: module.breadth_first(problem, None, budget),
     "heuristic-dfs": lambda module, problem, budget: module.heuristic_depth_first(problem, budget),
     "beam": lambda module, problem, budget: module.beam_search(problem, 50, budget),
 }
-
-
-def load_at(rev: str) -> ModuleType:
-    """``ai/single_agent.py`` as it was at ``rev``, as a module of its own."""
-    source = subprocess.run(["git", "show", f"{rev}:ai/single_agent.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
-    folder = Path(tempfile.mkdtemp(prefix="single_agent_ab_"))
-    path = folder / "single_agent_before.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("single_agent_before", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_all(module: ModuleType, search: Callable, problems: list[SolitaireProblem], nodes: int) -> tuple[float, list]:
@@ -72,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--deals", type=int, default=2, help="deals per variant (seeds 0..deals-1)")
     args = parser.parse_args(argv)
-    before = load_at(args.rev)
+    before = load_module_at("ai/single_agent.py", args.rev)
     games = [Solitaire(), Solitaire(variant="lewis")]
     problems = [SolitaireProblem(game, game.initial_state(seed=seed)) for game in games for seed in range(args.deals)]
     print(f"{len(problems)} deals (dose and lewis), {args.nodes} nodes each, {args.rounds} rounds, CPU time; "

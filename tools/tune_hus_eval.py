@@ -1,7 +1,7 @@
 """Tune the Hus evaluator's weights by tournament: every candidate plays a reference, same engine, same depth.
 
-    python bench/tune_hus_eval.py [--games 24] [--depth 3] [--jobs 2] [--reference default|seeds]
-    HUS_TUNE="inner=-0.25 mobility=1,inner=-0.1" python bench/tune_hus_eval.py --games 96
+    python tools/tune_hus_eval.py [--games 24] [--depth 3] [--jobs 2] [--reference default|seeds]
+    HUS_TUNE="inner=-0.25 mobility=1,inner=-0.1" python tools/tune_hus_eval.py --games 96
 
 Each candidate (a few values of one term at a time: mobility, exposure, inner) plays ``pvs`` at a fixed depth
 against the same engine with the reference evaluator, from the start and from balanced openings, both

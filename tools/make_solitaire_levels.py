@@ -1,6 +1,6 @@
 """Generate the curated Solitaire Mancala levels in levels/solitaire/ (kept in the repository, re-runnable).
 
-    python bench/make_solitaire_levels.py [--per-variant 16] [--candidates 80] [--playouts 400]
+    python tools/make_solitaire_levels.py [--per-variant 16] [--candidates 80] [--playouts 400]
 
 For each variant, candidate deals (seeded) are measured by the stones a careful random player stores (the
 mean over ``--playouts`` play-outs choosing uniformly among the rounds that do not lose at once: a deal where

@@ -1,8 +1,8 @@
 """Tune an evaluator's weights by tournament: each candidate plays the current default, same engine, same depth.
 
-    python bench/tune_eval.py kalah [--games 24] [--depth 6]
-    python bench/tune_eval.py oware [--games 24] [--depth 5]
-    python bench/tune_eval.py hus [--games 12] [--depth 2]
+    python tools/tune_eval.py kalah [--games 24] [--depth 6]
+    python tools/tune_eval.py oware [--games 24] [--depth 5]
+    python tools/tune_eval.py hus [--games 12] [--depth 2]
 
 Every game pair starts from a balanced opening (``ai.tournament.balanced_openings``) with colours swapped, so
 deterministic engines do not replay one game.  A candidate is registered in-process as evaluator ``candidate``
