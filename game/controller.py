@@ -2,7 +2,7 @@
 workers, the computer's pending move, pause and speed, replay, and counting a finished game.
 
 ``MatchView`` translates input into calls here and draws what this holds; nothing here imports arcade, so the
-whole of it is tested without a window (``tests/test_controller.py``).  The computer thinks in
+whole of it is tested without a window (``tests/game/test_controller.py``).  The computer thinks in
 ``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving cancel a
 search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits on a
 thread.  What the screen should say is queued in ``notices`` (text, warning) for the view to show.

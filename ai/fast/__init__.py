@@ -7,7 +7,7 @@ positions: a child that ends the game comes back with its exact score instead).
 - ``GameKernel`` works for every game through the rules protocol (``legal_moves``, ``apply``, ``outcome``)
   and an evaluator.  Its positions are the rules states themselves, keyed by ``game.key``.
 - Game-specific kernels (``ai.fast.kalah``) pack a position into one int seen from the side to move and sow
-  with a few integer operations; each is cross-checked against its rules module by ``tests/test_ai_fast.py``.
+  with a few integer operations; each is cross-checked against its rules module by ``tests/ai/test_ai_fast.py``.
 
 ``kernel_for(game, evaluator, margins)`` picks the fastest kernel that computes exactly what ``GameKernel``
 would (the same children in the same order, the same scores).

@@ -26,7 +26,7 @@ ring modulo 255 (a byte sum), playable pits come from ``bytes.count``, the non-e
 each field onto its lowest bit, and the exposed columns' seeds are the ring masked by those fields (inner)
 and the same mask moved 16 fields down (outer).
 
-``tests/test_hus_player.py`` checks children, move order, ends, the lap limit and evaluations against
+``tests/ai/test_hus_player.py`` checks children, move order, ends, the lap limit and evaluations against
 ``rules.hus`` and ``ai.fast.GameKernel`` on random positions.
 """
 from __future__ import annotations

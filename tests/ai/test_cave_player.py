@@ -59,7 +59,7 @@ def test_the_default_engine_runs_on_the_cave_kernel():
     import ai.core
 
     engine = registry.make_engine(GAME, STRONGEST)
-    if ai.core.module() is not None:  # the compiled twin of CaveKernel (tests/test_core_cave.py)
+    if ai.core.module() is not None:  # the compiled twin of CaveKernel (tests/ai/test_core_cave.py)
         assert type(engine.kernel).__name__ == "CompiledCaveKernel" and engine.kernel.forced
     else:
         assert isinstance(engine.kernel, CaveKernel)

@@ -1,5 +1,5 @@
 """The compiled Magnetic Cave endgame solver (``ai/core/cave_endgame.pxi``) against the Python one
-(``ai.cave_endgame.EndgameSolver``) on every position of ``tests/test_cave_endgame.py``, and the engine with
+(``ai.cave_endgame.EndgameSolver``) on every position of ``tests/ai/test_cave_endgame.py``, and the engine with
 it in front of the compiled search: the same values, limits and a cancel that stop it, no GIL held."""
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ answers, and a shared, loaded machine can take a second where a quiet one takes 
 
 GAME = MagneticCave()
 
-# (count, empty cells, seed) of every late_positions call in tests/test_cave_endgame.py; the solver-only
+# (count, empty cells, seed) of every late_positions call in tests/ai/test_cave_endgame.py; the solver-only
 # ones first (the 24-cell one is the node-limit test's, too long for the Python solver here)
 ENDGAME_POSITIONS = [(50, 9, 31), (160, 11, 34), (300, 6, 37), (40, 14, 35), (40, 8, 36), (30, 10, 32),
                      (1, 24, 33), (16, 10, 34), (48, 10, 35), (3, 20, 36)]
