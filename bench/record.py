@@ -32,9 +32,10 @@ _LOAD_AT_START = os.getloadavg()[0]
 
 
 def add_flag(parser: argparse.ArgumentParser) -> None:
-    """The ``--record`` option every kept benchmark offers."""
-    parser.add_argument("--record", action="store_true",
-                        help="also write the figures to bench/results/ (then: python tools/benchmarks.py)")
+    """The ``--record [CONDITION]`` option every kept benchmark offers (``args.record``: None when not given)."""
+    parser.add_argument("--record", nargs="?", const="", default=None, metavar="CONDITION",
+                        help="also write the figures to bench/results/ (then: python tools/benchmarks.py); "
+                             "CONDITION, e.g. quiet or loaded, is added to each figure's name")
 
 
 def machine() -> str:
@@ -59,14 +60,26 @@ def commit() -> str:
         return "not recorded"
 
 
-def command() -> str:
-    """The command line that ran, as typed from the repository root, without ``--record``."""
+def command(condition: str = "") -> str:
+    """The command line that ran, as typed from the repository root, without ``--record [CONDITION]``."""
     script = Path(sys.argv[0]).resolve()
     try:
         script_name = str(script.relative_to(ROOT))
     except ValueError:
         script_name = sys.argv[0]
-    return shlex.join(["python", script_name, *(arg for arg in sys.argv[1:] if arg != "--record")])
+    words, skip = [], False
+    for word in sys.argv[1:]:
+        if skip:
+            skip = False
+            if word == condition:
+                continue
+        if word == "--record":
+            skip = bool(condition)
+            continue
+        if word.startswith("--record="):
+            continue
+        words.append(word)
+    return shlex.join(["python", script_name, *words])
 
 
 def check(entry: dict[str, Any]) -> list[str]:
@@ -89,17 +102,26 @@ def check(entry: dict[str, Any]) -> list[str]:
     return problems
 
 
-def record(area: str, figure: str, value: float | str, unit: str = "", *, target: str = "none",
-           yardstick: str = "none", ratio: float | None = None) -> Path:
-    """Write one figure of ``area`` (the file ``bench/results/<area>.json``), replacing the same figure."""
+def record(condition: str | None, area: str, figure: str, value: float | str, unit: str = "", *,
+           target: str = "none", yardstick: str = "none", ratio: float | None = None) -> Path | None:
+    """Write one figure of ``area`` (the file ``bench/results/<area>.json``), replacing the same figure.
+
+    ``condition`` is ``args.record``: None (not asked: nothing is written), "" or a word such as "quiet" that
+    is added to the figure's name, so a quiet and a loaded run of the same measurement keep a row each.
+    """
     from guarded.files import write_atomically
+
+    if condition is None:
+        return None
+    if condition:
+        figure = f"{figure} ({condition})"
 
     path = RESULTS / f"{area}.json"
     data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
         "title": area.replace("_", " ").capitalize(), "order": 99, "about": "", "entries": []}
     entry = {
         "figure": figure, "value": value, "unit": unit, "target": target, "yardstick": yardstick,
-        "ratio": None if ratio is None else round(ratio, 3), "command": command(),
+        "ratio": None if ratio is None else round(ratio, 3), "command": command(condition),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
         "load": f"{_LOAD_AT_START:.1f} at the start, {os.getloadavg()[0]:.1f} at the end", "commit": commit(),
     }
@@ -113,3 +135,8 @@ def record(area: str, figure: str, value: float | str, unit: str = "", *, target
     write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     print(f"recorded in {path.relative_to(ROOT)}: {figure}")
     return path
+
+
+def game_label(game: Any) -> str:
+    """How the tables name a game: 'Kalah(6,4)' (pits, seeds) for Kalah, else its title."""
+    return f"Kalah({game.pits},{game.seeds})" if game.name == "kalah" else game.title
