@@ -68,6 +68,7 @@ from ai import registry  # noqa: E402
 from ai.base import CancelToken, EngineError, Limits  # noqa: E402
 from ai.tournament import compare  # noqa: E402
 from ai.traps import trap_move  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 from rules.magnetic_cave import MagneticCave  # noqa: E402
 
 BASELINE = "alphabeta:depth=2,eval=windows"
@@ -84,7 +85,8 @@ def with_time(spec: str, seconds: float) -> str:
     return f"{name}:" + ",".join([f"time={seconds:g}", *items])
 
 
-def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int) -> None:
+def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int,
+           condition: str | None = None) -> None:
     rng = random.Random(seed)
     times: list[float] = []
     cpu_times: list[float] = []
@@ -115,9 +117,14 @@ def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int) -
     print(f"  slowest position: {slowest[1]}")
     print(f"  CPU time per move: mean {statistics.mean(cpu_times):.3f} s, slowest {max(cpu_times):.3f} s "
           "(far below the wall time when the machine is overloaded)")
+    record(condition, "cave_player", f"{len(times)} computer moves, each timed from building the engine to its move",
+           f"slowest {ordered[-1]:.3f} s, {over} over {limit:g} s (mean {statistics.mean(times):.3f} s, median "
+           f"{statistics.median(times):.3f} s, p99 {ordered[int(0.99 * (len(ordered) - 1))]:.3f} s; CPU mean "
+           f"{statistics.mean(cpu_times):.3f} s, max {max(cpu_times):.3f} s)", target=f"every move under {limit:g} s")
 
 
-def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, seed: int) -> None:
+def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, seed: int,
+             condition: str | None = None) -> None:
     def show(done: int, total: int, partial) -> None:
         if done % 10 == 0 or done == total:
             print(f"  {done}/{total} games", flush=True)
@@ -128,6 +135,12 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
     losses = [(r.index, r.opening, "AB"[r.a_seat] + " first", r.winner, r.reason, r.plies)
               for r in result.records if r.winner != "A"]
     print(f"games not won by A: {losses}")
+    summary, elo = result.summary(0), result.elo(0)
+    from ai.elo import format_elo
+
+    record(condition, "cave_player", f"{games} games against the baseline, both colours, {spec}",
+           round(100 * summary.score, 1), f"% ({summary.wins}-{summary.draws}-{summary.losses}, Elo "
+           f"{format_elo(elo.difference)} [{format_elo(elo.low)}, {format_elo(elo.high)}])", target="95%")
 
 
 def _one_colour_game(task: tuple) -> tuple[int, float, int]:
@@ -163,7 +176,7 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
 
 def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
                seconds: float | None, deep_three: tuple[int, int] | None = None,
-               traps: tuple[int, str, float, float] | None = None) -> None:
+               traps: tuple[int, str, float, float] | None = None, condition: str | None = None) -> None:
     """The player's games with one colour only against the baseline, from *strength*'s openings (``seconds``
     None: ``spec`` is depth-limited and searches without a clock; ``deep_three`` replaces the evaluator's
     ``DEEP_THREE``; ``traps``, (depth, model, margin, gain), has the player choose by ``trap_move`` instead)."""
@@ -187,6 +200,13 @@ def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int
           f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
           f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
     print(f"openings not won: {[(index, score, n) for index, score, n in scores if score < 1]}")
+    figure = f"{colour.capitalize()}'s {len(scores)} games, {spec}"
+    if deep_three is not None:
+        figure += ", DEEP_THREE {},{}".format(*deep_three)
+    if traps is not None:
+        figure += ", traps for {}, margin {:g}, gain {:g}".format(*traps[1:])
+    record(condition, "cave_player", figure, round(100 * sum(score for _, score, _ in scores) / len(scores), 1),
+           f"% ({wins}-{ties}-{len(scores) - wins - ties})", target="95%")
 
 
 FEATURES = {
@@ -394,6 +414,7 @@ def main() -> None:
                         help="strength --colour --depth: choose moves by trap_move with this model of the opponent")
     parser.add_argument("--margin", type=float, default=60.0, help="trap_move: the score a trap may give up")
     parser.add_argument("--gain", type=float, default=150.0, help="trap_move: the least a trap must promise")
+    add_flag(parser)
     args = parser.parse_args()
     traps = None
     if args.opponent_model is not None:
@@ -423,15 +444,15 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}; shared machine, figures are noisy")
     print("load average at the start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
     if args.mode == "timing":
-        timing(game, spec, args.moves, args.limit, args.seed)
+        timing(game, spec, args.moves, args.limit, args.seed, args.record)
     elif args.mode == "strength" and args.colour != "both" and args.depth is not None:
         one_colour(game, args.spec or f"pvs:depth={args.depth},time=none", args.colour, args.games, args.jobs, args.plies,
-                   args.seed, None, deep_three, traps)
+                   args.seed, None, deep_three, traps, args.record)
     elif args.mode == "strength" and args.colour != "both":
         one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
-                   args.time, deep_three)
+                   args.time, deep_three, condition=args.record)
     elif args.mode == "strength":
-        strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
+        strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed, args.record)
     elif args.mode == "ablation":
         ablation(game, with_time(spec, args.time), args.feature, args.games, args.jobs, args.plies, args.seed,
                  args.time)
