@@ -153,14 +153,6 @@ margins)`` and is built as ``cls(game, evaluator, margins)``; a class with ``com
 compiled core (``ai.core``) and is passed over when that core is not loaded."""
 
 
-def register_kernel(game_name: str, path: str, first: bool = True) -> None:
-    """Add a kernel class (``module:class``) for ``game_name``, tried before the others when ``first``."""
-    kernels = KERNELS.setdefault(game_name, [])
-    if path in kernels:
-        kernels.remove(path)
-    kernels.insert(0 if first else len(kernels), path)
-
-
 def _kernel_class(path: str) -> Any:
     module_name, _, name = path.partition(":")
     return getattr(importlib.import_module(module_name), name)
@@ -201,10 +193,3 @@ def kernel_holding(kernel: Any, state: State) -> Any:
     if accepts is None or accepts(state):
         return kernel
     return GameKernel(kernel.game, kernel.evaluator, getattr(kernel, "margins", False))
-
-
-def apply_line(game: Game, state: State, moves: tuple[Move, ...]) -> State:
-    """The state after playing ``moves`` (used to check principal variations)."""
-    for move in moves:
-        state = game.apply(state, move)
-    return state

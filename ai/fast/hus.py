@@ -67,7 +67,6 @@ QUICK_END = tuple(
 other counts); if it is empty, the move ends after one lap and is certainly legal."""
 SENTINEL = 1 << SIDE_BITS
 
-LOW_BITS = sum(1 << (BITS * field) for field in range(RING))
 HIGH_BITS = sum((MASK - 1) << (BITS * field) for field in range(RING))
 """Every bit of a ring but each field's lowest: ``ring & HIGH_BITS`` is 0 when no pit holds 2 seeds."""
 INNER_LOW_BITS = sum(1 << (BITS * field) for field in range(WIDTH, RING))
