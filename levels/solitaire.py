@@ -52,11 +52,6 @@ class Level:
     measure: str
     path: Path
 
-    @property
-    def is_solved(self) -> bool:
-        """True when the recorded line reaches the goal (a win, or 46 under dose)."""
-        return self.best >= self.goal
-
 
 def _require(data: dict, key: str, kind: type | tuple[type, ...], source: Path, expected: str) -> Any:
     if key not in data:
