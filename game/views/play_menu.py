@@ -1,4 +1,4 @@
-"""Play: choose a game.  Games whose rules or board are not ready yet are shown greyed out as coming."""
+"""Play: choose a game.  A game whose rules failed to load is greyed out, with the reason beside it."""
 from __future__ import annotations
 
 import arcade.gui
@@ -16,12 +16,11 @@ class PlayMenuView(MenuView):
         box = arcade.gui.UIBoxLayout(space_between=10)
         for entry in catalogue.games():
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
-            text = entry.title if entry.available else f"{entry.title} ({entry.why_not})"
-            widget = theme.button(text, width=380, height=56, font_size=16, enabled=entry.available)
+            widget = theme.button(entry.title, width=380, height=56, font_size=16, enabled=entry.available)
             self.on_click(widget, lambda name=entry.name: self.context.show_seats(name))
             row.add(widget)
-            row.add(theme.label(entry.blurb, 13, theme.TEXT if entry.available else theme.TEXT_DIM, width=520,
-                                multiline=True))
+            line, colour = (entry.blurb, theme.TEXT) if entry.available else (entry.why_not, theme.WARNING)
+            row.add(theme.label(line, 13, colour, width=520, multiline=True))
             box.add(row)
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()

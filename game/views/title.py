@@ -110,9 +110,10 @@ class TitleView(MenuView):
             "quit": self.context.quit,
         }
         for item in catalogue.main_menu():
-            text = item.label if item.enabled else f"{item.label} (coming)"
-            widget = theme.button(text, width=320, height=46, font_size=18, enabled=item.enabled)
+            widget = theme.button(item.label, width=320, height=46, font_size=18, enabled=item.enabled)
             box.add(self.on_click(widget, actions[item.action]))
+            if not item.enabled:  # its game's rules failed to load: say so rather than hide the button
+                self.context.notices.append(f"{item.label}: {item.why_not}")
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center", align_y=-70)
         self.ui.add(anchor)

@@ -393,15 +393,6 @@ def test_solitaire_goes_to_its_own_console(monkeypatch):
     assert seen == [["solitaire:variant=dose", "--seed", "3"]]
 
 
-def test_a_missing_solitaire_console_is_reported(monkeypatch, capsys):
-    import game.console
-
-    monkeypatch.delattr(game.console, "solitaire", raising=False)
-    monkeypatch.setitem(sys.modules, "game.console.solitaire", None)
-    assert main(["solitaire"]) == 2
-    assert "not installed yet" in capsys.readouterr().err
-
-
 # -- every two-player game -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", TWO_PLAYER)
 def test_each_game_plays_saves_loads_and_finishes(name, tmp_path):
