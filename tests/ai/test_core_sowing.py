@@ -5,12 +5,10 @@ tree included); the compiled search is deterministic, leaves its input alone and
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -24,10 +22,10 @@ from ai.fast import GameKernel
 from ai.registry import make_engine
 from rules import Reason, get_game
 from tests.cores import compiled_only
+from tests.perft import tables as perft_tables
 
 CORE = ai.core.module()
 pytestmark = compiled_only  # skipped where the extension is not built, except under CI
-DATA = Path(__file__).parents[1] / "data"
 
 
 def playout_positions(game, count, seed, longest=240):
@@ -151,10 +149,9 @@ def test_oware_sees_a_repetition_of_a_board_from_before_the_root():
 
 
 def test_oware_perft_equals_the_published_table_and_the_rules():
-    data = json.loads((DATA / "oware_perft.json").read_text())
     game = get_game("oware")
     kernel = oware_kernel(game, get_evaluator(game))
-    for entry in data["positions"]:
+    for entry in (item for item in perft_tables() if item["game"] == game.spec):
         state = game.from_text(entry["position"])
         position = kernel.encode(state)
         for depth, expected in entry["counts"].items():

@@ -1,4 +1,4 @@
-"""Hus rules: before/after positions for each rule, the perft table, and a seed-by-seed reference implementation.
+"""Hus rules: before/after positions for each rule, perft's ground truth, and a seed-by-seed reference implementation.
 
 ``NaiveHus`` below is a deliberately plain transcription of the course's reference code (``HusBoardState``):
 two 32-int lists, one seed at a time, the lap counter checked before each lap.  It shares no code with
@@ -13,17 +13,14 @@ and the outer pit behind it the opponent's ``e - 16``.
 """
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 import rules
-from rules import IllegalMoveError, NotationError, Outcome, Reason, get_game
+from rules import IllegalMoveError, NotationError, Outcome, Reason
 from rules.hus import Hus, HusState, LapKind
-
-DATA = Path(__file__).parents[1] / "data" / "hus_perft.json"
+from tests.perft import counts as perft_counts, entry as perft_entry, perft
 
 
 # -- an independent reference -----------------------------------------------------------------------------------
@@ -94,32 +91,10 @@ def ring(**pits: int) -> list[int]:
 ENDLESS = [1, 0, 1, 0, 1, 3, 1, 4, 1, 0, 1, 0, 2, 1, 4, 1, 0, 1, 0, 1, 0, 2, 1, 2, 4, 0, 2, 1, 0, 1, 0, 4]
 
 
-# -- perft --------------------------------------------------------------------------------------------------------
-def perft(game: Hus, state: HusState, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = game.legal_moves(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(game, game.apply(state, move), depth - 1) for move in moves)
-
-
-def test_perft_table_from_the_start():
-    data = json.loads(DATA.read_text())
-    game = get_game("hus")
-    assert data["game"] == game.spec
-    start = game.initial_state()
-    for depth_text, expected in data["counts"].items():
-        depth = int(depth_text)
-        counts = perft(game, start, depth)
-        if counts != expected:
-            split = {move: perft(game, game.apply(start, move), depth - 1) for move in game.legal_moves(start)}
-            pytest.fail(f"perft({depth}) = {counts}, expected {expected}; per first move: {split}")
-
-
+# -- perft (the counts: tests/data/perft.json, run by tests/rules/test_perft.py) ----------------------------------
 def test_perft_ground_truth_of_rules_md_is_in_the_table():
-    counts = json.loads(DATA.read_text())["counts"]
-    assert (counts["1"], counts["2"], counts["3"]) == (24, 576, 11_040)
+    counts = perft_counts(perft_entry("hus"))
+    assert (counts[1], counts[2], counts[3]) == (24, 576, 11_040)
 
 
 # -- the start and the board ------------------------------------------------------------------------------------
@@ -481,13 +456,7 @@ def test_parameters_and_registry():
 
 @pytest.mark.parametrize("depth, count", [(1, 24), (2, 576), (3, 11_040)])
 def test_ground_truth_move_sequences_from_the_start(depth, count):
-    def perft(state: HusState, depth: int) -> int:
-        moves = GAME.legal_moves(state)
-        if depth == 1:
-            return len(moves)
-        return sum(perft(GAME.apply(state, move), depth - 1) for move in moves)
-
-    assert perft(GAME.initial_state(), depth) == count
+    assert perft(GAME, GAME.initial_state(), depth) == count
 
 
 # -- rules 3, 4: a move and its laps -----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Kalah: one before/after test per rule edge, the perft table, and the solved value of Kalah(3,3).
+"""Kalah: one before/after test per rule edge, perft against a reference, and the solved value of Kalah(3,3).
 
 Positions are written in the notation (``pits=South/North stores=south,north move=S|N``), each side's pits in
 its owner's numbering, as docs/rules/kalah.md orders them.
@@ -11,19 +11,15 @@ rules module.  Positions are in the notation ``pits=<South 0..n-1>/<North 0..n-1
 """
 from __future__ import annotations
 
-import json
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
 import rules
 from rules import IllegalMoveError, NotationError, ParameterError, Reason
 from rules.kalah import Kalah, KalahState
-
-DATA = Path(__file__).parents[1] / "data"
-
+from tests.perft import counts as perft_counts, entry as perft_entry
 
 def position(game: Kalah, text: str) -> KalahState:
     return game.from_text(text)
@@ -290,30 +286,9 @@ def test_random_playout_plays_by_the_same_rules():
         assert state.ring == final.ring
 
 
-# -- perft ----------------------------------------------------------------------------------------------------
-def perft(game: Kalah, state: KalahState, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = game.legal_moves(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(game, game.apply(state, move), depth - 1) for move in moves)
-
-
-def test_perft_table():
-    table = json.loads((DATA / "kalah_perft.json").read_text())
-    game = rules.parse_game_spec(table["game"])
-    start = game.initial_state()
-    for depth, expected in table["counts"].items():
-        depth = int(depth)
-        got = perft(game, start, depth)
-        if got != expected:
-            split = {m: perft(game, game.apply(start, m), depth - 1) for m in game.legal_moves(start)}
-            pytest.fail(f"perft({depth}) = {got}, expected {expected}; per first move: {split}")
-
-
+# -- perft (the counts: tests/data/perft.json, run by tests/rules/test_perft.py) ----------------------------------
 def test_perft_of_the_reference_agrees_to_depth_5():
-    table = json.loads((DATA / "kalah_perft.json").read_text())
+    table = perft_counts(perft_entry("kalah"))
 
     def ref_perft(pits, stores, player, depth):
         if depth == 0:
@@ -327,7 +302,7 @@ def test_perft_of_the_reference_agrees_to_depth_5():
         return total
 
     for depth in range(1, 6):
-        assert ref_perft([4] * 12, [0, 0], 0, depth) == table["counts"][str(depth)]
+        assert ref_perft([4] * 12, [0, 0], 0, depth) == table[depth]
 
 
 # -- the solved value --------------------------------------------------------------------------------------------

@@ -12,17 +12,15 @@ runs South 0..5 then North 0..5 counter-clockwise, and a comment gives each sowi
 """
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 import rules
 from rules import IllegalMoveError, NotationError, Outcome, ParameterError, Reason, get_game
 from rules.oware import Oware, OwareState
+from tests.perft import counts as perft_counts, tables
 
-DATA = Path(__file__).parents[1] / "data" / "oware_perft.json"
 GAME = Oware()
 
 
@@ -407,33 +405,12 @@ def test_registry_and_variant_parameters():
         get_game("oware", grand_slam="sometimes")
 
 
-# -- perft and the naive reference ------------------------------------------------------------------------------
-def perft(game, state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = game.legal_moves(state)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(game, game.apply(state, move), depth - 1) for move in moves)
-
-
+# -- perft (tests/data/perft.json) and the naive reference --------------------------------------------------------
 def _perft_cases():
-    table = json.loads(DATA.read_text())
-    assert table["game"] == GAME.spec
-    for entry in table["positions"]:
-        yield pytest.param(entry["position"], {int(d): n for d, n in entry["counts"].items()}, id=entry["name"])
-
-
-@pytest.mark.parametrize("text, counts", list(_perft_cases()))
-def test_perft_table(text, counts):
-    state = GAME.from_text(text)
-    for depth, expected in sorted(counts.items()):
-        if depth > 7:
-            break
-        got = perft(GAME, state, depth)
-        if got != expected:
-            split = {move: perft(GAME, GAME.apply(state, move), depth - 1) for move in GAME.legal_moves(state)}
-            pytest.fail(f"perft({depth}) = {got}, expected {expected}; per move: {split}")
+    for item in tables():
+        if item["game"].startswith("oware:"):
+            assert item["game"] == GAME.spec
+            yield pytest.param(item["position"], perft_counts(item), id=item["name"])
 
 
 @pytest.mark.parametrize("text, counts", list(_perft_cases()))
