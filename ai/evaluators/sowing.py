@@ -17,7 +17,7 @@ gives the seeds on each side more weight as the stores fill: near the end, one s
 player the seeds on their own side.
 
 The weights of ``kalah_default`` come from the tuning tournament in ``tools/tune_eval.py`` (figures
-in BENCHMARKS.md, "Engines").
+in BENCHMARKS.md, "Evaluator weights").
 """
 from __future__ import annotations
 
