@@ -282,6 +282,7 @@ def test_dose_no_round_start_position_with_1_to_4_stones_reaches_an_empty_board(
     assert _can_reach(1, 2)[2]
 
 
+@pytest.mark.slow  # 4 s: every round-start position of 4 to 6 stones, searched exhaustively
 def test_dose_no_round_start_position_with_4_to_6_stones_gets_down_to_one():
     good = _can_reach(1, 6)
     assert good[2] and not good[4] and not good[5] and not good[6]
