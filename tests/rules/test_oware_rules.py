@@ -1,4 +1,4 @@
-"""Oware abapa rules: one before/after test per rule edge, a perft table, and a naive reference to compare.
+"""Oware abapa rules: one before/after test per rule edge, and a naive reference checked against the perft counts.
 
 Positions are written in the game's notation (South's houses 0..5 / North's houses 0..5).  The naive reference
 at the bottom is a seed-by-seed transcription of docs/rules/oware.md that shares no code with ``rules.oware``; random
