@@ -2,7 +2,7 @@
 
 The textbook fail-soft algorithm over the rules protocol, in the rules' move order, with no table and no
 move ordering, so it stays easy to check: it returns exactly the value of ``ai.minimax`` at the same depth
-with the same evaluator (``tests/test_ai_search.py``).  A child's value is negated only when the player to
+with the same evaluator (``tests/ai/test_ai_search.py``).  A child's value is negated only when the player to
 move changes (Kalah's extra turns).  The strong engine is ``ai.search``.
 """
 from __future__ import annotations

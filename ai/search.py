@@ -23,7 +23,7 @@
   move (the previous best) is already searched, the best root move proven so far is played.
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
-returns exactly the plain minimax value with the same evaluator: ``tests/test_ai_search.py`` checks this.
+returns exactly the plain minimax value with the same evaluator: ``tests/ai/test_ai_search.py`` checks this.
 The search runs on a kernel (``ai.fast.kernel_for``).  Where the compiled core is built (``ai.core``), a
 game's compiled kernel offers ``make_run``: this same search in C (``ai/core/search.pxi``), one iteration per
 call without the GIL, polling the clock and the cancel flag in C; ``_Run`` here is the one Python version,

@@ -14,7 +14,7 @@ fresh deal within a second in pure Python:
   the round that reached it, which gives the line back), successors that store are tried first, then the
   rest in legal-move order.  Reaching a goal needs only a line of distinct positions, which is what the
   repetition rule allows, so the search is exact: it finds a goal whenever one exists, and an exhausted
-  search proves the best score (``tests/test_solitaire_packed.py`` checks it against plain enumeration).
+  search proves the best score (``tests/ai/test_solitaire_packed.py`` checks it against plain enumeration).
 
 Every line is replayed through ``SolitaireProblem.result`` before it is returned, and the engine replays it
 through ``Solitaire.apply``: the packed arithmetic is cross-checked by the rules on every search.

@@ -6,7 +6,7 @@ and IDA* look for the line that wastes the fewest rounds.
 
 - ``lewis``: the goal is a cleared board (a win); the heuristic is the stones left.
 - ``dose``: no deal can be won and a game that starts with 4 or more stones left never gets below 2
-  (docs/rules/solitaire.md point 6, checked in ``tests/test_solitaire_rules.py``), so the goal is 2 left: 46 stored
+  (docs/rules/solitaire.md point 6, checked in ``tests/rules/test_solitaire_rules.py``), so the goal is 2 left: 46 stored
   from a full deal, the perfect score.  From 3 or fewer stones the floor is 1 (an empty board is never
   reached from 1 to 4 stones).  The value of a line is the stones it stores; a search that cannot reach the
   goal returns the line storing most, proven best when it examined everything.

@@ -26,7 +26,7 @@ numbers cutechess-cli and ``stonecave compare`` print.  With ``model=normalized`
 the bounds are **normalized Elo** (nElo): the constraint is on the t-value ``(mean - 1/2) / sigma`` of the
 pair score, with ``t = nelo * sqrt(2) / (800 / ln 10)`` for pairs (sigma per game is sqrt(2) times sigma per
 pair); nElo does not depend on the draw rate, so bounds such as ``elo0=0,elo1=2`` mean the same at every
-time control.  Both LLRs are checked against values published by fishtest (``tests/test_ai_sprt.py``).
+time control.  Both LLRs are checked against values published by fishtest (``tests/ai/test_ai_sprt.py``).
 
 A count of zero is replaced by 1e-3 before the maximum-likelihood step, as fishtest does, so that the test is
 defined from the first pair on.

@@ -29,6 +29,7 @@ from ai.evaluators.magnetic_cave import (  # noqa: E402
     order_moves,
     winning_moves,
 )
+from bench.record import add_flag, record  # noqa: E402
 from rules.magnetic_cave import MagneticCave  # noqa: E402
 
 
@@ -114,14 +115,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--match", type=int, default=0, help="games of default vs windows evaluator")
     parser.add_argument("--depth", type=int, default=2, help="search depth of both sides in the match")
+    add_flag(parser)
     args = parser.parse_args()
     game = MagneticCave()
     print(f"{game.spec} on Python {platform.python_version()} ({platform.machine()})")
     rate, games = playout_rate(game, args.seconds)
     print(f"random playouts: {rate:,.0f} plies/s over {games} games")
-    print(f"apply playouts:  {apply_rate(game, args.seconds):,.0f} plies/s (legal_moves + apply per ply)")
+    applied = apply_rate(game, args.seconds)
+    print(f"apply playouts:  {applied:,.0f} plies/s (legal_moves + apply per ply)")
+    record(args.record, "rules_speed", "Magnetic Cave random playouts", round(rate), "plies/s",
+           yardstick=f"apply playouts in the same run, {applied:,.0f} plies/s", ratio=rate / applied)
     states = sample_positions(game)
     print(f"on {len(states)} positions of 100 random games:")
+    rates = {}
     for label, function in (
         ("default evaluator", lambda s, e=ThreatEvaluator(): e.evaluate(game, s)),
         ("windows evaluator", lambda s, e=WindowEvaluator(): e.evaluate(game, s)),
@@ -129,7 +135,11 @@ def main() -> None:
         ("order_moves", lambda s: order_moves(game, s)),
         ("forced_win (6 fours)", lambda s: forced_win(game, s)),
     ):
-        print(f"  {label:<22}{calls_per_second(function, states, args.seconds):>10,.0f} calls/s")
+        rates[label] = calls_per_second(function, states, args.seconds)
+        print(f"  {label:<22}{rates[label]:>10,.0f} calls/s")
+    record(args.record, "rules_speed", "Magnetic Cave default evaluator", round(rates["default evaluator"]), "calls/s",
+           yardstick=f"the windows (baseline) evaluator in the same run, {rates['windows evaluator']:,.0f} calls/s",
+           ratio=rates["default evaluator"] / rates["windows evaluator"])
     if args.match:
         began = time.perf_counter()
         tally = match(game, args.match, args.depth)
@@ -138,6 +148,8 @@ def main() -> None:
             f"match at depth {args.depth}, {args.match} games: default {tally['default']}, "
             f"windows {tally['windows']}, ties {tally['tie']} ({elapsed:.0f} s)"
         )
+        record(args.record, "rules_speed", f"Magnetic Cave default evaluator against the windows one, depth "
+               f"{args.depth}, {args.match} games", f"{tally['default']} won, {tally['tie']} tied, {tally['windows']} lost")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,6 @@
     python bench/bench_cave_player.py strength --colour white --depth 6 --opponent-model SPEC [--margin 60] [--gain 150]
     python bench/bench_cave_player.py ablation --feature solver [--games 40] [--time 0.5] [--jobs 2]
     python bench/bench_cave_player.py speed [--seconds 20]
-    python bench/bench_cave_player.py outlook [--empties 18] [--positions 200]
-    python bench/bench_cave_player.py solver --rev REV [--empties 18] [--positions 10] [--max-nodes N]
 
 *timing* plays computer-against-computer games with ``SPEC`` (default: the Strongest preset) on both sides,
 exactly as the console does: for every move a fresh engine is built from the spec and searches with
@@ -31,25 +29,17 @@ stops at 1 s, which under load cuts depth-6 searches short), so every game is re
 whatever the machine's load (how strength grows with depth, and A/B runs of evaluator changes: ``--deep-three
 0,80`` gives a search playing White the bonus for its own deep windows of three, off by default;
 ``--opponent-model SPEC`` has the depth-limited player set one-move traps for an opponent assumed to play like
-``SPEC``, see ``trap_move``).
+``SPEC``, see ``ai.traps.trap_move``).
 
 *ablation* shows what one piece of the player is worth: the player against itself with ``--feature`` switched
 off (``solver``: no exact endgame solver; ``zugzwang``: no zugzwang outlook in the evaluation), both at
 ``--time`` seconds per move, from the same openings as *strength*, each played with both colours.
 
-*outlook* measures how often the evaluator's zugzwang outlook (the fill game of the threat cells on the board)
-names the exact value of a quiet position (no playable threat cell) that has threat cells, against the exact
-solver, beside the reserve-counting model the evaluator used before (kept here only for this comparison).
-Positions come from games of a careful random player (it wins when it can, blocks a single threat and avoids
-opening one), stopped at ``--empties`` empty cells.
-
 *speed* compares the search kernels at equal depth on the same positions: ``pvs`` on the cave kernel against
 ``pvs:fast=false`` (the rules protocol and ``ThreatEvaluator``), CPU seconds in one run.
 
-*solver* compares the exact endgame solver as it was at commit ``--rev`` (read with ``git show``) with the
-working tree's, on positions with ``--empties`` empty cells from depth-4 games of the player as White against
-the baseline (the same positions on every machine): each position solved afresh by both, the values checked
-to agree, nodes and CPU seconds summed.
+The experiments *outlook* and *solver* (an A/B against an earlier commit) are in
+``tools/cave_experiments.py``.
 """
 from __future__ import annotations
 
@@ -67,6 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai import registry  # noqa: E402
 from ai.base import CancelToken, EngineError, Limits  # noqa: E402
 from ai.tournament import compare  # noqa: E402
+from ai.traps import trap_move  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 from rules.magnetic_cave import MagneticCave  # noqa: E402
 
 BASELINE = "alphabeta:depth=2,eval=windows"
@@ -83,7 +75,8 @@ def with_time(spec: str, seconds: float) -> str:
     return f"{name}:" + ",".join([f"time={seconds:g}", *items])
 
 
-def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int) -> None:
+def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int,
+           condition: str | None = None) -> None:
     rng = random.Random(seed)
     times: list[float] = []
     cpu_times: list[float] = []
@@ -114,9 +107,14 @@ def timing(game: MagneticCave, spec: str, moves: int, limit: float, seed: int) -
     print(f"  slowest position: {slowest[1]}")
     print(f"  CPU time per move: mean {statistics.mean(cpu_times):.3f} s, slowest {max(cpu_times):.3f} s "
           "(far below the wall time when the machine is overloaded)")
+    record(condition, "cave_player", f"{len(times)} computer moves, each timed from building the engine to its move",
+           f"slowest {ordered[-1]:.3f} s, {over} over {limit:g} s (mean {statistics.mean(times):.3f} s, median "
+           f"{statistics.median(times):.3f} s, p99 {ordered[int(0.99 * (len(ordered) - 1))]:.3f} s; CPU mean "
+           f"{statistics.mean(cpu_times):.3f} s, max {max(cpu_times):.3f} s)", target=f"every move under {limit:g} s")
 
 
-def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, seed: int) -> None:
+def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, seed: int,
+             condition: str | None = None) -> None:
     def show(done: int, total: int, partial) -> None:
         if done % 10 == 0 or done == total:
             print(f"  {done}/{total} games", flush=True)
@@ -127,51 +125,12 @@ def strength(game: MagneticCave, spec: str, games: int, jobs: int, plies: int, s
     losses = [(r.index, r.opening, "AB"[r.a_seat] + " first", r.winner, r.reason, r.plies)
               for r in result.records if r.winner != "A"]
     print(f"games not won by A: {losses}")
+    summary, elo = result.summary(0), result.elo(0)
+    from ai.elo import format_elo
 
-
-def _value(game: MagneticCave, state, depth: int) -> float:
-    """``state``'s value for its side to move: exact when the game is over, else a depth-``depth`` search."""
-    from ai.evaluators import final_score
-
-    if game.is_terminal(state):
-        return final_score(game, state, state.to_move)
-    return registry.make_engine(game, f"pvs:depth={depth},time=none").search(state).score
-
-
-DECIDED = 5_000
-"""A search score beyond which ``trap_move`` sets no trap: a win or a loss is in sight (a threat cell that
-will fall, a double threat), far above any quiet position's score."""
-
-
-def trap_move(game: MagneticCave, state, depth: int, model: str, margin: float, gain: float) -> tuple:
-    """The depth-``depth`` player's move with a one-reply opponent model at the root: (move, a trap or not).
-
-    The search's best move and score first.  Then for every root move, the reply ``model`` (an engine spec)
-    would play, and the search's value (depth - 2) after that reply.  The move whose modelled reply leaves us
-    most, at least ``gain`` above the best score, is played if the search values it (depth - 1) within
-    ``margin`` of the best: a move no worse against perfect play, by more than ``margin``, that a modelled
-    opponent answers badly.  A proven result, or a win or loss in sight, is played as found.
-    """
-    best = registry.make_engine(game, f"pvs:depth={depth},time=none").search(state)
-    if best.exhaustive or abs(best.score) > DECIDED:
-        return best.move, False
-    after = []
-    for move in game.legal_moves(state):
-        child = game.apply(state, move)
-        if game.is_terminal(child):
-            continue
-        grandchild = game.apply(child, registry.make_engine(game, model).search(child).move)
-        value = _value(game, grandchild, depth - 2)
-        after.append((value if grandchild.to_move == state.to_move else -value, move))
-    after.sort(key=lambda pair: -pair[0])
-    for value, move in after:
-        if value < best.score + gain:
-            break
-        if move == best.move:
-            return move, False
-        if -_value(game, game.apply(state, move), depth - 1) >= best.score - margin:
-            return move, True
-    return best.move, False
+    record(condition, "cave_player", f"{games} games against the baseline, both colours, {spec}",
+           round(100 * summary.score, 1), f"% ({summary.wins}-{summary.draws}-{summary.losses}, Elo "
+           f"{format_elo(elo.difference)} [{format_elo(elo.low)}, {format_elo(elo.high)}])", target="95%")
 
 
 def _one_colour_game(task: tuple) -> tuple[int, float, int]:
@@ -207,7 +166,7 @@ def _one_colour_game(task: tuple) -> tuple[int, float, int]:
 
 def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int, plies: int, seed: int,
                seconds: float | None, deep_three: tuple[int, int] | None = None,
-               traps: tuple[int, str, float, float] | None = None) -> None:
+               traps: tuple[int, str, float, float] | None = None, condition: str | None = None) -> None:
     """The player's games with one colour only against the baseline, from *strength*'s openings (``seconds``
     None: ``spec`` is depth-limited and searches without a clock; ``deep_three`` replaces the evaluator's
     ``DEEP_THREE``; ``traps``, (depth, model, margin, gain), has the player choose by ``trap_move`` instead)."""
@@ -231,6 +190,13 @@ def one_colour(game: MagneticCave, spec: str, colour: str, games: int, jobs: int
           f"{wins} won, {ties} tied, {len(scores) - wins - ties} lost, "
           f"score {sum(score for _, score, _ in scores) / len(scores):.1%}")
     print(f"openings not won: {[(index, score, n) for index, score, n in scores if score < 1]}")
+    figure = f"{colour.capitalize()}'s {len(scores)} games, {spec}"
+    if deep_three is not None:
+        figure += ", DEEP_THREE {},{}".format(*deep_three)
+    if traps is not None:
+        figure += ", traps for {}, margin {:g}, gain {:g}".format(*traps[1:])
+    record(condition, "cave_player", figure, round(100 * sum(score for _, score, _ in scores) / len(scores), 1),
+           f"% ({wins}-{ties}-{len(scores) - wins - ties})", target="95%")
 
 
 FEATURES = {
@@ -282,110 +248,6 @@ def ablation(game: MagneticCave, spec: str, feature: str, games: int, jobs: int,
           f"(moving first {sum(first) / max(1, len(first)):.1%}, second {sum(second) / max(1, len(second)):.1%})")
 
 
-def reserve_model(mine: int, theirs: int, empty: int) -> int:
-    """The earlier outlook, for comparison: each unplayable threat cell a private reserve of one move (its
-    three cells left to the end); the player to move when only those remain loses with fewer reserves than
-    the other and wins with two more."""
-    if not (mine or theirs):
-        return 0
-    mover_is_z = (empty - 3 * (mine + theirs)) % 2 == 0
-    z, other = (mine, theirs) if mover_is_z else (theirs, mine)
-    outcome = -1 if z < other else 1 if z >= other + 2 else 0
-    return outcome if mover_is_z else -outcome
-
-
-def outlook(game: MagneticCave, empties: int, positions: int, seed: int) -> None:
-    from ai.cave_endgame import EndgameSolver, five_cells_of
-    from ai.evaluators.magnetic_cave import zugzwang_outlook
-    from rules.magnetic_cave import legal_mask
-
-    rng = random.Random(seed)
-    solver = EndgameSolver()
-    right = [0, 0]
-    values = {-1: 0, 0: 0, 1: 0}
-    seen = 0
-    while seen < positions:
-        state = game.initial_state()
-        while not game.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empties:
-            afters = [game.apply(state, move) for move in game.legal_moves(state)]
-            wins = [after for after in afters if after.winner is not None]
-            safe = [after for after in afters if not game.is_terminal(after)
-                    and not (five_cells_of(after.black if after.to_move == 0 else after.white)
-                             & legal_mask(after.black | after.white))]
-            state = wins[0] if wins else rng.choice(safe or afters)
-        if game.is_terminal(state):
-            continue
-        mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
-        occupied = mine | theirs
-        my_cells, their_cells = five_cells_of(mine) & ~occupied, five_cells_of(theirs) & ~occupied
-        if not my_cells | their_cells or (my_cells | their_cells) & legal_mask(occupied):
-            continue  # no threat cells, or a tactical position: the outlook is for quiet ones
-        exact = solver.value(mine, theirs)
-        seen += 1
-        values[exact] += 1
-        right[0] += zugzwang_outlook(occupied, my_cells, their_cells) == exact
-        right[1] += reserve_model(my_cells.bit_count(), their_cells.bit_count(), 64 - occupied.bit_count()) == exact
-        if len(solver.table) > 1_000_000:
-            solver.table.clear()
-    print(f"{positions} quiet positions with threat cells at {empties} empty cells (exact values: "
-          f"{values[1]} won, {values[0]} tied, {values[-1]} lost for the side to move)")
-    print(f"  the fill-game outlook names the exact value in {right[0]} ({right[0] / positions:.0%})")
-    print(f"  the earlier reserve model in {right[1]} ({right[1] / positions:.0%})")
-
-
-def game_positions(game: MagneticCave, empties: int, count: int, seed: int) -> list:
-    """Positions with ``empties`` empty cells from games of ``pvs:depth=4`` as White against the baseline, from
-    *strength*'s openings (depth-limited on both sides, so the same positions on any machine)."""
-    from ai.tournament import balanced_openings
-
-    found = []
-    for opening in [()] + balanced_openings(game, 49, plies=2, seed=seed, judge=BASELINE):
-        state = game.initial_state()
-        for move in opening:
-            state = game.apply(state, move)
-        while not game.is_terminal(state) and 64 - (state.black | state.white).bit_count() > empties:
-            spec = "pvs:depth=4,time=none" if state.to_move == 1 else BASELINE
-            state = game.apply(state, registry.make_engine(game, spec).search(state).move)
-        if not game.is_terminal(state):
-            found.append(state)
-            if len(found) == count:
-                break
-    return found
-
-
-def solver_ab(game: MagneticCave, rev: str, empties: int, count: int, seed: int, max_nodes: int) -> None:
-    """The endgame solver as it was at ``rev`` against the working tree's, on the same game positions: exact
-    values that must agree, nodes and CPU time (each position solved afresh by both, alternating)."""
-    import ai.cave_endgame as current
-    from ai.base import SearchAborted
-    from bench.bench_kernel_ab import load_module_at
-
-    earlier = load_module_at("ai/cave_endgame.py", rev)
-    totals = {"earlier": [0, 0.0], "current": [0, 0.0]}
-    solved = 0
-    for state in game_positions(game, empties, count, seed):
-        mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
-        values = {}
-        for name, module in (("earlier", earlier), ("current", current)):
-            solver = module.EndgameSolver()
-            began = time.process_time()
-            try:
-                values[name] = solver.value(mine, theirs, max_nodes=max_nodes)
-            except SearchAborted:
-                values[name] = None
-            totals[name][0] += solver.nodes
-            totals[name][1] += time.process_time() - began
-        if None not in values.values() and values["earlier"] != values["current"]:
-            raise SystemExit(f"the solvers disagree on {game.to_text(state)}: {values}")
-        solved += values["current"] is not None
-        print(f"  {game.to_text(state)}: value {values['current']}, nodes {totals['earlier'][0]:,} / "
-              f"{totals['current'][0]:,} so far", flush=True)
-    (nodes_a, cpu_a), (nodes_b, cpu_b) = totals["earlier"], totals["current"]
-    print(f"{count} positions at {empties} empty cells (node cap {max_nodes:,}; the current solver decided "
-          f"{solved}): nodes {nodes_a:,} at {rev} -> {nodes_b:,} now ({nodes_b / nodes_a:.3f}), "
-          f"CPU {cpu_a:.1f} s -> {cpu_b:.1f} s ({cpu_b / cpu_a:.3f})")
-
-
 def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
     rng = random.Random(7)
     states = []
@@ -414,7 +276,7 @@ def speed(game: MagneticCave, depth: int, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed", "outlook", "solver"))
+    parser.add_argument("mode", choices=("timing", "strength", "ablation", "speed"))
     parser.add_argument("--feature", choices=tuple(FEATURES), default="solver", help="what ablation switches off")
     parser.add_argument("--moves", type=int, default=500)
     parser.add_argument("--spec", default=None, help="the player (default: the Strongest preset)")
@@ -426,10 +288,6 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=None,
                         help="search depth (speed, default 5; strength --colour: a depth-limited player, no clock)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--empties", type=int, default=18, help="outlook: empty cells of the positions")
-    parser.add_argument("--positions", type=int, default=200, help="outlook: positions measured")
-    parser.add_argument("--rev", default="0914fe0~1", help="solver: the earlier commit to compare with")
-    parser.add_argument("--max-nodes", type=int, default=30_000_000, help="solver: node cap per position")
     parser.add_argument("--colour", choices=("both", "black", "white"), default="both",
                         help="strength: the player's games with this colour only")
     parser.add_argument("--deep-three", default=None, metavar="BLACK,WHITE",
@@ -438,6 +296,7 @@ def main() -> None:
                         help="strength --colour --depth: choose moves by trap_move with this model of the opponent")
     parser.add_argument("--margin", type=float, default=60.0, help="trap_move: the score a trap may give up")
     parser.add_argument("--gain", type=float, default=150.0, help="trap_move: the least a trap must promise")
+    add_flag(parser)
     args = parser.parse_args()
     traps = None
     if args.opponent_model is not None:
@@ -467,22 +326,18 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}; shared machine, figures are noisy")
     print("load average at the start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
     if args.mode == "timing":
-        timing(game, spec, args.moves, args.limit, args.seed)
+        timing(game, spec, args.moves, args.limit, args.seed, args.record)
     elif args.mode == "strength" and args.colour != "both" and args.depth is not None:
         one_colour(game, args.spec or f"pvs:depth={args.depth},time=none", args.colour, args.games, args.jobs, args.plies,
-                   args.seed, None, deep_three, traps)
+                   args.seed, None, deep_three, traps, args.record)
     elif args.mode == "strength" and args.colour != "both":
         one_colour(game, with_time(spec, args.time), args.colour, args.games, args.jobs, args.plies, args.seed,
-                   args.time, deep_three)
+                   args.time, deep_three, condition=args.record)
     elif args.mode == "strength":
-        strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed)
+        strength(game, with_time(spec, args.time), args.games, args.jobs, args.plies, args.seed, args.record)
     elif args.mode == "ablation":
         ablation(game, with_time(spec, args.time), args.feature, args.games, args.jobs, args.plies, args.seed,
                  args.time)
-    elif args.mode == "solver":
-        solver_ab(game, args.rev, args.empties, args.positions, args.seed, args.max_nodes)
-    elif args.mode == "outlook":
-        outlook(game, args.empties, args.positions, args.seed)
     else:
         speed(game, args.depth or 5)
     print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.cluster import make_runner  # noqa: E402
 from ai.tournament import GameTask, compare, play_game  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 
 GAME = "kalah"
 WORKLOADS = {
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short-games", type=int, default=200)
     parser.add_argument("--long-games", type=int, default=60)
     parser.add_argument("--json", metavar="FILE")
+    add_flag(parser)
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     rows = measure("short", args.short_games, args.jobs) + measure("long", args.long_games, args.jobs)
@@ -105,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {row['workload']} ({row['engines']}) | `{row['runner']}` | {row['games']} | {row['seconds']:.2f} "
               f"| {row['games_per_minute']:.0f} | {ratio:.2f} | {row['startup_seconds']:.2f} "
               f"| {row['games_per_minute_running']:.0f} | {running:.2f} |")
+        record(args.record, "tournaments", f"{row['workload']} games ({row['engines']}), {row['runner']}",
+               round(row["games_per_minute"]), f"games/min (start-up {row['startup_seconds']:.2f} s)",
+               yardstick=f"--jobs {args.jobs}, {pool['games_per_minute']:,.0f} games/min", ratio=ratio)
     if args.json:
         Path(args.json).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -29,7 +29,16 @@ import ai.core  # noqa: E402
 from ai.base import CancelToken, Limits  # noqa: E402
 from ai.fast import kernel_for  # noqa: E402
 from ai.search import PVSEngine, new_table  # noqa: E402
+from bench.record import add_flag, game_label, record  # noqa: E402
 from rules import parse_game_spec  # noqa: E402
+
+
+DEPTH_TARGETS = {
+    "kalah": "depth 20 in 1 s, >= 8 M nodes/s",
+    "oware": "depth 18 in 1 s, >= 5 M nodes/s",
+    "hus": "depth 10 in 2 s, < 500 MB",
+}
+"""The compiled core's targets for the depth completed from the start (the issue's figures)."""
 
 
 def positions(game, count: int, seed: int) -> list:
@@ -57,7 +66,7 @@ def engine_on(game, depth: int | None, compiled: bool, time_limit: float | None 
 
 def earlier_engine(game, depth: int, rev: str) -> PVSEngine:
     """An engine whose Python kernel runs the packed loop of ``ai/fast/<game>.py`` at commit ``rev``."""
-    from bench.bench_kernel_ab import load_earlier
+    from tools.revisions import load_earlier
 
     module = load_earlier(game.name, rev)
     kernel_class = {"kalah": "KalahKernel", "oware": "OwareKernel"}[game.name]
@@ -93,10 +102,18 @@ def speed(args) -> None:
         rate = nodes / seconds
         print(f"  {name:<22} {nodes:>12,} nodes {seconds:8.3f} CPU s {rate / 1e6:8.3f} M nodes/CPU-s"
               f"   compiled is {base / rate:6.1f}x")
+    python = totals["python"][0] / totals["python"][1]
+    yardstick = f"the pure-Python fallback, {python / 1e6:.3g} M"
+    if args.rev:
+        packed = totals[f"packed@{args.rev}"][0] / totals[f"packed@{args.rev}"][1]
+        yardstick += f" (the packed@{args.rev} loop: {packed / 1e6:.3g} M, {base / packed:.1f}x)"
+    record(args.record, "core", f"{game_label(game)} nodes per CPU-s, depth {args.depth}, {args.positions} positions",
+           round(base / 1e6, 2), "M", target=">= 15x the fallback", yardstick=yardstick, ratio=base / python)
 
 
 def depth(args) -> None:
     game = parse_game_spec(args.game)
+    depths, partials, rates = [], [], []
     for run in range(args.runs):
         engine = engine_on(game, None, not args.python, time_limit=args.seconds, memory=args.memory)
         started = time.perf_counter()
@@ -105,7 +122,19 @@ def depth(args) -> None:
         print(f"{game.spec} run {run + 1}: depth {result.depth} completed"
               f" (cut-short iteration {result.info.get('partial_depth', '-')}), {result.nodes:,} nodes in {wall:.3f} s,"
               f" {result.nodes / wall / 1e6:.2f} M nodes/s, core {result.info.get('core')}")
+        depths.append(result.depth)
+        partials.append(result.info.get("partial_depth"))
+        rates.append(result.nodes / wall / 1e6)
     print(f"  whole-process RSS: peak {peak_rss_mb():.0f} MB (table {engine.memory:g} MB)")
+    deepest = max(depths)
+    cut = sum(partial is not None for partial in partials)
+    value = (f"depth {deepest} in {depths.count(deepest)} of {args.runs}"
+             + (f" ({deepest + 1} cut short in {cut})" if cut else "")
+             + f", {min(rates):.1f}-{max(rates):.1f} M nodes/s, peak RSS {peak_rss_mb():.0f} MB")
+    core = "pure-Python kernel" if args.python else "compiled core"
+    memory = f", {args.memory:g} MB table" if args.memory else ""
+    record(args.record, "core", f"{game_label(game)} from the start, {args.seconds:g} s of wall time{memory}"
+           + (f" ({core})" if args.python else ""), value, target=DEPTH_TARGETS.get(game.name, "none"))
 
 
 def peak_rss_mb() -> float:
@@ -147,6 +176,16 @@ def cancel(args) -> None:
     if stops:
         print(f"  cancel() to the search loop seeing it (in C): {summary(stops)}")
     print(f"  cancel() to search() returned in its thread (scheduling included): {summary(latencies)}")
+    if stops:
+        record(args.record, "core", f"cancel() from another thread to the C loop seeing it, {args.runs} "
+               f"{game_label(game)} searches", short(stops), target="within 1 ms")
+    record(args.record, "core", f"cancel() to search() returned in its thread, {args.runs} {game_label(game)} "
+           f"searches on the {core} core", short(latencies))
+
+
+def short(values: list[float]) -> str:
+    """'median 0.020 ms, max 0.057 ms' of latencies in seconds."""
+    return f"median {statistics.median(values) * 1e3:.3f} ms, max {max(values) * 1e3:.3f} ms"
 
 
 def main() -> None:
@@ -161,6 +200,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory", type=float, help="depth: the table's MB (default: the engine's)")
     parser.add_argument("--python", action="store_true", help="depth/cancel on the pure-Python kernel")
+    add_flag(parser)
     args = parser.parse_args()
     {"speed": speed, "depth": depth, "cancel": cancel}[args.mode](args)
 

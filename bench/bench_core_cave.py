@@ -39,6 +39,7 @@ from ai.evaluators.magnetic_cave import ThreatEvaluator  # noqa: E402
 from ai.fast.magnetic_cave import CaveKernel  # noqa: E402
 from ai.search import Budget, _Run  # noqa: E402
 from ai.transposition import TranspositionTable  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 from rules.magnetic_cave import CaveState, MagneticCave, completes_five  # noqa: E402
 
 GAME = MagneticCave()
@@ -201,6 +202,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=2024)
+    add_flag(parser)
     args = parser.parse_args()
     if core.module() is None:
         raise SystemExit(f"no compiled core: {core.status().why}")
@@ -212,6 +214,27 @@ def main() -> None:
         result = depth(careful_positions(args.positions, args.seed), args.seconds)
     result["machine"] = f"{platform.machine()} {platform.python_version()}"
     print(json.dumps(result, indent=1))
+    keep(args, result)
+
+
+def keep(args, result: dict) -> None:
+    """The figures of one mode for ``--record``."""
+    if args.mode == "rate":
+        record(args.record, "core", f"Magnetic Cave nodes per CPU-s, depth {args.depth}, {args.positions} positions",
+               round(result["compiled"]["nodes_per_second"] / 1e6, 2), "M",
+               yardstick=f"the pure-Python cave kernel, {result['python']['nodes_per_second'] / 1e6:.3g} M",
+               ratio=result["ratio"])
+    elif args.mode == "depth":
+        record(args.record, "core", f"Magnetic Cave depth in {args.seconds:g} s, {args.positions} mid-game positions",
+               f"median {result['compiled_median']:g}; gain min {result['min_gain']}, median {result['median_gain']:g}",
+               target=">= 3 plies deeper", yardstick=f"the pure-Python kernel: median {result['python_median']:g}")
+    else:
+        python, compiled = result[f"at_{args.python_empties}"]["python"], result[f"at_{args.python_empties}"]["compiled"]
+        record(args.record, "core", f"Cave endgame solver, {args.positions} positions at {args.empties} empty cells",
+               f"median {result['compiled_median_seconds']:.3f} s, max {result['compiled_max_seconds']:.3f} s: "
+               f"{result['within_1_5_s']} of {args.positions} within 1.5 s", target="22 empty cells within 1.5 s",
+               yardstick=f"the pure-Python solver at {args.python_empties} empty cells: {python['seconds']:g} s "
+                         f"against {compiled['seconds']:g} s", ratio=result[f"ratio_at_{args.python_empties}"])
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.base import CancelToken, Limits  # noqa: E402
 from ai.registry import make_engine  # noqa: E402
+from bench.record import add_flag, game_label, record  # noqa: E402
 from rules import parse_game_spec  # noqa: E402
 
 SPEED_GAMES = (("kalah", 1.0), ("oware", 1.0), ("hus", 2.0), ("magnetic-cave", 1.0))
@@ -84,29 +85,37 @@ def speed(engine: str, seconds: float | None) -> None:
               f"CPU {cpu:.2f} s of {max(t for t, _ in reached.values()):.2f} s; load {load_average()}")
 
 
-def solve() -> None:
+def solve(condition: str | None = None) -> None:
     print("| variant | value (first player's margin) | nodes | seconds |")
     print("|---|---|---|---|")
     for spec in ("kalah:pits=3,seeds=3", "kalah:pits=4,seeds=3", "kalah:pits=4,seeds=4"):
         game = parse_game_spec(spec)
         started = time.perf_counter()
         result = make_engine(game, "solver").search(game.initial_state())
-        print(f"| {spec} | {result.score:+g} | {result.nodes} | {time.perf_counter() - started:.2f} |", flush=True)
+        seconds = time.perf_counter() - started
+        print(f"| {spec} | {result.score:+g} | {result.nodes} | {seconds:.2f} |", flush=True)
+        record(condition, "engines", f"exact solver, {game_label(game)}",
+               f"{result.score:+g} in {seconds:.2f} s ({result.nodes:,} nodes)",
+               target="the published value (Irving, Donkers and Uiterwijk 2000)")
 
 
-def strength(engine: str, games: int, jobs: int, names: list[str]) -> None:
+def strength(engine: str, games: int, jobs: int, names: list[str], condition: str | None = None) -> None:
     from ai.elo import format_elo
     from ai.tournament import compare
 
     print("| game | engine | opponent | games | W-D-L | score % | Elo (95%) |")
     print("|---|---|---|---|---|---|---|")
     for name in names:
+        scores = []
         for opponent in ("random", "greedy"):
             result = compare(name, engine, opponent, games=games, jobs=jobs, openings=games // 4)
             summary = result.summary(0)
             elo = result.elo(0)
             print(f"| {name} | {engine} | {opponent} | {games} | {summary.wins}-{summary.draws}-{summary.losses} | "
                   f"{100 * summary.score:.1f} | {format_elo(elo.difference)} [{format_elo(elo.low)}, {format_elo(elo.high)}] |", flush=True)
+            scores.append(f"{100 * summary.score:g}% ({summary.wins}-{summary.draws}-{summary.losses})")
+        record(condition, "engines", f"{game_label(parse_game_spec(name))} with {engine}, {games} games, against "
+               "random / greedy", " / ".join(scores), target="99% against random, 90% against greedy")
 
 
 def poll(seconds: float) -> None:
@@ -129,14 +138,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--game", action="append", help="games for strength (default: all four)")
+    add_flag(parser)
     args = parser.parse_args()
     header()
     if args.what == "speed":
         speed(args.engine, args.seconds)
     elif args.what == "solve":
-        solve()
+        solve(args.record)
     elif args.what == "strength":
-        strength(args.engine, args.games, args.jobs, args.game or ["kalah", "oware", "hus", "magnetic-cave"])
+        strength(args.engine, args.games, args.jobs, args.game or ["kalah", "oware", "hus", "magnetic-cave"],
+                 args.record)
     else:
         poll(args.seconds or 1.0)
 

@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench.record import add_flag, record  # noqa: E402
 from xvfb import ensure_display  # noqa: E402
 
 STARTUP_CHILD = """
@@ -159,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--undo-trials", type=int, default=20)
     parser.add_argument("--startup-runs", type=int, default=3)
     parser.add_argument("--cpu-frames", type=int, default=240)
+    add_flag(parser)
     options = parser.parse_args(argv)
     if options.engine:
         global SEARCH_ENGINE
@@ -173,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     starts = startup_seconds(options.startup_runs)
     print(f"start-up to the main menu: median {statistics.median(starts) * 1000:.0f} ms "
           f"(runs: {', '.join(f'{s * 1000:.0f}' for s in starts)} ms)")
+    record(options.record, "frames", "start-up to the main menu", round(statistics.median(starts) * 1000), "ms (median)",
+           target="1 s")
 
     import arcade
 
@@ -240,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  same run, a window that only clears itself: median {statistics.median(blank):.1f} ms "
           f"(ratio {statistics.median(times) / statistics.median(blank):.1f}x); load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    target = "median <= 17.5 ms, p95 <= 25 ms"
+    record(options.record, "frames", "Kalah frame, 48 stones flying, search running",
+           f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms", target=target,
+           yardstick=f"a window that only clears itself, median {statistics.median(blank):.1f} ms",
+           ratio=statistics.median(times) / statistics.median(blank))
 
     cave_times, cave_sliding, cave_searching = cave_frames(window, context, options.frames, frame)
     print(f"frame time, 1280x720, Magnetic Cave, 16 bricks on the board and 6 sliding home every half second "
@@ -247,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{100 * cave_searching:.0f}% of frames (restarted at its 3-second limit): median "
           f"{statistics.median(cave_times):.1f} ms, p95 {percentile(cave_times, 0.95):.1f} ms, worst "
           f"{max(cave_times):.1f} ms over {len(cave_times)} frames; load average {os.getloadavg()[0]:.1f}")
+    record(options.record, "frames", "Magnetic Cave frame, bricks sliding, search running",
+           f"median {statistics.median(cave_times):.1f} ms, p95 {percentile(cave_times, 0.95):.1f} ms "
+           f"(worst {max(cave_times):.1f} ms)", target=target)
     context.show_match(match)
     view = window.current_view
 
@@ -268,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         assert returned - pressed < 0.5
     print(f"undo during a search to the search stopping: median {statistics.median(latencies):.2f} ms, "
           f"worst {max(latencies):.2f} ms over {len(latencies)} trials")
+    record(options.record, "frames", "undo to the search stopping", round(statistics.median(latencies), 2),
+           f"ms (median; worst {max(latencies):.2f} ms)", target="10 ms")
     window.close()
     return 0
 

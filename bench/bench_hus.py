@@ -6,7 +6,7 @@ Run as ``python bench/bench_hus.py`` (``--quick`` for a short run).  Figures:
 - the protocol loop: the same kind of games through ``legal_moves`` + ``apply`` (what a generic caller pays,
   every candidate move played once per position for the lap-limit check); the ratio of the two is measured
   in the same run, so it is less sensitive to a busy machine than the absolute figures.
-- perft from the start (checked against ``tests/data/hus_perft.json``) and from random mid-game positions,
+- perft from the start (checked against ``tests/data/perft.json``) and from random mid-game positions,
   in leaf nodes per second, with the children cache emptied first.
 """
 from __future__ import annotations
@@ -20,9 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.record import add_flag, record  # noqa: E402
 from rules.hus import Hus, HusState  # noqa: E402
 
-PERFT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "hus_perft.json"
+PERFT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 
 
 def perft(game: Hus, state: HusState, depth: int) -> int:
@@ -82,6 +83,7 @@ def midgame_positions(game: Hus, count: int) -> list[HusState]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and a shallower perft")
+    add_flag(parser)
     args = parser.parse_args()
     games = 200 if args.quick else 2000
     depth = 3 if args.quick else 4
@@ -96,8 +98,11 @@ def main() -> None:
     slow = plies / seconds
     print(f"legal_moves + apply: {loop_games} games, {plies} moves, {seconds:.2f} s, {slow:,.0f} moves/s "
           f"(random_playout is {fast / slow:.1f}x faster)")
+    record(args.record, "rules_speed", f"Hus random_playout, {games} games from the start", round(fast, -3), "moves/s",
+           yardstick=f"the same games through legal_moves + apply, {slow:,.0f} moves/s", ratio=fast / slow)
 
-    expected = json.loads(PERFT_DATA.read_text())["counts"]
+    table = json.loads(PERFT_DATA.read_text())["tables"]
+    expected = next(item["counts"] for item in table if item["game"] == game.spec and item["position"] is None)
     game = Hus()
     began = time.perf_counter()
     nodes = perft(game, game.initial_state(), depth)
@@ -105,6 +110,8 @@ def main() -> None:
     check = "matches" if nodes == expected.get(str(depth)) else f"MISMATCH, expected {expected.get(str(depth))}"
     print(f"perft({depth}) from the start: {nodes:,} nodes ({check}), {seconds:.2f} s, "
           f"{nodes / seconds:,.0f} nodes/s")
+    record(args.record, "rules_speed", f"Hus perft({depth}) from the start ({nodes:,} leaves)", round(nodes / seconds, -2),
+           "nodes/s")
 
     positions = midgame_positions(game, 10 if args.quick else 40)
     game = Hus()
@@ -113,6 +120,8 @@ def main() -> None:
     seconds = time.perf_counter() - began
     print(f"perft(3) from {len(positions)} mid-game positions: {nodes:,} nodes, {seconds:.2f} s, "
           f"{nodes / seconds:,.0f} nodes/s")
+    record(args.record, "rules_speed", f"Hus perft(3) from {len(positions)} random mid-game positions ({nodes:,} leaves)",
+           round(nodes / seconds, -2), "nodes/s")
     if check != "matches":
         sys.exit(1)
 

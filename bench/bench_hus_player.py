@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai import registry  # noqa: E402
 from ai.base import CancelToken, Limits  # noqa: E402
 from ai.search import PVSEngine  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 from rules import get_game  # noqa: E402
 from rules.hus import Hus, HusState  # noqa: E402
 
@@ -57,9 +58,9 @@ def midgame_positions(game: Hus, plies: tuple[int, ...]) -> list[tuple[int, HusS
     return found
 
 
-def depth_report(game: Hus, spec: str) -> None:
+def depth_report(game: Hus, spec: str, condition: str | None = None) -> None:
     print(f"Depth completed within the time limit ({spec}; rules kernel with fast=false for the ratio):")
-    print(f"| position | depth | nodes | nodes/s | depth (rules kernel) | nodes/s (rules kernel) | speed ratio |")
+    print("| position | depth | nodes | nodes/s | depth (rules kernel) | nodes/s (rules kernel) | speed ratio |")
     print("|---|---|---|---|---|---|---|")
     positions = [(0, game.initial_state())] + midgame_positions(game, (20, 40, 60))
     for ply, state in positions:
@@ -74,6 +75,10 @@ def depth_report(game: Hus, spec: str) -> None:
         name = "start" if ply == 0 else f"ply {ply}"
         print(f"| {name} | {depth} | {nodes:,} | {speed:,.0f} | {slow_depth} | {slow_speed:,.0f} | "
               f"{speed / max(slow_speed, 1e-9):.1f}x |", flush=True)
+        where = "from the start" if ply == 0 else f"greedy game, ply {ply}"
+        record(condition, "hus_player", f"{spec}: depth in the time limit, {where}", f"depth {depth}, {speed:,.0f} nodes/s",
+               yardstick=f"the rules kernel (fast=false): depth {slow_depth}, {slow_speed:,.0f} nodes/s",
+               ratio=speed / max(slow_speed, 1e-9))
 
 
 class Seat:
@@ -118,12 +123,13 @@ def play(game: Hus, specs: tuple[str, str], opening: tuple[int, ...], a_first: b
     return next(index for player, index in mover_seat.items() if player == outcome.winner)
 
 
-def tournament(game: Hus, spec: str, opponents: list[tuple[str, int]]) -> None:
+def tournament(game: Hus, spec: str, opponents: list[tuple[str, int]], condition: str | None = None) -> None:
     records = {"first": [], "other": [], "depth": [], "threads": 0, "tt": 0}
     print()
     print(f"Tournament of {spec} (timed moves are its own; openings: 4 random moves, both colours):")
     print("| opponent | games | W-D-L | moves timed so far |")
     print("|---|---|---|---|")
+    results = []
     for opponent, pairs in opponents:
         wins = draws = losses = 0
         for pair in range(pairs):
@@ -140,6 +146,7 @@ def tournament(game: Hus, spec: str, opponents: list[tuple[str, int]]) -> None:
                 losses += winner == 1
         total = len(records["first"]) + len(records["other"])
         print(f"| {opponent} | {2 * pairs} | {wins}-{draws}-{losses} | {total} |", flush=True)
+        results.append(f"{wins}-{draws}-{losses}")
     moves = records["first"] + records["other"]
     print()
     print(f"moves timed: {len(moves)} ({len(records['first'])} first moves)")
@@ -152,6 +159,15 @@ def tournament(game: Hus, spec: str, opponents: list[tuple[str, int]]) -> None:
           f"(min {min(records['depth'])}, max {max(records['depth'])})")
     print(f"largest transposition table: {records['tt']:,} entries")
     print(f"threads alive after a search: at most {records['threads']} (the main thread)")
+    area = "hus_player"
+    record(condition, area, f"{spec}: slowest move after the first", round(max(records["other"]), 3),
+           f"s ({over} of {len(moves)} moves over their limit)", target=f"{MOVE_LIMIT:g} s")
+    record(condition, area, f"{spec}: slowest first move", round(max(records["first"]), 3), "s",
+           target=f"{FIRST_MOVE_LIMIT:g} s")
+    record(condition, area, f"{spec}: mean depth completed over the tournament",
+           round(statistics.mean(records["depth"]), 2), f"plies ({min(records['depth'])} to {max(records['depth'])})")
+    record(condition, area, f"{spec}: tournament against " + " / ".join(name for name, _ in opponents),
+           " / ".join(results))
 
 
 def main() -> None:
@@ -159,16 +175,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one game pair per opponent")
     parser.add_argument("--games", type=int, default=None, help="game pairs against each opponent")
     parser.add_argument("--spec", default=None, help="the player (default: the Strongest preset)")
+    add_flag(parser)
     args = parser.parse_args()
     game = get_game("hus")
     spec = args.spec or registry.presets(game)["Strongest"]
     engine = registry.make_engine(game, spec)
     kernel = type(engine.kernel).__name__ if isinstance(engine, PVSEngine) else "-"
     print(f"Hus player {spec} (kernel {kernel}); peak memory before any search: {peak_megabytes():.0f} MB")
-    depth_report(game, spec)
+    depth_report(game, spec, args.record)
     pairs = 1 if args.quick else (args.games or 2)
-    tournament(game, spec, [("greedy", pairs), ("random", max(1, pairs // 2)), (spec, max(1, pairs // 2))])
+    tournament(game, spec, [("greedy", pairs), ("random", max(1, pairs // 2)), (spec, max(1, pairs // 2))],
+               args.record)
     print(f"peak memory of the process (ru_maxrss): {peak_megabytes():.0f} MB (limit 500 MB)")
+    record(args.record, "hus_player", f"{spec}: peak memory of the whole process", round(peak_megabytes()), "MB",
+           target="500 MB")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules  # noqa: E402
 from bench.peer_speed import openspiel_speed  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 
 
 def playout_rate(game, seconds: float) -> tuple[float, int]:
@@ -65,19 +66,25 @@ def main() -> None:
     parser.add_argument("--game", default="kalah", help="game spec, e.g. kalah:pits=6,seeds=4")
     parser.add_argument("--openspiel", metavar="PYTHON", help="an interpreter with pyspiel, for a same-run ratio")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for the OpenSpiel ratio")
+    add_flag(parser)
     args = parser.parse_args()
     game = rules.parse_game_spec(args.game)
     print(f"{game.spec} on Python {platform.python_version()} ({platform.machine()})")
     rate, games = playout_rate(game, args.seconds)
     print(f"random playouts: {rate:,.0f} plies/s over {games} games")
-    print(f"apply playouts:  {apply_rate(game, args.seconds):,.0f} plies/s (legal_moves + apply per ply)")
+    protocol = apply_rate(game, args.seconds)
+    print(f"apply playouts:  {protocol:,.0f} plies/s (legal_moves + apply per ply)")
+    record(args.record, "rules_speed", "Kalah playouts through the protocol", round(protocol, -2), "plies/s",
+           yardstick=f"random_playout in the same run, {rate:,.0f}", ratio=protocol / rate)
     began = time.perf_counter()
     nodes = sum(perft(game, game.initial_state(), d) for d in range(1, args.depth + 1))
     elapsed = time.perf_counter() - began
     print(f"perft 1..{args.depth}: {nodes:,} nodes in {elapsed:.2f} s = {nodes / elapsed:,.0f} nodes/s")
+    record(args.record, "rules_speed", f"Kalah perft 1..{args.depth} through apply", round(nodes / elapsed, -2),
+           "nodes/s")
+    ratios = []
     if args.openspiel:
         peer = rules.get_game("kalah", empty_capture=False)
-        ratios = []
         for round_number in range(1, args.rounds + 1):
             ours = playout_rate(peer, args.seconds)[0]
             spiel = openspiel_speed(args.openspiel, "mancala", args.seconds)
@@ -88,6 +95,10 @@ def main() -> None:
                   f"(average game {spiel[1]:.1f} plies), ratio {ratios[-1]:.2f}")
         if ratios:
             print(f"StoneCave / OpenSpiel random-playout speed, median of {len(ratios)}: {statistics.median(ratios):.2f}")
+    yardstick = (f"OpenSpiel's C++ mancala via pyspiel, median of {len(ratios)} alternating rounds "
+                 f"({min(ratios):.2f}-{max(ratios):.2f})" if ratios else "none")
+    record(args.record, "rules_speed", "Kalah random playouts", round(rate, -3), "plies/s", target=">= 750k plies/s",
+           yardstick=yardstick, ratio=statistics.median(ratios) if ratios else None)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ai import tables  # noqa: E402
+from bench.record import add_flag, game_label, record  # noqa: E402
 from rules import parse_game_spec  # noqa: E402
 
 
@@ -42,6 +43,8 @@ def build(args) -> None:
              entries=layer.entries, file_bytes=layer.path.stat().st_size, seconds=round(layer.seconds, 3),
              per_second=round(layer.entries / max(layer.seconds, 1e-9)), threads=args.threads,
              build_memory_mb=round(sum(tables.layer_size(args.pits, s) for s in range(layer.seeds + 1)) / 1e6, 1))
+        record(args.record, "kalah_tables", f"build, {layer.seeds} seeds ({layer.entries:,} boards)",
+               round(layer.seconds, 1), f"s ({args.threads} threads)")
     emit(kind="build-process", peak_rss_mb=round(peak_rss_mb(), 1))
 
 
@@ -53,6 +56,8 @@ def lookups(args) -> None:
         seconds = time.perf_counter() - started
         emit(kind="lookups", pits=args.pits, seeds=seeds, count=args.count,
              per_second=round(args.count / seconds), note="random board (each seed hashed into a pit), rank, read the byte; one core")
+        record(args.record, "kalah_tables", f"look-ups, {seeds} seeds", round(args.count / seconds / 1e6, 2),
+               "M/s (one core)")
 
 
 def solve(args) -> None:
@@ -67,6 +72,10 @@ def solve(args) -> None:
     emit(kind="solve", game=game.spec, tables_top=loaded.top, method="mtd" if args.mtd else "deepening",
          value=proof.value, move=proof.move, nodes=proof.nodes, seconds=round(time.perf_counter() - started, 2),
          peak_rss_mb=round(peak_rss_mb(), 1))
+    rule = "empty capture" if game.empty_capture else "standard rule"
+    record(args.record, "kalah_tables", f"proof of {game_label(game)}, {rule}",
+           f"{proof.value:+g} in {time.perf_counter() - started:.2f} s ({proof.nodes:,} nodes; tables up to "
+           f"{loaded.top} seeds, --memory {args.memory:g})")
 
 
 def main() -> None:
@@ -82,6 +91,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=None)
     parser.add_argument("--memory", type=float, default=1024)
     parser.add_argument("--mtd", action="store_true")
+    add_flag(parser)
     args = parser.parse_args()
     {"build": build, "lookups": lookups, "solve": solve}[args.what](args)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.peer_speed import openspiel_speed  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 from rules.oware import Oware, OwareState  # noqa: E402
 
 
@@ -55,6 +56,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=7, help="perft depth from the start")
     parser.add_argument("--openspiel", metavar="PYTHON", help="an interpreter with pyspiel, for a ratio")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for the OpenSpiel ratio")
+    add_flag(parser)
     args = parser.parse_args()
     game = Oware()
     print(f"Oware ({game.spec}), Python {sys.version.split()[0]}")
@@ -67,9 +69,11 @@ def main() -> None:
     elapsed = time.perf_counter() - begin
     print(f"perft({args.depth}) = {leaves:,} in {elapsed:.2f} s: {leaves / elapsed:,.0f} leaves/s, "
           f"{created / elapsed:,.0f} apply/s")
+    record(args.record, "rules_speed", f"Oware perft({args.depth}) = {leaves:,} through legal_moves + apply",
+           round(leaves / elapsed, -3), f"leaves/s ({elapsed:.2f} s)")
 
+    ratios = []
     if args.openspiel:
-        ratios = []
         for round_number in range(1, args.rounds + 1):
             ours = playout_speed(game, args.seconds)[0]
             spiel = openspiel_speed(args.openspiel, "oware", args.seconds)
@@ -81,6 +85,10 @@ def main() -> None:
         if ratios:
             print(f"StoneCave / OpenSpiel random-playout speed, median of {len(ratios)}: "
                   f"{statistics.median(ratios):.2f}")
+    yardstick = (f"OpenSpiel's C++ oware via pyspiel, median of {len(ratios)} alternating rounds "
+                 f"({', '.join(f'{ratio:.2f}' for ratio in ratios)})" if ratios else "none")
+    record(args.record, "rules_speed", "Oware random playouts", round(rate, -3), "plies/s", target="560,000 plies/s",
+           yardstick=yardstick, ratio=statistics.median(ratios) if ratios else None)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench.record import add_flag, record  # noqa: E402
 from xvfb import ensure_display  # noqa: E402
 
 
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="--long in a process: N turns of 5 s with the search process stopped, then running")
     parser.add_argument("--baseline", type=float, default=10.0,
                         help="seconds of the same animation with no search before a --long run (0: none)")
+    add_flag(parser)
     options = parser.parse_args(argv)
     ensure_display()
     import arcade
@@ -76,6 +78,12 @@ def main(argv: list[str] | None = None) -> int:
         window.flip()
         last[0] = started
         return (time.perf_counter() - started) * 1000
+
+    def short(times: list[float]) -> str:
+        return (f"median {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
+                f"worst {max(times):.1f} ms")
+
+    target = "median <= 17.5 ms, p95 <= 25 ms"
 
     def summary(times: list[float]) -> str:
         slow = sum(t > 25 for t in times)
@@ -114,8 +122,10 @@ def main(argv: list[str] | None = None) -> int:
                 flying += view.scene.field.is_flying
             return times, flying
 
+        baseline = None
         if options.baseline > 0:
             times, _ = animate_for(options.baseline)
+            baseline = times
             print(f"puzzle screen, the same animation with no search, {options.baseline:g} s: {summary(times)}")
         view.controller.watch.spec = spec
         view.controller.toggle_watch()
@@ -149,6 +159,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{summary(times)}; the frame that started the search {times[0]:.1f} ms, the slowest of the "
               f"next 60 {max(times[1:61]):.1f} ms; after Stop, the slowest frame of the next 3 s {max(after):.1f} ms")
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        yardstick, ratio = "none", None
+        if baseline:
+            yardstick = f"no search, the same run: {short(baseline)} (median ratio)"
+            ratio = statistics.median(times) / statistics.median(baseline)
+        record(options.record, "solitaire", f"puzzle screen, {options.seconds:g} s of {spec} in {where}",
+               f"{short(times)}; after Stop, worst {max(after):.1f} ms", target=target, yardstick=yardstick,
+               ratio=ratio)
         window.close()
         return 0
 
@@ -173,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     live = view.controller.watch.text.splitlines()[0] if view.controller.watch.text else "-"
     print(f"puzzle screen, A* searching in {100 * searching / len(times):.0f}% of frames, stones in the air in "
           f"{100 * flying / len(times):.0f}%: {summary(times)} (panel at the end: {live})")
+    record(options.record, "solitaire", "puzzle screen, A* searching while rounds animate", short(times), target=target)
 
     # 2. Watching the default engine solve a deal, round by round.
     view = SolitaireView(context, Puzzle.from_seed("dose", 7))
@@ -188,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     view.controller.watch.stop()
     print(f"puzzle screen, watching {view.controller.watch.spec} at speed x4: {rounds} rounds played in {len(times)} frames; "
           f"{summary(times)}")
+    record(options.record, "solitaire", f"puzzle screen, watching {view.watch_spec} at x4", short(times), target=target)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     window.close()
     return 0

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.base import Limits  # noqa: E402
 from ai.registry import engines, make_engine  # noqa: E402
+from bench.record import add_flag, record  # noqa: E402
 from rules.solitaire import Solitaire  # noqa: E402
 
 
@@ -47,15 +48,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=1.0)
     parser.add_argument("--variants", default="dose,lewis")
     parser.add_argument("--engines", default=None, help="comma-separated engine specs (default: all)")
+    add_flag(parser)
     args = parser.parse_args(argv)
     names = args.engines.split(",") if args.engines else [
         info.name for info in engines(Solitaire()) if info.kind == "single-agent"]
     print(f"{args.deals} deals per variant, {args.time:g} s per deal")
     print(f"{'variant':<7} {'engine':<26} {'solved':>7} {'states/s':>9} {'median s':>9} {'mean stored':>12}")
     for variant in args.variants.split(","):
+        found = {}
         for name in names:
-            share, rate, median, mean = bench(variant, name, args.deals, args.time)
+            share, rate, median, mean = found[name] = bench(variant, name, args.deals, args.time)
             print(f"{variant:<7} {name:<26} {share:7.1%} {rate:9.0f} {median:9.3f} {mean:12.1f}", flush=True)
+        reference = found.get("heuristic-dfs")
+        for name, (share, rate, median, mean) in found.items():
+            yardstick, ratio = "none", None
+            if reference is not None and name != "heuristic-dfs":
+                yardstick = (f"heuristic-dfs in the same run: {reference[0]:.1%}, median {reference[2]:.3f} s "
+                             "(median-time ratio)")
+                ratio = reference[2] / median
+            record(args.record, "solitaire", f"{name}, {variant}, {args.deals} deals, solved within {args.time:g} s",
+                   round(100 * share, 1), f"% ({rate:,.0f} states/s, median {median:.3f} s, mean stored {mean:.1f})",
+                   target=f"99% within {args.time:g} s (the best engine)", yardstick=yardstick, ratio=ratio)
     return 0
 
 

@@ -33,6 +33,7 @@ import rules  # noqa: E402
 from ai import registry  # noqa: E402
 from ai.base import Limits  # noqa: E402
 from ai.worker import Finished, Progress, SearchWorker  # noqa: E402
+from bench.record import add_flag, game_label, record  # noqa: E402
 
 
 def strongest_engine(game: rules.Game) -> str:
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", help="engine spec (default: the strongest registered)")
     parser.add_argument("--searches", type=int, default=300, help="searches of each kind (default 300)")
     parser.add_argument("--seed", type=int, default=0)
+    add_flag(parser)
     args = parser.parse_args(argv)
     game = rules.parse_game_spec(args.game)
     spec = args.engine or strongest_engine(game)
@@ -140,7 +142,19 @@ def main(argv: list[str] | None = None) -> int:
           f"watchdog at the deadline because the engine was late)")
     print(describe("  (engine's own return after the deadline)", [max(0.0, v) for v in ends]))
     print(f"fallback moves (nothing completed in time): {fallbacks} of {2 * len(starts)} searches")
+    record(args.record, "engines", f"worker: cancel() to Finished posted, {game_label(game)}", summary(latencies),
+           target="never over 10 ms")
+    record(args.record, "engines", f"worker: deadline to Finished posted, {game_label(game)}",
+           summary([max(0.0, v) for v in overruns]), target="never over 10 ms")
     return 0
+
+
+def summary(values_ms: list[float]) -> str:
+    """'median 0.06 ms, p95 0.08 ms, max 0.55 ms; 0 of 279 over 10 ms' (for --record)."""
+    ordered = sorted(values_ms) or [float("nan")]
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return (f"median {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, max {ordered[-1]:.2f} ms; "
+            f"{sum(v > 10 for v in ordered)} of {len(values_ms)} over 10 ms")
 
 
 def _without_time(spec: str) -> str:

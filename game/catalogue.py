@@ -4,8 +4,8 @@
 (``ai/games.py``: evaluators, kernels, time rule; presets in ``ai/data/presets.yaml``), the scene that draws it
 and its console.  Screens and consoles ask ``registration(name)``; nothing else keys a table by a game's name.
 
-A game is offered when its rules are registered in ``rules`` and the window has a scene that draws it; one
-that is not ready yet is listed as coming, greyed out, so the menu shows what the suite will hold.
+Every listed game is ready to play.  If a game's rules cannot be loaded (not registered, or its module fails
+to import), the menu still lists it, greyed out with the reason, instead of the window failing to start.
 """
 from __future__ import annotations
 
@@ -91,12 +91,13 @@ MENU_PATH = Path(__file__).parent / "menus" / "main.yaml"
 
 @dataclass(frozen=True)
 class MenuItem:
-    """A main-menu button: its label, the action it starts, and whether it can be used yet."""
+    """A main-menu button: its label, the action it starts, and whether it can be used (why not, if not)."""
 
     label: str
     action: str
     enabled: bool
     note: str = ""
+    why_not: str = ""
 
 
 @dataclass(frozen=True)
@@ -111,11 +112,14 @@ class GameEntry:
     why_not: str = ""
 
 
-def _registered(name: str) -> tuple[bool, str]:
+def _load(name: str) -> tuple[str, str]:
+    """(the game's title, why its rules cannot be loaded: empty when they can)."""
     try:
-        return True, rules.game_class(name).title
-    except rules.ParameterError:
-        return False, name.replace("-", " ").title()
+        return rules.game_class(name).title, ""
+    except rules.ParameterError as error:
+        return name.replace("-", " ").title(), f"not a registered game: {error}"
+    except ImportError as error:
+        return name.replace("-", " ").title(), f"its rules failed to load: {error}"
 
 
 @lru_cache(maxsize=1)
@@ -134,22 +138,16 @@ def main_menu() -> list[MenuItem]:
     items = []
     for raw in _data()["main"]:
         requires = raw.get("requires")
-        enabled = requires is None or _registered(str(requires))[0]
-        if raw.get("scene") is not None and str(raw["scene"]) not in set(_data().get("scenes") or ()):
-            enabled = False
-        items.append(MenuItem(str(raw["label"]), str(raw["action"]), enabled, str(raw.get("note", ""))))
+        problem = "" if requires is None else _load(str(requires))[1]
+        items.append(MenuItem(str(raw["label"]), str(raw["action"]), not problem, str(raw.get("note", "")), problem))
     return items
 
 
 def games() -> list[GameEntry]:
-    scenes = set(_data().get("scenes") or ())
     entries = []
     for raw in _data()["games"]:
         name = str(raw["name"])
-        registered, game_title = _registered(name)
-        scene = registration(name).scene if registered else "sowing"
-        why = "" if registered and scene in scenes else ("coming soon" if registered else "rules coming soon")
-        if registered and scene not in scenes:
-            why = "board coming soon"
+        game_title, why = _load(name)
+        scene = registration(name).scene if not why else "sowing"
         entries.append(GameEntry(name, game_title, scene, str(raw.get("blurb", "")), not why, why))
     return entries

@@ -3,7 +3,7 @@ workers, the computer's pending move, pause and speed, replay, the texts of the 
 and counting a finished game.
 
 ``MatchView`` translates input into calls here and draws what this holds; nothing here imports arcade, so the
-whole of it is tested without a window (``tests/test_controller.py``, ``tests/game/test_match_steps.py``).  Each
+whole of it is tested without a window (``tests/game/test_controller.py``, ``tests/game/test_match_steps.py``).  Each
 frame ``update`` says what the screen should do (``PlayMove``, ``ReplayMove``, ``ShowResult``).  The computer
 thinks in ``ai.worker.SearchWorker`` threads that ``poll`` drains once a frame; undo, redo, new game or leaving
 cancel a search at once, and a result that arrives for a position no longer current is dropped.  Nothing waits

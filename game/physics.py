@@ -21,7 +21,7 @@ import math
 import random
 from array import array
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable
+from typing import Hashable
 
 import pymunk
 from pymunk import batch
@@ -388,11 +388,3 @@ class StoneField:
             batch.set_space_bodies(self.space, batch.BodyFields.FORCE, self._write)
         self.space.step(STEP)
         self._moved()
-
-
-def spiral_points(centre: tuple[float, float], count: int, spacing: float) -> Iterable[tuple[float, float]]:
-    """``count`` points packed around ``centre`` on a sunflower spiral (a tidy starting pile)."""
-    golden = math.pi * (3 - math.sqrt(5))
-    for i in range(count):
-        r = spacing * math.sqrt(i + 0.5) * 0.55
-        yield centre[0] + r * math.cos(i * golden), centre[1] + r * math.sin(i * golden)

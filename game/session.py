@@ -63,9 +63,6 @@ class Session:
     def saved(self) -> SavedGame:
         return SavedGame(self.game, self.seats, self.start, tuple(self.moves), self.seed)
 
-    def to_saved(self) -> SavedGame:
-        return self.saved
-
     def save(self, path: str | Path) -> None:
         """Write the game to ``path`` (OSError or ValueError when it cannot); it then counts as saved there."""
         savegame.save(path, self.saved)

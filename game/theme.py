@@ -46,7 +46,6 @@ PANEL = _rgb("#2A2420", 235)
 PANEL_EDGE = _rgb("#4A3F37")
 BUTTON = _rgb("#3A302A")
 BUTTON_HOVER = _rgb("#4E4037")
-BUTTON_PRESS = _rgb("#F2C14E")
 BUTTON_DISABLED = _rgb("#2B2724")
 LAST_MOVE = (255, 255, 255, 200)
 """The last move's ring: white at 78% (at 60% it came within CIEDE2000 10.3 of South's glow under tritanopia)."""

@@ -86,11 +86,6 @@ class Level:
         """Rounds of the solution per stone a careful random player stores: lower is easier and shorter."""
         return self.length / max(self.difficulty, 0.01)
 
-    @property
-    def is_solved(self) -> bool:
-        """True when the recorded line reaches the goal (a win, or 46 under dose)."""
-        return self.best >= self.goal
-
 
 def _require(data: dict, key: str, kind: type | tuple[type, ...], source: Path, expected: str) -> Any:
     if key not in data:

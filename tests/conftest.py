@@ -50,10 +50,31 @@ def _start_xvfb() -> None:
     os.environ["DISPLAY"] = f":{number.decode().strip()}"
 
 
+SLOW_LIST = Path(__file__).with_name("slow.txt")
+"""Tests measured at more than 3 s each, marked ``slow`` here so the suites others edit need no decorator."""
+
+
+def _slow_ids() -> set[str]:
+    lines = SLOW_LIST.read_text(encoding="utf-8").splitlines() if SLOW_LIST.exists() else []
+    return {line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    slow = _slow_ids()
+    found = set()
     for item in items:
         if "test_gui_" in item.nodeid:
             item.add_marker(pytest.mark.gui)
+        for name in (item.nodeid, item.nodeid.partition("[")[0]):  # a listed function marks all its cases
+            if name in slow:
+                item.add_marker(pytest.mark.slow)
+                found.add(name)
+    # A listed test that is gone from a file that was collected: say so, or the list would drift silently.
+    files = {item.nodeid.partition("::")[0] for item in items}
+    stale = sorted(name for name in slow - found if name.partition("::")[0] in files)
+    if stale:
+        config.issue_config_time_warning(pytest.PytestWarning(f"tests/slow.txt names tests that no longer exist: "
+                                                              f"{', '.join(stale)}"), stacklevel=2)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -14,7 +14,7 @@ negation, to the last bit): the fast kernel (``ai.fast.hus``) scores a child fro
 turning the board round, and computes the same terms with masks on packed ints.  Keep the formula in
 ``combine`` the one place both use.
 
-The default weights were set by tournament (``python bench/tune_hus_eval.py``, pvs at depth 3, figures in
+The default weights were set by tournament (``python tools/tune_hus_eval.py``, pvs at depth 3, figures in
 BENCHMARKS.md): seeds kept back in the outer row pay (``inner = -0.25`` scored 65.6% over 96 games against
 the same evaluator without it), while weighting the exposed columns either way did not.  ``seeds`` is the
 plain seed count the course's baseline players use.

@@ -90,11 +90,6 @@ def reach(occupied: int) -> tuple[int, int]:
     return now, beside & ~(occupied | now) & FULL
 
 
-def threat_cells(bits: int, others: int) -> int:
-    """Empty cells that would complete five for the bricks ``bits`` (the other colour's bricks: ``others``)."""
-    return threat_masks(bits, others)[0]
-
-
 def threat_masks(mine: int, theirs: int) -> tuple[int, int]:
     """(my threat cells, their threat cells) in one pass over the windows: the empty cells completing five.
 

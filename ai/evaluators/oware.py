@@ -9,7 +9,7 @@ player cannot be fed, when each side keeps its own), so the board terms are smal
     + vulnerable * (opponent's houses holding 1 or 2 seeds - own such houses)
 
 A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The default weights
-come from the tournament ``bench/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator tuning"): mobility 0.5 and
+come from the tournament ``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
 nothing else won 79.2% of 24 games against the first guess (0.25 each) at depth 5, and 62.5% / 60.9% of 32
 more at depth 7 / 0.1 s per move; every positive ``vulnerable`` weight did worse, so it is 0 (the term stays
 for tuning).

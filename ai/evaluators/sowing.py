@@ -16,8 +16,8 @@ its owner's numbering, ends in its store when ``(i + s) % (2n + 1) == n`` (an ex
 gives the seeds on each side more weight as the stores fill: near the end, one side's emptying gives each
 player the seeds on their own side.
 
-The weights of ``kalah_default`` come from the tuning tournament in ``bench/tune_eval.py`` (figures
-in BENCHMARKS.md, "Engines").
+The weights of ``kalah_default`` come from the tuning tournament in ``tools/tune_eval.py`` (figures
+in BENCHMARKS.md, "Evaluator weights").
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ positions: a child that ends the game comes back with its exact score instead).
 - ``GameKernel`` works for every game through the rules protocol (``legal_moves``, ``apply``, ``outcome``)
   and an evaluator.  Its positions are the rules states themselves, keyed by ``game.key``.
 - Game-specific kernels (``ai.fast.kalah``) pack a position into one int seen from the side to move and sow
-  with a few integer operations; each is cross-checked against its rules module by ``tests/test_ai_fast.py``.
+  with a few integer operations; each is cross-checked against its rules module by ``tests/ai/test_ai_fast.py``.
 
 ``kernel_for(game, evaluator, margins)`` picks the fastest kernel that computes exactly what ``GameKernel``
 would (the same children in the same order, the same scores).
@@ -201,10 +201,3 @@ def kernel_holding(kernel: Any, state: State) -> Any:
     if accepts is None or accepts(state):
         return kernel
     return GameKernel(kernel.game, kernel.evaluator, getattr(kernel, "margins", False))
-
-
-def apply_line(game: Game, state: State, moves: tuple[Move, ...]) -> State:
-    """The state after playing ``moves`` (used to check principal variations)."""
-    for move in moves:
-        state = game.apply(state, move)
-    return state

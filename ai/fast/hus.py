@@ -26,7 +26,7 @@ ring modulo 255 (a byte sum), playable pits come from ``bytes.count``, the non-e
 each field onto its lowest bit, and the exposed columns' seeds are the ring masked by those fields (inner)
 and the same mask moved 16 fields down (outer).
 
-``tests/test_hus_player.py`` checks children, move order, ends, the lap limit and evaluations against
+``tests/ai/test_hus_player.py`` checks children, move order, ends, the lap limit and evaluations against
 ``rules.hus`` and ``ai.fast.GameKernel`` on random positions.
 """
 from __future__ import annotations
@@ -67,7 +67,6 @@ QUICK_END = tuple(
 other counts); if it is empty, the move ends after one lap and is certainly legal."""
 SENTINEL = 1 << SIDE_BITS
 
-LOW_BITS = sum(1 << (BITS * field) for field in range(RING))
 HIGH_BITS = sum((MASK - 1) << (BITS * field) for field in range(RING))
 """Every bit of a ring but each field's lowest: ``ring & HIGH_BITS`` is 0 when no pit holds 2 seeds."""
 INNER_LOW_BITS = sum(1 << (BITS * field) for field in range(WIDTH, RING))

@@ -13,8 +13,8 @@ the non-empty pits are counted by folding each field's bits onto its lowest bit 
 It is the pure-Python kernel: the reference the compiled one (``ai.core``, ``kalah.pxi``) is tested against,
 and the fallback where the compiled core is not built; ``ai.search._Run`` searches it.
 
-``tests/test_ai_fast.py`` checks children, final scores and evaluations against ``rules.kalah`` and
-``ai.evaluators.sowing`` on random positions; ``tests/test_ai_search.py`` checks that the search returns
+``tests/ai/test_ai_fast.py`` checks children, final scores and evaluations against ``rules.kalah`` and
+``ai.evaluators.sowing`` on random positions; ``tests/ai/test_ai_search.py`` checks that the search returns
 exactly the plain minimax value at a fixed depth.
 """
 from __future__ import annotations

@@ -21,7 +21,7 @@ empty cell in its line of five: about 150 integer operations instead of a loop o
   variation leaves the forced blocks out.
 
 A depth-limited search on this kernel therefore sees more than plain minimax on the rules (``GameKernel``)
-at the same depth; ``tests/test_cave_player.py`` checks every proven child against the rules, and that the
+at the same depth; ``tests/ai/test_cave_player.py`` checks every proven child against the rules, and that the
 heuristic scores are exactly ``ThreatEvaluator``'s.
 
 *Evaluation.*  Exactly ``ai.evaluators.magnetic_cave.ThreatEvaluator`` (checked on random positions), computed

@@ -16,7 +16,7 @@ the fallback where the compiled core is not built.
 
 *Evaluation.*  ``ai.evaluators.oware.OwareEvaluator`` (and the store-only ``SowingEvaluator``) with integer
 weights: houses holding 1 or 2 seeds and non-empty houses are counted with two carry tricks over all fields
-at once.  ``tests/test_ai_fast.py`` checks children, final scores and evaluations against ``rules.oware``.
+at once.  ``tests/ai/test_ai_fast.py`` checks children, final scores and evaluations against ``rules.oware``.
 """
 from __future__ import annotations
 

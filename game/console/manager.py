@@ -20,7 +20,6 @@ game in progress with its undo history in ``game.session``.
 """
 from __future__ import annotations
 
-import importlib
 import math
 import sys
 from dataclasses import dataclass
@@ -300,15 +299,9 @@ def parse_arguments(argv: list[str]) -> Options:
 
 
 def _solitaire(argv: list[str]) -> int:
-    """Hand ``stonecave text solitaire ...`` to the solitaire console, which ships separately."""
-    try:
-        solitaire_console = importlib.import_module("game.console.solitaire")
-    except ModuleNotFoundError as error:
-        if error.name != "game.console.solitaire":
-            raise
-        print("stonecave text: the Solitaire Mancala console (game/console/solitaire.py) is not installed yet; "
-              "play Solitaire in the window with 'stonecave'.", file=sys.stderr)
-        return 2
+    """Hand ``stonecave text solitaire ...`` to the Solitaire Mancala console."""
+    from game.console import solitaire as solitaire_console
+
     return solitaire_console.main(argv)
 
 

@@ -20,7 +20,6 @@ change.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Callable
@@ -606,8 +605,3 @@ class SowingScene:
                 position = ground.get(id(stone))
                 sprite.position = position if position is not None else (stone.x, stone.y)
                 sprite.scale = base
-
-
-def stone_colour(seed: int, index: int) -> int:
-    """A stone's colour index, fixed by the board's seed so a position always looks the same."""
-    return random.Random(seed * 1000 + index).randrange(len(theme.STONE_COLOURS))

@@ -1,4 +1,4 @@
-"""Play: choose a game.  Games whose rules or board are not ready yet are shown greyed out as coming."""
+"""Play: choose a game.  A game whose rules failed to load is greyed out, with the reason beside it."""
 from __future__ import annotations
 
 import arcade.gui
@@ -25,14 +25,13 @@ class PlayMenuView(MenuView):
         rows = arcade.gui.UIBoxLayout(space_between=gap, align="left")
         for entry in entries:
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
-            text = entry.title if entry.available else f"{entry.title} ({entry.why_not})"
-            widget = theme.button(text, width=button_width, height=row_height, size=theme.sized(theme.LABEL, 20 if large else 16),
+            widget = theme.button(entry.title, width=button_width, height=row_height, size=theme.sized(theme.LABEL, 20 if large else 16),
                                   enabled=entry.available)
             self.on_click(widget, lambda name=entry.name: self.context.show_seats(name))
             row.add(widget)
-            row.add(theme.label(entry.blurb, theme.sized(theme.BODY, 16 if large else 13 if room_width >= 1000 else 12),
-                                theme.TEXT if entry.available else theme.TEXT_DIM, width=blurb_width,
-                                multiline=True))
+            line, colour = (entry.blurb, theme.TEXT) if entry.available else (entry.why_not, theme.WARNING)
+            row.add(theme.label(line, theme.sized(theme.BODY, 16 if large else 13 if room_width >= 1000 else 12),
+                                colour, width=blurb_width, multiline=True))
             rows.add(row)
         box = arcade.gui.UIBoxLayout(space_between=gap)
         box.add(rows)

@@ -136,10 +136,11 @@ class TitleView(MenuView):
         per_column = -(-len(items) // columns)
         button_width = min(320, (width - 40) / columns - 16)
         for item in items:
-            text = item.label if item.enabled else f"{item.label} (coming)"
-            widget = theme.button(text, width=button_width, height=button_height, size=theme.sized(theme.LABEL, 18 if height >= 640 else 16),
-                                  enabled=item.enabled)
+            widget = theme.button(item.label, width=button_width, height=button_height,
+                                  size=theme.sized(theme.LABEL, 18 if height >= 640 else 16), enabled=item.enabled)
             buttons.append(self.on_click(widget, actions[item.action]))
+            if not item.enabled:  # its game's rules failed to load: say so rather than hide the button
+                self.context.notices.append(f"{item.label}: {item.why_not}")
         grid = arcade.gui.UIBoxLayout(vertical=False, space_between=16, align="top")
         for start in range(0, len(buttons), per_column):
             column = arcade.gui.UIBoxLayout(space_between=gap)

@@ -1,1 +1,0 @@
-"""Images, sounds and fonts, shipped as package data."""
