@@ -7,6 +7,8 @@ a set margin.  The default player does not use it; the benchmark measures what i
 """
 from __future__ import annotations
 
+from typing import cast
+
 from ai import registry
 from ai.evaluators import final_score
 from rules.magnetic_cave import MagneticCave
@@ -41,7 +43,10 @@ def trap_move(game: MagneticCave, state, depth: int, model: str, margin: float, 
         child = game.apply(state, move)
         if game.is_terminal(child):
             continue
-        grandchild = game.apply(child, registry.make_engine(game, model).search(child).move)
+        reply = registry.make_engine(game, model).search(child).move
+        if reply is None:  # no move found (cannot happen in a position that is not over)
+            continue
+        grandchild = game.apply(child, cast(int, reply))  # an engine's move for the cave is a cell index
         value = _value(game, grandchild, depth - 2)
         after.append((value if grandchild.to_move == state.to_move else -value, move))
     after.sort(key=lambda pair: -pair[0])
