@@ -319,7 +319,7 @@ def _side_empty(session: Session) -> str:
     taken = []
     for player in (0, 1):
         store = Place(player, 0, store=True)
-        gained = after.stores[player] - before.stores[player]  # type: ignore[attr-defined]
+        gained = after.stores[player] - before.stores[player]
         gained -= report.drops.count(store) + (report.captured if player == report.player else 0)
         taken.append(gained)
     for empty, keeper in ((1, 0), (0, 1)):

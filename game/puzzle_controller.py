@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ai.worker import Failed, Finished, Progress
 from game import savegame
@@ -23,7 +23,7 @@ from game.puzzle_session import PuzzleSession, Verdict, describe_error, read_puz
 from game.records import RecordsStore
 from game.savegame import SavedGame
 from rules import RulesError
-from rules.solitaire import CW, Round, SolitaireState, can_set_aside
+from rules.solitaire import CW, Round, Solitaire, SolitaireState, can_set_aside
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 ROUND_GAP = 0.5
@@ -82,7 +82,7 @@ class PuzzleController:
         self.watch = Watch(self.searches, engine_spec(settings, self.game, "watch"), self.say)
 
     @property
-    def game(self):  # type: ignore[no-untyped-def]
+    def game(self) -> Solitaire:
         return self.session.game
 
     @property
@@ -325,7 +325,7 @@ class PuzzleController:
                 if message.cancelled or searched != self.session.state or result.move is None:
                     continue
                 self.session.note_search(result)
-                self.hint_move = result.move
+                self.hint_move = cast(Round, result.move)  # a Solitaire engine's move is a Round
                 self.hint_text = "Hint: " + describe_hint(self.game, self.session.state, result)
                 self.say(self.hint_text)
             elif isinstance(message, Failed):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, cast
 
 from ai.base import SearchResult
 from game import savegame
@@ -74,7 +74,7 @@ class Verdict:
     """True/False under lewis (won or lost); None under dose, where no deal can be won."""
 
 
-class PuzzleSession(Session):
+class PuzzleSession(Session[SolitaireState, Round]):
     """The rounds of one puzzle, who played them, and the end: a ``Session`` with one human seat, so undo and
     redo take back and replay one round at a time (``game.session``'s rule), whoever played it.  Its save
     names the engine that helped, so it is written with ``saved_as(engine)``."""
@@ -135,7 +135,7 @@ class PuzzleSession(Session):
         return any(flag is not False for flag in self.by_computer)
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: Round, by_computer: bool | None = False) -> tuple[SolitaireState, SolitaireState]:  # type: ignore[override]
+    def play(self, move: Round, by_computer: bool | None = False) -> tuple[SolitaireState, SolitaireState]:
         """Play a round (IllegalMoveError if it is not legal); returns (before, after)."""
         replaying = bool(self.undone) and self.undone[-1] == move
         before, after = super().play(move)
@@ -203,7 +203,7 @@ class PuzzleSession(Session):
         game = saved.game
         if not isinstance(game, Solitaire):
             raise SaveError(f"this is a save of {game.title}, not Solitaire Mancala")
-        start = saved.start
+        start = cast(SolitaireState, saved.start)  # a Solitaire game's save starts from a Solitaire position
         if start != game.deal(start.holes):
             raise SaveError("the start is not a deal (stones already stored or a hole already chosen)", field_name="start")
         puzzle = find_puzzle(game.variant, start.holes, saved.seed, levels)
@@ -211,7 +211,7 @@ class PuzzleSession(Session):
         # The save names the engine that helped, not which rounds it played: those rounds are "not known".
         helped = None if not saved.seats[0].is_human else False
         for move in saved.moves:
-            session.play(move, by_computer=helped)
+            session.play(cast(Round, move), by_computer=helped)
         return session
 
     # -- the end ----------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ searches, ``text`` shows its progress (states explored, best so far, proven or n
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, cast
 
 from ai.worker import Failed, Finished, Progress
 from game.puzzle_search import Message, PuzzleSearches, describe_final, describe_live, engine_title
@@ -64,7 +64,7 @@ class Watch:
             session.note_search(result)
             self.text = describe_final(result, self.spec)
             complete = bool(result.info.get("solved") or result.exhaustive) and bool(result.pv)
-            self.plan = list(result.pv) if complete else ([result.move] if result.move else [])
+            self.plan = [cast(Round, move) for move in (result.pv if complete else [result.move] if result.move else [])]
             self.plan_complete = complete
             self.line = (session.state, tuple(self.plan))
         elif isinstance(message, Failed):

@@ -7,6 +7,7 @@ level files keep the source's notation (``3 cw``); here it never shows.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ai.base import SearchResult
 from game.puzzle_session import PuzzleSession
@@ -71,7 +72,7 @@ def without_counts(text: str) -> str:
 
 def describe_hint(game: Solitaire, state: SolitaireState, result: SearchResult) -> str:
     """``Sow hole 3 to the left: the last stone ends in the left store; 12 rounds to go``."""
-    move = result.move
+    move = cast(Round, result.move)  # a Solitaire engine's move is a Round
     assert move is not None
     events = game.report(state, move)
     start = _index(events.picked)
@@ -129,7 +130,7 @@ def round_list(session: PuzzleSession) -> list[str]:
     lines = []
     for number, (before, move, after, computer) in enumerate(
             zip(session.states, session.moves, session.states[1:], session.by_computer), start=1):
-        start = before.selected if move.hole is None else move.hole - 1
+        start = (before.selected or 0) if move.hole is None else move.hole - 1  # a free choice names its hole
         lines.append(f"{number:>3}. {hole_name(start)} {side(start, move.direction)}"
                      + (" +1" if after.stored > before.stored else "") + (" (PC)" if computer else ""))
     return lines

@@ -18,25 +18,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Generic
 
 from game import savegame
 from game.savegame import SavedGame, Seat
-from rules import Game, Move, Outcome, State
+from rules import Game, Outcome
+from rules.base import MoveT, StateT
 
 
 @dataclass
-class Session:
-    """The moves of one game, the seats that play it and what was undone."""
+class Session(Generic[StateT, MoveT]):
+    """The moves of one game, the seats that play it and what was undone (typed by the game's state and move:
+    ``Session[SolitaireState, Round]``; a screen that serves every game holds a ``Session[Any, Any]``)."""
 
-    game: Game
+    game: Game[StateT, MoveT]
     seats: tuple[Seat, ...]
-    start: State
+    start: StateT
     seed: int | None = None
-    moves: list[Move] = field(default_factory=list)
-    states: list[State] = field(default_factory=list)
-    undone: list[Move] = field(default_factory=list)
+    moves: list[MoveT] = field(default_factory=list)
+    states: list[StateT] = field(default_factory=list)
+    undone: list[MoveT] = field(default_factory=list)
     """The moves taken back, the next one to redo last."""
-    saved_moves: tuple[Move, ...] | None = None
+    saved_moves: tuple[MoveT, ...] | None = None
     """The moves as last saved or loaded (None: never), to tell whether leaving would lose anything."""
     path: Path | None = None
     """Where the game was last saved or loaded from."""
@@ -50,14 +53,17 @@ class Session:
             self.states = states
 
     @classmethod
-    def new(cls, game: Game, seats: tuple[Seat, ...], seed: int | None = None) -> Session:
+    def new(cls, game: Game[Any, Any], seats: tuple[Seat, ...], seed: int | None = None) -> Session[Any, Any]:
         return cls(game, tuple(seats), game.initial_state(seed=seed), seed)
 
     @classmethod
-    def from_saved(cls, saved: SavedGame, path: Path | None = None) -> Session:
+    def from_saved(cls, saved: SavedGame, path: Path | None = None) -> Session[Any, Any]:
         """Continue a saved game; ``path`` is the file it came from (the game then counts as saved)."""
-        return cls(saved.game, tuple(saved.seats), saved.start, saved.seed, list(saved.moves), list(saved.states),
-                   saved_moves=tuple(saved.moves) if path is not None else None, path=path)
+        moves: list[Any] = list(saved.moves)  # a save holds any game's moves and states
+        states: list[Any] = list(saved.states)
+        start: Any = saved.start
+        return cls(saved.game, tuple(saved.seats), start, saved.seed, moves, states,
+                   saved_moves=tuple(moves) if path is not None else None, path=path)
 
     @property
     def saved(self) -> SavedGame:
@@ -75,7 +81,7 @@ class Session:
 
     # -- the position -----------------------------------------------------------------------------------------
     @property
-    def state(self) -> State:
+    def state(self) -> StateT:
         return self.states[-1]
 
     @property
@@ -92,7 +98,7 @@ class Session:
         return self.game.outcome(self.state)
 
     @property
-    def legal_moves(self) -> tuple[Move, ...]:
+    def legal_moves(self) -> tuple[MoveT, ...]:
         return self.game.legal_moves(self.state)
 
     def seat(self, player: int) -> Seat:
@@ -114,7 +120,7 @@ class Session:
         return not self.game.is_terminal(state) and self.seats[self.game.to_move(state)].is_human
 
     # -- playing ----------------------------------------------------------------------------------------------
-    def play(self, move: Move) -> tuple[State, State]:
+    def play(self, move: MoveT) -> tuple[StateT, StateT]:
         """Play ``move`` (IllegalMoveError if it is not legal); returns (before, after).  The move redo would
         replay keeps the rest of the undone moves; any other move forgets them."""
         before = self.state
@@ -153,13 +159,13 @@ class Session:
         return bool(self.undone)
 
     @property
-    def next_redo(self) -> Move | None:
+    def next_redo(self) -> MoveT | None:
         """The move redo would replay first (None when there is nothing to redo)."""
         return self.undone[-1] if self.can_redo() else None
 
-    def redo(self) -> list[Move]:
+    def redo(self) -> list[MoveT]:
         """Replay undone moves by the module's rule; returns them (empty: nothing to redo)."""
-        replayed: list[Move] = []
+        replayed: list[MoveT] = []
         while self.can_redo():
             move = self.undone[-1]
             self._replay(move)
@@ -168,7 +174,7 @@ class Session:
                 break
         return replayed
 
-    def _replay(self, move: Move) -> None:
+    def _replay(self, move: MoveT) -> None:
         """Play an undone move again (a subclass adds what it records beside the move)."""
         self.play(move)
 

@@ -60,7 +60,7 @@ class SolitaireConsole:
 
     @property
     def state(self) -> SolitaireState:
-        return cast(SolitaireState, self.session.state)  # the session plays this console's Solitaire game
+        return self.session.state
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)

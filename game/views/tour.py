@@ -49,7 +49,7 @@ def _statistics(context: AppContext) -> None:
 def _title_with_resume(context: AppContext) -> None:
     """The title screen when a game was left in progress: its Resume button above the menu."""
     assert context.autosave is not None
-    context.autosave.keep(_played("magnetic-cave", (Seat(), Seat("pvs:time=1", 1.0))).to_saved(), False)
+    context.autosave.keep(_played("magnetic-cave", (Seat(), Seat("pvs:time=1", 1.0))).saved, False)
     context.show_title()
 
 
