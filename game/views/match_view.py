@@ -57,6 +57,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.cursor = -1
         """Keyboard selection among the legal places; -1 until the arrow keys are used."""
         self.show_panel = bool(context.settings.get("show_panel"))
+        self._panel_in_narrow = False
         self._buttons: dict[str, arcade.gui.UIFlatButton] = {}
         self._apply_speed()
         self._layout(context.window.width, context.window.height)
@@ -106,9 +107,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     # -- geometry and widgets ---------------------------------------------------------------------------------
     def _layout(self, width: int, height: int) -> None:
-        panel = SIDE_PANEL if self.show_panel else 0
+        panel = SIDE_PANEL if self.panel_shown else 0
         self._place_bars(width, height)
-        self.side_panel.enabled = self.show_panel
+        self.side_panel.enabled = self.panel_shown
         margin = 24
         self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
                             max(100, height - TOP_BAR - BOTTOM_BAR - 90))
@@ -211,8 +212,28 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def _apply_speed(self) -> None:
         self.scene.speed = float(self.context.settings.get("animation_speed")) * self.controller.speed
 
+    NARROW = 1100
+    """Below this window width a board of more than eight columns (Hus) needs the side panel's room: the panel
+    then starts hidden, and Tab shows it."""
+
+    @property
+    def wide_board(self) -> bool:
+        """True for a board that needs the window's whole width at small sizes (a subclass says)."""
+        return False
+
+    @property
+    def panel_shown(self) -> bool:
+        """Whether the move list and the computer's panel are beside the board (the setting, unless a wide board
+        in a narrow window needs the room and Tab has not asked for the panel)."""
+        if self.wide_board and self.window.width < self.NARROW:
+            return self._panel_in_narrow
+        return self.show_panel
+
     def toggle_panel(self) -> None:
-        self.show_panel = not self.show_panel
+        if self.wide_board and self.window.width < self.NARROW:
+            self._panel_in_narrow = not self._panel_in_narrow
+        else:
+            self.show_panel = not self.show_panel
         self._layout(self.window.width, self.window.height)
         self.show_state(self.controller.board_state)
 
@@ -252,7 +273,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         result = self.controller.result()
         colour = theme.TEXT if result.winner is None else theme.ACCENTS[result.winner]
         actions = {"Replay": self.replay, "New game": self.new_game, "Undo": self.undo, "Menu": self.leave}
-        panel_width = SIDE_PANEL if self.show_panel else 0
+        panel_width = SIDE_PANEL if self.panel_shown else 0
         panel = end_panel(result.headline, colour, result.reason, actions, -panel_width / 2, self.GAME_OVER_AT_TOP,
                           self.window.width - panel_width)
         self._overlay = self.ui.add(panel, layer=1)
@@ -260,7 +281,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.controller.record_game_over()  # counted once per match, however often shown
 
     def on_draw(self) -> None:
-        show_controller(self.controller, self.top_bar, self.side_panel if self.show_panel else None, self._buttons)
+        show_controller(self.controller, self.top_bar, self.side_panel if self.panel_shown else None, self._buttons)
         super().on_draw()
 
     def on_draw_before_ui(self) -> None:
@@ -268,7 +289,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         hovered = self.scene.location_at(*self.mouse) if choosing else None
         self.scene.draw(*board_marks(self.legal_locations() if choosing else {}, hovered, self._cursor_location(),
                                      self.hint_location, self.last_location, self.match.to_move))
-        centre = (self.window.width - (SIDE_PANEL if self.show_panel else 0)) / 2
+        centre = (self.window.width - (SIDE_PANEL if self.panel_shown else 0)) / 2
         self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)
 
     # -- input ------------------------------------------------------------------------------------------------

@@ -44,6 +44,10 @@ class SowingView(MatchView):
     _preview: Preview | None = None
     _preview_for: tuple | None = None
 
+    @property
+    def wide_board(self) -> bool:
+        return self.spec.columns > 8
+
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)
         return SowingScene(self.spec, words=True)

@@ -104,6 +104,16 @@ def _puzzle(context: AppContext) -> None:
         view.scene.finish()
 
 
+def _tutorial(name: str) -> Callable[[AppContext], None]:
+    def show(context: AppContext) -> None:
+        from game.tutorial import tutorial
+        from game.views.tutorial_view import TutorialView
+
+        context.show(TutorialView(context, tutorial(name)))
+
+    return show
+
+
 SCREENS: dict[str, Callable[[AppContext], None]] = {
     "title": lambda context: context.show_title(),
     "title-resume": _title_with_resume,
@@ -121,6 +131,9 @@ SCREENS: dict[str, Callable[[AppContext], None]] = {
     "magnetic-cave": _match("magnetic-cave"),
     "puzzles": _puzzles,
     "puzzle": _puzzle,
+    "learn": lambda context: context.show_learn(),
+    "learn-kalah": _tutorial("kalah"),
+    "learn-hus": _tutorial("hus"),
 }
 """Every screen by name (the names of the pictures in docs/screenshots)."""
 

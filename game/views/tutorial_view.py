@@ -100,7 +100,9 @@ class TutorialView(MenuView):
             self.scene.show(counts(self.state))  # type: ignore[arg-type]
         else:
             self.spec = BoardSpec.of(self.game, self.state)
-            self.scene = SowingScene(self.spec)
+            self.scene = SowingScene(self.spec, words=True)  # the pit numbers the steps' words use
+            names = tuple(self.game.player_names)
+            self.scene.set_sides((f"{names[0]} (you)", names[1]), (names[0], names[1]), self.game.to_move(self.state))
             self._place_scene()
             self.scene.show(self.spec.counts(self.state))
         self.scene.announce = self._announce
@@ -192,7 +194,7 @@ class TutorialView(MenuView):
         self.ui.add(anchor)
 
     def _text_top(self) -> float:
-        return self.window.height - 80
+        return self.content_box()[1] + self.content_box()[3] - 4  # under the heading, whatever the window's height
 
     def _place_scene(self) -> None:
         if self.scene is None:

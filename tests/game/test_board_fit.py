@@ -44,7 +44,7 @@ def test_the_words_on_a_sowing_board_fit_without_overlap(gui, name, size):  # ty
         boxes.append((f"side {player}", text_box(text)))
     scene._caption_text.text = view.key_help()
     boxes.append(("caption", text_box(scene._caption_text)))
-    right = width - (300 if view.show_panel else 0)
+    right = width - (300 if view.panel_shown else 0)
     for label, box in boxes:
         assert 0 <= box[0] and box[2] <= right and BOTTOM_BAR <= box[1] and box[3] <= height - TOP_BAR, (label, box)
     for index, (label, box) in enumerate(boxes):
