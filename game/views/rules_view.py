@@ -18,6 +18,7 @@ import arcade
 import arcade.gui
 
 from game import theme
+from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.widgets import text_button
 from guarded import files
@@ -64,7 +65,8 @@ def pages() -> tuple[RulesPage, ...]:
 
 
 # -- drawing helpers ---------------------------------------------------------------------------------------------
-def _arrow(ops: list[Op], points: list[tuple[float, float]], colour=ARROW, width: float = 3) -> None:  # type: ignore[no-untyped-def]
+def _arrow(ops: list[Op], points: list[tuple[float, float]], colour: theme.Color = ARROW,
+           width: float = 3) -> None:
     """A polyline ending in an arrow head at its last point."""
     (x1, y1), (x2, y2) = points[-2], points[-1]
     angle = math.atan2(y2 - y1, x2 - x1)
@@ -76,7 +78,8 @@ def _arrow(ops: list[Op], points: list[tuple[float, float]], colour=ARROW, width
     ops.append(lambda: arcade.draw_triangle_filled(x2, y2, *left, *right, colour))
 
 
-def _curve(start: tuple[float, float], end: tuple[float, float], bend: float, steps: int = 16):  # type: ignore[no-untyped-def]
+def _curve(start: tuple[float, float], end: tuple[float, float], bend: float, steps: int = 16
+           ) -> list[tuple[float, float]]:
     """Points along a quadratic curve from ``start`` to ``end`` bulging ``bend`` pixels to the left."""
     (x1, y1), (x2, y2) = start, end
     length = math.hypot(x2 - x1, y2 - y1) or 1
@@ -86,7 +89,7 @@ def _curve(start: tuple[float, float], end: tuple[float, float], bend: float, st
 
 
 def _pit(ops: list[Op], texts: list[arcade.Text], x: float, y: float, radius: float, count: int | None,
-         colour=theme.HOLLOW, ring=None) -> None:  # type: ignore[no-untyped-def]
+         colour: theme.Color = theme.HOLLOW, ring: theme.Color | None = None) -> None:
     ops.append(lambda: arcade.draw_circle_filled(x, y, radius, colour))
     if ring is not None:
         ops.append(lambda: arcade.draw_circle_outline(x, y, radius + 2, ring, 3))
@@ -95,8 +98,8 @@ def _pit(ops: list[Op], texts: list[arcade.Text], x: float, y: float, radius: fl
                                  anchor_x="center", anchor_y="center"))
 
 
-def _label(texts: list[arcade.Text], text: str, x: float, y: float, colour=theme.TEXT_DIM,
-           style: theme.TypeStyle = theme.SMALL, anchor_x: str = "center") -> None:  # type: ignore[no-untyped-def]
+def _label(texts: list[arcade.Text], text: str, x: float, y: float, colour: theme.Color = theme.TEXT_DIM,
+           style: theme.TypeStyle = theme.SMALL, anchor_x: str = "center") -> None:
     texts.append(theme.text(text, style, colour, x, y, anchor_x=anchor_x, anchor_y="center"))
 
 
@@ -302,7 +305,8 @@ class Illustration:
 class RulesView(MenuView):
     """The rules of one game, with tabs for the others."""
 
-    def __init__(self, context, game_name: str | None = None, back_to: arcade.View | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext, game_name: str | None = None,
+                 back_to: arcade.View | None = None) -> None:
         names = [page.name for page in pages()]
         self.index = names.index(game_name) if game_name in names else 0
         self.back_to = back_to

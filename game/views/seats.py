@@ -15,6 +15,7 @@ from game import theme
 from game.session import Session
 from game.savegame import Seat
 from game.settings import PRESET_PREFIX, SettingsError, describe_engine, resolve_engine_choice
+from game.context import AppContext
 from game.views.base import MenuView
 from game.views.widgets import Choice
 
@@ -35,7 +36,7 @@ def seat_options(game: rules.Game) -> list[tuple[str, str]]:
 class SeatSetupView(MenuView):
     """Two seat choices and Start."""
 
-    def __init__(self, context, game_name: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext, game_name: str) -> None:
         self.game = rules.get_game(game_name)
         self.heading = f"{self.game.title}: who plays?"
         self.choices = [HUMAN, SETTINGS]

@@ -17,6 +17,7 @@ import rules
 from ai import registry
 from game import catalogue, theme
 from game.settings import PRESET_PREFIX, SettingItem, SettingsError, describe_engine
+from game.context import AppContext
 from game.views.base import MenuView
 from game.views.widgets import SETTING_HELP, SETTING_NAME, Choice, Rows, Stepper, card, labelled
 
@@ -35,7 +36,7 @@ class SettingsView(MenuView):
 
     heading = "Settings"
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext) -> None:
         names = [entry.name for entry in catalogue.games() if entry.available]
         self.game_name = names[0] if names else "kalah"
         self.role = context.settings.schema.engines_item.roles[0][0]

@@ -13,6 +13,7 @@ import rules
 from game import theme
 from game.settings import describe_engine
 from game.statistics import KIND_TITLES, KINDS, Tally
+from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView, heading_band
 
 COLUMNS = (("Game", 0.0), ("Opponent", 0.2), ("Played", 0.64), ("Won", 0.75), ("Lost", 0.84), ("Drawn", 0.93))
@@ -35,7 +36,7 @@ class StatisticsView(MenuView):
 
     heading = "Statistics"
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext) -> None:
         self.confirming = False
         self.first_row = 0
         self._hidden_below = 0
