@@ -64,7 +64,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     match: Session = property(lambda self: self.controller.session)  # type: ignore[assignment]  # New game: a new one
     save_path = property(lambda self: self.controller.save_path)
-    clock = property(lambda self: self.controller.clock)  # type: ignore[assignment]  # toasts expire by it
+    clock = property(lambda self: self.controller.clock)  # toasts expire by it
     watching = property(lambda self: self.controller.watching)
     game_over_shown = property(lambda self: self.controller.result_shown)
 

@@ -7,6 +7,8 @@ the same two choices; computer against computer opens with the pause and speed c
 """
 from __future__ import annotations
 
+from functools import partial
+
 import arcade.gui
 
 import rules
@@ -54,7 +56,7 @@ class SeatSetupView(MenuView):
             cell = arcade.gui.UIAnchorLayout(width=240, height=40, size_hint=None)  # same width in both rows
             cell.add(theme.label(f"{name} ({order})", theme.sized(theme.LABEL, 16), accent), anchor_x="right", anchor_y="center")
             row.add(cell)
-            row.add(Choice(options, self.choices[player], lambda value, p=player: self._choose(p, value),
+            row.add(Choice(options, self.choices[player], partial(self._choose, player),
                            width=choice_width, name=f"seat{player}"))
             box.add(row)
         self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=choice_width + 256,

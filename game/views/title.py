@@ -29,7 +29,7 @@ class DriftingStones:
         self.rng = random.Random(seed)
         self.space = pymunk.Space()
         self.space.damping = 1.0
-        self.sprites = arcade.SpriteList()
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.bodies: list[pymunk.Body] = []
         self._walls: list[pymunk.Shape] = []
         self.resize(width, height)

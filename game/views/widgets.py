@@ -210,7 +210,7 @@ class Rows:
         self.on_scroll()
         return True
 
-    def layout(self, rows: list[arcade.gui.UIWidget], room: float, width: float) -> list[arcade.gui.UIWidget]:
+    def layout(self, rows: Sequence[arcade.gui.UIWidget], room: float, width: float) -> list[arcade.gui.UIWidget]:
         """The widgets to stack: a marker, the rows that fit, a marker."""
         total = sum(row.height for row in rows) + self.GAP * max(0, len(rows) - 1)
         if total <= room:
