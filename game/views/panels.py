@@ -175,8 +175,12 @@ class ScreenChrome:
     may say or toast; ``clock`` (seconds since the screen opened) is the screen's own.
     """
 
-    clock: float
     ui: arcade.gui.UIManager
+
+    @property
+    def clock(self) -> float:
+        """Seconds since the screen opened (each screen reads its controller's)."""
+        raise NotImplementedError
 
     def _init_chrome(self) -> None:
         self.toasts: list[tuple[str, float]] = []

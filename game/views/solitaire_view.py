@@ -99,7 +99,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         return self.controller.session
 
     @property
-    def clock(self) -> float:  # type: ignore[override]
+    def clock(self) -> float:
         return self.controller.clock
 
     @property
