@@ -21,12 +21,12 @@ import math
 import random
 from array import array
 from dataclasses import dataclass, field
-from typing import Hashable
 
 import pymunk
 from pymunk import batch
 
-Location = Hashable
+Location = int
+"""A place a stone can rest: the board's location index (``game.scenes.sowing_board``), -1 for the hand."""
 STEP = 1 / 120
 """Fixed physics step in seconds."""
 MAX_STEPS = 3

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from importlib import resources
+from typing import Any
 
 import arcade
 import arcade.gui
@@ -127,10 +128,10 @@ def load_fonts() -> None:
 
 
 def text(content: str, style: TypeStyle, colour: Color = TEXT, x: float = 0, y: float = 0,
-         **options: object) -> arcade.Text:
+         **options: Any) -> arcade.Text:
     """An ``arcade.Text`` in one step of the type scale (other ``arcade.Text`` options pass through)."""
     return arcade.Text(content, x, y, colour, style.size, font_name=style.font, bold=style.bold,
-                       **options)  # type: ignore[arg-type]
+                       **options)
 
 
 def button_style(style: TypeStyle = LABEL, accent: Color = ACCENTS[0],

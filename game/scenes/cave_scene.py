@@ -85,12 +85,12 @@ class CaveScene:
         self.on_sound: Callable[[str], None] = lambda name: None
         self._pending_labels: list[str] = []
         self._mesh: arcade.shape_list.ShapeElementList | None = None
-        self._walls = arcade.SpriteList()
-        self._glows = arcade.SpriteList()
+        self._walls: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._glows: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._glow_key: tuple | None = None
-        self._wins = arcade.SpriteList()
+        self._wins: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._win_key: tuple = ()
-        self._bricks = arcade.SpriteList()
+        self._bricks: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._sprites: dict[int, arcade.Sprite] = {}
         self._outline_key: tuple | None = None
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
@@ -98,7 +98,7 @@ class CaveScene:
         self._label_texts: list[arcade.Text] = []
         self.preview: CellPreview | None = None
         """What the brick on the cell a player is looking at would do (drawn as its ghost and marks)."""
-        self._ghost = arcade.SpriteList()
+        self._ghost: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._ghost_key: tuple | None = None
         self._caption = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, anchor_x="center",
                                     anchor_y="center")

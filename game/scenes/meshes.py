@@ -17,6 +17,8 @@ from typing import Callable, Sequence
 import arcade
 from pyglet import gl
 from pyglet.math import Mat4
+from arcade.gl import Framebuffer
+from arcade.gl.backends.opengl.framebuffer import OpenGLFramebuffer
 from arcade.shape_list import ShapeElementList, create_triangles_filled_with_colors
 
 Colour = tuple[int, int, int, int]
@@ -132,11 +134,12 @@ class Mesh:
         outer = outer_colour or colour
         for index in range(segments):
             a1, a2 = math.tau * index / segments, math.tau * (index + 1) / segments
-            points = []
+            points: list[Point] = []
             for angle, scale in ((a1, 0.0), (a1, 1.0), (a2, 1.0), (a2, 0.0)):
                 hw, hh = half_width - thickness * (1 - scale), half_height - thickness * (1 - scale)
                 points.append((x + hw * math.cos(angle), y + hh * math.sin(angle)))
-            self.quad(*points, colour, outer, outer, colour)
+            a, b, c, d = points
+            self.quad(a, b, c, d, colour, outer, outer, colour)
 
     def polyline(self, points: Sequence[Point], width: float, colour: Colour) -> None:
         """A line through ``points``, ``width`` thick (one quad per segment)."""
@@ -205,7 +208,7 @@ class Picture:
         self.framebuffer = ctx.framebuffer(color_attachments=[ctx.texture(self.pixels[2:], components=4)])
         saved_projection, saved_view = ctx.projection_matrix, ctx.view_matrix
         with self.framebuffer.activate():
-            self.framebuffer.clear(color=tuple(background[:3]) + (255,))
+            self.framebuffer.clear(color=(background[0], background[1], background[2], 255))
             ctx.view_matrix = Mat4()
             ctx.projection_matrix = Mat4.orthogonal_projection(
                 x0 / self.ratio, x1 / self.ratio, y0 / self.ratio, y1 / self.ratio, -100, 100)
@@ -217,7 +220,14 @@ class Picture:
         """Copy the picture onto the framebuffer being drawn (the window)."""
         target = ctx.active_framebuffer
         x, y, w, h = self.pixels
-        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.framebuffer.glo)
-        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target.glo)
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, _gl_name(self.framebuffer))
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, _gl_name(target))
         gl.glBlitFramebuffer(0, 0, w, h, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, target.glo)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, _gl_name(target))
+
+
+def _gl_name(framebuffer: Framebuffer) -> gl.GLuint:
+    """A framebuffer's OpenGL name, for the raw GL blit above (only arcade's OpenGL backend has one)."""
+    if not isinstance(framebuffer, OpenGLFramebuffer):
+        raise TypeError(f"copying a picture needs arcade's OpenGL backend, not {type(framebuffer).__name__}")
+    return framebuffer.glo

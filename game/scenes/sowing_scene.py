@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 import arcade
@@ -79,10 +80,10 @@ class SowingScene:
         self.on_sound: Callable[[str], None] = lambda name: None
         self._sprites: dict[int, arcade.Sprite] = {}
         self._shadows: dict[int, arcade.Sprite] = {}
-        self._stone_list = arcade.SpriteList()
-        self._air_list = arcade.SpriteList()
-        self._shadow_list = arcade.SpriteList()
-        self._glow_list = arcade.SpriteList()
+        self._stone_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._air_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._shadow_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._glow_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._glow_key: tuple | None = None
         self._synced_version = -1
         self._outline_key: tuple | None = None
@@ -399,28 +400,32 @@ class SowingScene:
         for index, lap in enumerate(plan.laps):
             if index:
                 t += flight + interval
-            events.append(_Event(t, lambda lap=lap: self._pick_up(lap)))
+            events.append(_Event(t, partial(self._pick_up, lap)))
             if laps > 1 and lap.taken:
                 # Which lap is being sown, written by the pit being emptied (a relay or a capture goes on).
                 text = f"Lap {index + 1} of {laps}" + (f": {lap.kind}" if lap.kind != "sow" else "")
-                events.append(_Event(t, lambda text=text, where=lap.taken[0][0]: self._show_lap(text, where)))
+                events.append(_Event(t, partial(self._show_lap, text, lap.taken[0][0])))
             if lap.label and lap.kind != "relay":  # relays are told by the lap tag on the board
-                events.append(_Event(t, lambda text=lap.label: self.announce(text)))
+                events.append(_Event(t, partial(self._announce, lap.label)))
             t += interval * 1.5
             for drop in lap.drops:
-                events.append(_Event(t, lambda drop=drop: self._drop(drop, flight)))
+                events.append(_Event(t, partial(self._drop, drop, flight)))
                 t += interval
         t += flight
         for capture in plan.captures:
-            events.append(_Event(t, lambda capture=capture: self._capture(capture, flight)))
+            events.append(_Event(t, partial(self._capture, capture, flight)))
             t += flight * 1.8
         for label in plan.labels:
             if not any(lap.label == label for lap in plan.laps):
-                events.append(_Event(t if "Capture" not in label else t - flight, lambda text=label: self.announce(text)))
-        events.append(_Event(t, lambda after=dict(plan.after): self._reconcile(after, instant=False, stagger=0.03)))
+                events.append(_Event(t if "Capture" not in label else t - flight, partial(self._announce, label)))
+        events.append(_Event(t, partial(self._reconcile, dict(plan.after), instant=False, stagger=0.03)))
         events.append(_Event(t, lambda: self._show_lap(None, None)))
         events.sort(key=lambda event: event.time)
         self.animation = Animation(events)
+
+    def _announce(self, text: str) -> None:
+        """Say ``text`` through whatever ``announce`` is when the event fires (the view may set it later)."""
+        self.announce(text)
 
     def _show_lap(self, text: str | None, location: Location | None) -> None:
         """Write ``text`` on a tag by ``location`` (None: take the tag away)."""
@@ -446,6 +451,7 @@ class SowingScene:
                                    theme.ACCENTS[self.hand_owner])
             mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.LAP_TAG)
             self._lap_shapes = mesh.build()
+        assert self._lap_text is not None  # made with the shapes above
         self._lap_shapes.draw()
         self._lap_text.draw()
 

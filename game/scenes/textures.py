@@ -22,6 +22,8 @@ def _radial(size: tuple[int, int], inner: tuple[int, ...], outer: tuple[int, ...
     width, height = size
     image = Image.new("RGBA", size, (0, 0, 0, 0))
     pixels = image.load()
+    if pixels is None:  # Pillow types load() as optional; a new in-memory image always has its pixels
+        raise RuntimeError("Pillow gave no pixel access to a new image")
     cx, cy = (width - 1) / 2, (height - 1) / 2
     for y in range(height):
         for x in range(width):

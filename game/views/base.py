@@ -12,13 +12,16 @@ Play on the title screen).  The mouse wheel or Page Up / Page Down scroll a scre
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypeVar
 
 import arcade
 import arcade.gui
 
 from game import theme
 from game.context import AppContext
+
+WidgetT = TypeVar("WidgetT", bound=arcade.gui.UIWidget)
+"""Any arcade.gui widget: ``on_click`` hands back the widget it was given, with its type."""
 
 MESSAGE_BAND = 52
 """Pixels kept free at the bottom of every menu for the message strip."""
@@ -82,7 +85,7 @@ class MenuView(arcade.gui.UIView):
         self._message.color = theme.WARNING if warning else theme.TEXT_DIM
 
     @staticmethod
-    def on_click(widget: arcade.gui.UIWidget, action: Callable[[], None]) -> arcade.gui.UIWidget:
+    def on_click(widget: WidgetT, action: Callable[[], None]) -> WidgetT:
         """Call ``action`` when the widget is clicked (and it is enabled)."""
 
         @widget.event("on_click")

@@ -57,12 +57,12 @@ class CaveView(MatchView):
     def refuse(self, location: Cell) -> None:
         state = self.match.state
         name = cell_name(location)
-        if state.at(location):  # type: ignore[attr-defined]
-            owner = self.match.game.player_names[state.at(location) - 1]  # type: ignore[attr-defined]
+        if state.at(location):
+            owner = self.match.game.player_names[state.at(location) - 1]
             self.say(f"{name} already holds a {owner} brick.", warning=True)
             return
         row = location // SIZE
-        legal = mask_cells(legal_mask(state.occupied))  # type: ignore[attr-defined]
+        legal = mask_cells(legal_mask(state.occupied))
         in_row = [cell for cell in legal if cell // SIZE == row]
         allowed = " or ".join(cell_name(cell) for cell in in_row)
         self.say(f"{name} touches neither wall nor a brick beside it: in row {row + 1} a brick can go on {allowed}.",

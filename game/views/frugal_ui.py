@@ -8,7 +8,7 @@ only the part of each layer's surface that holds widgets.  Widgets, events and l
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 import arcade
 import arcade.gui
@@ -60,7 +60,7 @@ class FrugalUIManager(arcade.gui.UIManager):
         super().trigger_render()
         self._areas.clear()
 
-    def draw(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def draw(self, **kwargs: Any) -> None:
         if self._needs_work() or not self._areas:
             self.execute_layout()
             ctx = self.window.ctx

@@ -8,6 +8,7 @@ on screen with the reason the save module gives (line and field), and nothing el
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import arcade.gui
@@ -143,9 +144,9 @@ class LoadView(MenuView):
             what, when = describe_save(save)
             widget = text_button(f"{what}     {when}", width, 40, 14 if width >= 700 else 13)
             self._fit_text(widget, what, when)
-            buttons.append(self.on_click(widget, lambda path=save.path: self.load(path)))
-        for widget in self.rows.layout(buttons, room_height - 44 - 2 * Rows.GAP, width):
-            box.add(widget)
+            buttons.append(self.on_click(widget, partial(self.load, save.path)))
+        for row in self.rows.layout(buttons, room_height - 44 - 2 * Rows.GAP, width):
+            box.add(row)
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - MESSAGE_BAND))

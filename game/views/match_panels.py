@@ -86,8 +86,8 @@ def board_marks(legal: Mapping[Location, object], hovered: Location | None, curs
     accent = theme.ACCENTS[mover]
     if cursor is not None and cursor in legal:
         highlights[cursor] = accent[:3] + (theme.CURSOR_ALPHA,)
-    if hovered in legal:
-        highlights[hovered] = accent  # type: ignore[index]
+    if hovered is not None and hovered in legal:
+        highlights[hovered] = accent
     outlines: dict[Location, Colour] = {} if last is None else {last: theme.LAST_MOVE}
     if hint is not None:
         highlights[hint] = theme.HINT

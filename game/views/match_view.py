@@ -63,11 +63,27 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self._layout(context.window.width, context.window.height)
         self.show_state(match.state)
 
-    match: Session = property(lambda self: self.controller.session)  # type: ignore[assignment]  # New game: a new one
-    save_path = property(lambda self: self.controller.save_path)
-    clock = property(lambda self: self.controller.clock)  # type: ignore[assignment]  # toasts expire by it
-    watching = property(lambda self: self.controller.watching)
-    game_over_shown = property(lambda self: self.controller.result_shown)
+    @property
+    def match(self) -> Session:
+        """The controller's session (New game puts a new one there)."""
+        return self.controller.session
+
+    @property
+    def save_path(self) -> Path | None:
+        return self.controller.save_path
+
+    @property
+    def clock(self) -> float:
+        """The controller's clock: toasts expire by it."""
+        return self.controller.clock
+
+    @property
+    def watching(self) -> bool:
+        return self.controller.watching
+
+    @property
+    def game_over_shown(self) -> bool:
+        return self.controller.result_shown
 
     @property
     def hint_location(self) -> Location | None:

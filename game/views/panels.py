@@ -6,6 +6,8 @@ built when the panel moves and its texts are one pyglet batch, so a panel costs 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import arcade
 import arcade.gui
 import pyglet
@@ -27,7 +29,7 @@ def _set(text: arcade.Text, value: str) -> None:
 class _Panel(arcade.Section):
     """A section with a cached background and one batch of texts, placed again only when it moves."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.batch = pyglet.graphics.Batch()
         self._placed: tuple[float, float, float, float] | None = None
@@ -173,8 +175,12 @@ class ScreenChrome:
     may say or toast; ``clock`` (seconds since the screen opened) is the screen's own.
     """
 
-    clock: float
     ui: arcade.gui.UIManager
+
+    @property
+    def clock(self) -> float:
+        """Seconds since the screen opened (each screen reads its controller's)."""
+        raise NotImplementedError
 
     def _init_chrome(self) -> None:
         self.toasts: list[tuple[str, float]] = []

@@ -1,6 +1,8 @@
 """Play: choose a game.  A game whose rules failed to load is greyed out, with the reason beside it."""
 from __future__ import annotations
 
+from functools import partial
+
 import arcade.gui
 
 from game import catalogue, theme
@@ -27,7 +29,7 @@ class PlayMenuView(MenuView):
             row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
             widget = theme.button(entry.title, width=button_width, height=row_height, size=theme.sized(theme.LABEL, 20 if large else 16),
                                   enabled=entry.available)
-            self.on_click(widget, lambda name=entry.name: self.context.show_seats(name))
+            self.on_click(widget, partial(self.context.show_seats, entry.name))
             row.add(widget)
             line, colour = (entry.blurb, theme.TEXT) if entry.available else (entry.why_not, theme.WARNING)
             row.add(theme.label(line, theme.sized(theme.BODY, 16 if large else 13 if room_width >= 1000 else 12),

@@ -87,7 +87,7 @@ class PuzzlesView(MenuView):
         self.records = records
         self.rows: list[LevelRow] = []
         self.cursor = -1
-        self.scroll = 0.0
+        self.scroll_offset = 0.0
         """How far the list is scrolled down, in pixels (0: its top is shown)."""
         self.list_area = (0.0, 0.0)
         """(bottom, top) of the part of the window the list is shown in."""
@@ -147,7 +147,7 @@ class PuzzlesView(MenuView):
         lowest = top
         for column, item in enumerate(SETS):
             left = gap / 3 + column * (column_width + gap / 3)
-            y = top + self.scroll - 20
+            y = top + self.scroll_offset - 20
             self._text(item.name, left, y, theme.sized(theme.LABEL, 17), theme.ACCENTS[column])
             goal = self._text(f"{item.goal} {item.credit}", left, y - 8, theme.SMALL, theme.TEXT_DIM, width=column_width)
             y -= 18 + goal.content_height
@@ -179,9 +179,9 @@ class PuzzlesView(MenuView):
                 self._group_lines.append((left, y, group_top - y))
                 y -= 6
             lowest = min(lowest, y)
-        self.content_height = top + self.scroll - lowest + 8
-        if self.scroll > self.max_scroll:  # a taller window (or fewer levels) shows more: scroll back
-            self.scroll = self.max_scroll
+        self.content_height = top + self.scroll_offset - lowest + 8
+        if self.scroll_offset > self.max_scroll:  # a taller window (or fewer levels) shows more: scroll back
+            self.scroll_offset = self.max_scroll
             self._layout_rows(width, height)
             return
         self._engine_text.text = (f"Hints and Watch use {engine_title(self.engine)}; choose another engine in "
@@ -195,8 +195,8 @@ class PuzzlesView(MenuView):
     def scroll_to(self, scroll: float) -> None:
         """Scroll the list (clamped to its length) and place the rows again."""
         scroll = max(0.0, min(scroll, self.max_scroll))
-        if scroll != self.scroll:
-            self.scroll = scroll
+        if scroll != self.scroll_offset:
+            self.scroll_offset = scroll
             self._layout_rows(self.window.width, self.window.height)
 
     def scrolled_out(self, text: arcade.Text) -> bool:
@@ -222,7 +222,9 @@ class PuzzlesView(MenuView):
         self.deal_variant = variant
         self._show_deal_best()
 
-    def _set_seed(self, seed: float) -> None:
+    def _set_seed(self, seed: float | None) -> None:
+        if seed is None:  # only an optional Stepper offers "not used", and the seed's is not optional
+            raise ValueError("a deal needs a seed")
         self.seed = int(seed)
         self._show_deal_best()
 
@@ -285,10 +287,10 @@ class PuzzlesView(MenuView):
             return True
         return super().on_mouse_press(x, y, button, modifiers)
 
-    def on_mouse_scroll(self, x: int, y: int, scroll_x: int, scroll_y: int) -> bool | None:
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
         bottom, top = self.list_area
         if bottom <= y <= top:
-            self.scroll_to(self.scroll - scroll_y * SCROLL_STEP)
+            self.scroll_to(self.scroll_offset - scroll_y * SCROLL_STEP)
             return True
         return super().on_mouse_scroll(x, y, scroll_x, scroll_y)
 
@@ -301,7 +303,7 @@ class PuzzlesView(MenuView):
             return True
         if symbol in (key.PAGEUP, key.PAGEDOWN):
             bottom, top = self.list_area
-            self.scroll_to(self.scroll + (top - bottom - ROW_HEIGHT) * (1 if symbol == key.PAGEDOWN else -1))
+            self.scroll_to(self.scroll_offset + (top - bottom - ROW_HEIGHT) * (1 if symbol == key.PAGEDOWN else -1))
             return True
         if symbol in (key.ENTER, key.RETURN) and 0 <= self.cursor < len(self.rows):
             self.play_level(self.rows[self.cursor].level)
@@ -312,9 +314,9 @@ class PuzzlesView(MenuView):
         bottom, top = self.list_area
         low, high = row.rect[1], row.rect[1] + row.rect[3]
         if high > top:
-            self.scroll_to(self.scroll - (high - top) - ROW_HEIGHT * 2)  # and its group's heading
+            self.scroll_to(self.scroll_offset - (high - top) - ROW_HEIGHT * 2)  # and its group's heading
         elif low < bottom:
-            self.scroll_to(self.scroll + (bottom - low) + 4)
+            self.scroll_to(self.scroll_offset + (bottom - low) + 4)
 
     def on_draw_before_ui(self) -> None:
         super().on_draw_before_ui()
@@ -337,7 +339,7 @@ class PuzzlesView(MenuView):
         if self.max_scroll > 0:  # a scroll bar: where the shown part is in the whole list
             shown = (top - bottom) / self.content_height
             bar = max(24.0, (top - bottom) * shown)
-            y = top - bar - (top - bottom - bar) * (self.scroll / self.max_scroll)
+            y = top - bar - (top - bottom - bar) * (self.scroll_offset / self.max_scroll)
             arcade.draw_lbwh_rectangle_filled(width - 10, bottom, 4, top - bottom, theme.PANEL)
             arcade.draw_lbwh_rectangle_filled(width - 10, y, 4, bar, theme.PANEL_EDGE)
         self._engine_text.position = width / 2, self._engine_y

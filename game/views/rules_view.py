@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable
 
@@ -18,6 +18,7 @@ import arcade
 import arcade.gui
 
 from game import theme
+from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.widgets import text_button
 from guarded import files
@@ -64,7 +65,8 @@ def pages() -> tuple[RulesPage, ...]:
 
 
 # -- drawing helpers ---------------------------------------------------------------------------------------------
-def _arrow(ops: list[Op], points: list[tuple[float, float]], colour=ARROW, width: float = 3) -> None:  # type: ignore[no-untyped-def]
+def _arrow(ops: list[Op], points: list[tuple[float, float]], colour: theme.Color = ARROW,
+           width: float = 3) -> None:
     """A polyline ending in an arrow head at its last point."""
     (x1, y1), (x2, y2) = points[-2], points[-1]
     angle = math.atan2(y2 - y1, x2 - x1)
@@ -76,7 +78,8 @@ def _arrow(ops: list[Op], points: list[tuple[float, float]], colour=ARROW, width
     ops.append(lambda: arcade.draw_triangle_filled(x2, y2, *left, *right, colour))
 
 
-def _curve(start: tuple[float, float], end: tuple[float, float], bend: float, steps: int = 16):  # type: ignore[no-untyped-def]
+def _curve(start: tuple[float, float], end: tuple[float, float], bend: float, steps: int = 16
+           ) -> list[tuple[float, float]]:
     """Points along a quadratic curve from ``start`` to ``end`` bulging ``bend`` pixels to the left."""
     (x1, y1), (x2, y2) = start, end
     length = math.hypot(x2 - x1, y2 - y1) or 1
@@ -86,7 +89,7 @@ def _curve(start: tuple[float, float], end: tuple[float, float], bend: float, st
 
 
 def _pit(ops: list[Op], texts: list[arcade.Text], x: float, y: float, radius: float, count: int | None,
-         colour=theme.HOLLOW, ring=None) -> None:  # type: ignore[no-untyped-def]
+         colour: theme.Color = theme.HOLLOW, ring: theme.Color | None = None) -> None:
     ops.append(lambda: arcade.draw_circle_filled(x, y, radius, colour))
     if ring is not None:
         ops.append(lambda: arcade.draw_circle_outline(x, y, radius + 2, ring, 3))
@@ -95,8 +98,8 @@ def _pit(ops: list[Op], texts: list[arcade.Text], x: float, y: float, radius: fl
                                  anchor_x="center", anchor_y="center"))
 
 
-def _label(texts: list[arcade.Text], text: str, x: float, y: float, colour=theme.TEXT_DIM,
-           style: theme.TypeStyle = theme.SMALL, anchor_x: str = "center") -> None:  # type: ignore[no-untyped-def]
+def _label(texts: list[arcade.Text], text: str, x: float, y: float, colour: theme.Color = theme.TEXT_DIM,
+           style: theme.TypeStyle = theme.SMALL, anchor_x: str = "center") -> None:
     texts.append(theme.text(text, style, colour, x, y, anchor_x=anchor_x, anchor_y="center"))
 
 
@@ -133,8 +136,8 @@ def _two_rows(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float,
     store_w, store_h = step * 0.62, board_h * 0.8
     for index, x in enumerate((left + step * 0.55, left + width - step * 0.55)):
         colour = theme.HOLLOW
-        ops.append(lambda x=x, colour=colour: arcade.draw_lbwh_rectangle_filled(
-            x - store_w / 2, board_b + (board_h - store_h) / 2, store_w, store_h, colour))
+        ops.append(partial(arcade.draw_lbwh_rectangle_filled,
+                           x - store_w / 2, board_b + (board_h - store_h) / 2, store_w, store_h, colour))
         count = stores[1 - index]
         texts.append(arcade.Text(str(count), x, board_b + board_h / 2, theme.TEXT, radius * 0.8,
                                  font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center"))
@@ -211,17 +214,16 @@ def _cave(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, flo
     x0, y0 = left + (width - size) / 2, bottom + (height - size) / 2
     ops.append(lambda: arcade.draw_lbwh_rectangle_filled(x0, y0, size, size, theme.CAVE))
     for wall_x in (x0 - 12, x0 + size):
-        ops.append(lambda wall_x=wall_x: arcade.draw_lbwh_rectangle_filled(wall_x, y0, 12, size, theme.CAVE_WALL))
+        ops.append(partial(arcade.draw_lbwh_rectangle_filled, wall_x, y0, 12, size, theme.CAVE_WALL))
     for i in range(9):
-        ops.append(lambda i=i: arcade.draw_line(x0 + i * cell, y0, x0 + i * cell, y0 + size, theme.PANEL_EDGE, 1))
-        ops.append(lambda i=i: arcade.draw_line(x0, y0 + i * cell, x0 + size, y0 + i * cell, theme.PANEL_EDGE, 1))
+        ops.append(partial(arcade.draw_line, x0 + i * cell, y0, x0 + i * cell, y0 + size, theme.PANEL_EDGE, 1))
+        ops.append(partial(arcade.draw_line, x0, y0 + i * cell, x0 + size, y0 + i * cell, theme.PANEL_EDGE, 1))
     bricks = {(0, 0): 0, (1, 0): 1, (7, 0): 0, (0, 2): 1, (7, 3): 1, (6, 3): 0, (5, 3): 0, (0, 5): 0}
     for (column, row), colour in bricks.items():
         bx, by = x0 + column * cell, y0 + row * cell
-        ops.append(lambda bx=bx, by=by, colour=colour: arcade.draw_lbwh_rectangle_filled(
-            bx + 3, by + 3, cell - 6, cell - 6, theme.BRICKS[colour]))
-        ops.append(lambda bx=bx, by=by, colour=colour: arcade.draw_lbwh_rectangle_outline(
-            bx + 3, by + 3, cell - 6, cell - 6, theme.ACCENTS[colour], 2))
+        ops.append(partial(arcade.draw_lbwh_rectangle_filled, bx + 3, by + 3, cell - 6, cell - 6, theme.BRICKS[colour]))
+        ops.append(partial(arcade.draw_lbwh_rectangle_outline,
+                           bx + 3, by + 3, cell - 6, cell - 6, theme.ACCENTS[colour], 2))
     for row in range(8):
         filled = [column for (column, r) in bricks if r == row]
         ends = set()
@@ -236,7 +238,7 @@ def _cave(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float, flo
         for column in ends:
             cx, cy = x0 + (column + 0.5) * cell, y0 + (row + 0.5) * cell
             glow = theme.ACCENTS[0][:3] + (110,)
-            ops.append(lambda cx=cx, cy=cy, glow=glow: arcade.draw_circle_filled(cx, cy, cell * 0.22, glow))
+            ops.append(partial(arcade.draw_circle_filled, cx, cy, cell * 0.22, glow))
     for row in (1, 4):
         y = y0 + (row + 0.5) * cell
         _arrow(ops, [(x0 - 50, y), (x0 + cell * 0.25, y)], theme.CAVE_WALL, 3)
@@ -262,8 +264,8 @@ def _solitaire(ops: list[Op], texts: list[arcade.Text], rect: tuple[float, float
         _label(texts, f"{i + 7:02d}", x, low_y - radius - 10, theme.TEXT_DIM, theme.SMALL)
     store_w, store_h = step * 0.62, board_h * 0.8
     for x in (left + step * 0.55, left + width - step * 0.55):
-        ops.append(lambda x=x: arcade.draw_lbwh_rectangle_filled(x - store_w / 2, board_b + (board_h - store_h) / 2,
-                                                                 store_w, store_h, theme.HOLLOW))
+        ops.append(partial(arcade.draw_lbwh_rectangle_filled, x - store_w / 2, board_b + (board_h - store_h) / 2,
+                           store_w, store_h, theme.HOLLOW))
     gap = board_h * 0.5 + 24
     middle = board_b + board_h / 2
     _arrow(ops, [(xs[0], middle + gap), (xs[-1], middle + gap)])
@@ -302,7 +304,8 @@ class Illustration:
 class RulesView(MenuView):
     """The rules of one game, with tabs for the others."""
 
-    def __init__(self, context, game_name: str | None = None, back_to: arcade.View | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext, game_name: str | None = None,
+                 back_to: arcade.View | None = None) -> None:
         names = [page.name for page in pages()]
         self.index = names.index(game_name) if game_name in names else 0
         self.back_to = back_to
@@ -324,7 +327,7 @@ class RulesView(MenuView):
             widget = text_button(page.title.split(" (")[0], tab_width, TAB_HEIGHT, 14 if tab_width >= 170 else 12)
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
-            tabs.add(self.on_click(widget, lambda index=index: self.select(index)))
+            tabs.add(self.on_click(widget, partial(self.select, index)))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(tabs, anchor_x="center", anchor_y="top", align_y=-TOP)
         back = self.on_click(theme.button("Back", width=160, height=BACK_HEIGHT), self.back)
@@ -353,7 +356,7 @@ class RulesView(MenuView):
                 fitted = body
                 if body.bottom >= bottom:
                     break
-            if fitted.bottom >= bottom:
+            if body.bottom >= bottom:
                 break
         assert fitted is not None
         self._more_below = 0

@@ -7,6 +7,8 @@ the same two choices; computer against computer opens with the pause and speed c
 """
 from __future__ import annotations
 
+from functools import partial
+
 import arcade.gui
 
 import rules
@@ -15,6 +17,7 @@ from game import theme
 from game.session import Session
 from game.savegame import Seat
 from game.settings import PRESET_PREFIX, SettingsError, describe_engine, resolve_engine_choice
+from game.context import AppContext
 from game.views.base import MenuView
 from game.views.widgets import Choice
 
@@ -35,7 +38,7 @@ def seat_options(game: rules.Game) -> list[tuple[str, str]]:
 class SeatSetupView(MenuView):
     """Two seat choices and Start."""
 
-    def __init__(self, context, game_name: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext, game_name: str) -> None:
         self.game = rules.get_game(game_name)
         self.heading = f"{self.game.title}: who plays?"
         self.choices = [HUMAN, SETTINGS]
@@ -53,7 +56,7 @@ class SeatSetupView(MenuView):
             cell = arcade.gui.UIAnchorLayout(width=240, height=40, size_hint=None)  # same width in both rows
             cell.add(theme.label(f"{name} ({order})", theme.sized(theme.LABEL, 16), accent), anchor_x="right", anchor_y="center")
             row.add(cell)
-            row.add(Choice(options, self.choices[player], lambda value, p=player: self._choose(p, value),
+            row.add(Choice(options, self.choices[player], partial(self._choose, player),
                            width=choice_width, name=f"seat{player}"))
             box.add(row)
         self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=choice_width + 256,

@@ -8,6 +8,7 @@ window is closed.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import arcade
@@ -17,6 +18,7 @@ import rules
 from ai import registry
 from game import catalogue, theme
 from game.settings import PRESET_PREFIX, SettingItem, SettingsError, describe_engine
+from game.context import AppContext
 from game.views.base import MenuView
 from game.views.widgets import SETTING_HELP, SETTING_NAME, Choice, Rows, Stepper, card, labelled
 
@@ -35,7 +37,7 @@ class SettingsView(MenuView):
 
     heading = "Settings"
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext) -> None:
         names = [entry.name for entry in catalogue.games() if entry.available]
         self.game_name = names[0] if names else "kalah"
         self.role = context.settings.schema.engines_item.roles[0][0]
@@ -96,14 +98,14 @@ class SettingsView(MenuView):
         value = settings.get(item.key)
         width = self.control_width
         if item.type == "bool":
-            return Choice([(True, "On"), (False, "Off")], value, lambda v, k=item.key: self._set(k, v),
+            return Choice([(True, "On"), (False, "Off")], value, partial(self._set, item.key),
                           width=width, name=item.key)
         if item.type == "choice":
-            return Choice([(c, c) for c in item.choices], value, lambda v, k=item.key: self._set(k, v),
+            return Choice([(c, c) for c in item.choices], value, partial(self._set, item.key),
                           width=width, name=item.key)
         return Stepper(value, item.minimum if item.minimum is not None else 0,
                        item.maximum if item.maximum is not None else 100, item.step or 1,
-                       lambda v, k=item.key: self._set(k, v), whole=item.type == "int", width=width,
+                       partial(self._set, item.key), whole=item.type == "int", width=width,
                        name=item.key)
 
     def _engine_rows(self, width: float) -> list[arcade.gui.UIWidget]:

@@ -13,6 +13,7 @@ from typing import Callable
 
 import arcade
 import arcade.gui
+from arcade.types import Color
 
 from game import theme
 from game.puzzle_session import Verdict
@@ -57,7 +58,7 @@ def puzzle_saves(folder: Path) -> list[Path]:
 def _frame(box: arcade.gui.UIWidget, colour: theme.Color, padding: int) -> arcade.gui.UIBoxLayout:
     frame = arcade.gui.UIBoxLayout()
     frame.add(box.with_padding(all=padding))
-    frame.with_background(color=theme.PANEL).with_border(color=colour, width=2)
+    frame.with_background(color=Color.from_iterable(theme.PANEL)).with_border(color=Color.from_iterable(colour), width=2)
     return frame
 
 

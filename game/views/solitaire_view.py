@@ -39,7 +39,7 @@ from game.views.frugal_ui import FrugalUIManager
 from game.views.load_view import new_save_path
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
 from game.views.solitaire_panels import PuzzleButtons, button_texts, load_panel, verdict_panel
-from rules.solitaire import CCW, CW
+from rules.solitaire import CCW, CW, Round
 
 __all__ = ["ROUND_GAP", "SPEEDS", "SolitaireView"]
 
@@ -99,7 +99,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         return self.controller.session
 
     @property
-    def clock(self) -> float:  # type: ignore[override]
+    def clock(self) -> float:
         return self.controller.clock
 
     @property
@@ -181,7 +181,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self.section_manager.disable()
 
     # -- actions that touch the screen as well ----------------------------------------------------------------
-    def play(self, move, by_computer: bool = False) -> None:  # type: ignore[no-untyped-def]
+    def play(self, move: Round, by_computer: bool = False) -> None:
         """Play a round and start its animation."""
         self.controller.play(move, by_computer)
         self._show_changes()

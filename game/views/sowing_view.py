@@ -74,8 +74,9 @@ class SowingView(MatchView):
         elif self.spec.owner(location) != self.match.to_move:
             self.say(f"That pit is {names[1 - self.match.to_move]}'s: click one of yours.")
         else:
-            # The numbers drawn on the board, which the keys type too.
-            numbers = sorted(pit_number(self.spec, legal) for legal in self.legal_locations())
+            # The numbers drawn on the board, which the keys type too (a legal location is a pit, never a store).
+            numbers = sorted(number for legal in self.legal_locations()
+                             if (number := pit_number(self.spec, legal)) is not None)
             self.say(f"Pit {pit_number(self.spec, location)} cannot be played now; you can play pit"
                      f"{'s' if len(numbers) != 1 else ''} {', '.join(map(str, numbers))}.", warning=True)
 
@@ -90,7 +91,7 @@ class SowingView(MatchView):
                 return f"{names[player]} (computer)"
             return f"{names[player]} (you)" if humans == 1 else names[player]
 
-        return (who(0), who(1)), (names[0], names[1])  # type: ignore[return-value]
+        return (who(0), who(1)), (names[0], names[1])
 
     def key_help(self) -> str:
         """How to choose a pit from the keyboard, for the line under the board."""

@@ -12,7 +12,8 @@ import arcade.gui
 import rules
 from game import theme
 from game.settings import describe_engine
-from game.statistics import KIND_TITLES, KINDS, Tally
+from game.statistics import KIND_TITLES, KINDS, StatisticsStore, Tally
+from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView, heading_band
 
 COLUMNS = (("Game", 0.0), ("Opponent", 0.2), ("Played", 0.64), ("Won", 0.75), ("Lost", 0.84), ("Drawn", 0.93))
@@ -35,21 +36,29 @@ class StatisticsView(MenuView):
 
     heading = "Statistics"
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext) -> None:
         self.confirming = False
         self.first_row = 0
         self._hidden_below = 0
         self._lines: list[arcade.Text] = []
         super().__init__(context)
-        problems = context.statistics.ensure_loaded()
+        problems = self.statistics.ensure_loaded()
         if problems:
             self.message(" ".join(problems), warning=True)
         self.rebuild()
 
+    @property
+    def statistics(self) -> StatisticsStore:
+        """The context's store of finished games (``AppContext`` makes one when it starts)."""
+        store = self.context.statistics
+        if store is None:
+            raise RuntimeError("the application context has no statistics store")
+        return store
+
     # -- the table --------------------------------------------------------------------------------------------
     def rows(self) -> list[tuple[str, list[str]]]:
         """The table as (style, cells) rows: ``heading`` rows name a kind of game, ``row`` rows hold counts."""
-        tallies = self.context.statistics.tallies()
+        tallies = self.statistics.tallies()
         table: list[tuple[str, list[str]]] = []
         for kind in KINDS:
             entries = sorted((key, tally) for key, tally in tallies.items() if key[1] == kind)
@@ -93,8 +102,8 @@ class StatisticsView(MenuView):
                                            align="center"))
             return
         size = 14 if table_width >= 700 else 12
-        for text, offset in COLUMNS:
-            self._lines.append(arcade.Text(text, left + offset * table_width, y, theme.ACCENTS[0], size,
+        for title, offset in COLUMNS:
+            self._lines.append(arcade.Text(title, left + offset * table_width, y, theme.ACCENTS[0], size,
                                            font_name=theme.BODY_FONT, bold=True))
         y -= ROW_HEIGHT + 6
         bottom = BUTTONS_Y + 48 + 16
@@ -138,7 +147,7 @@ class StatisticsView(MenuView):
             row.add(self.on_click(theme.button("Yes, reset", width=200, height=48), self.reset))
             row.add(self.on_click(theme.button("No, keep them", width=220, height=48), self.cancel_reset))
         else:
-            has_games = bool(self.context.statistics.records)
+            has_games = bool(self.statistics.records)
             row.add(self.on_click(theme.button("Reset", width=200, height=48, enabled=has_games), self.ask_reset))
             row.add(self.on_click(theme.button("Back", width=200, height=48), self.back))
         anchor = arcade.gui.UIAnchorLayout()
@@ -156,10 +165,10 @@ class StatisticsView(MenuView):
     def reset(self) -> None:
         self.confirming = False
         try:
-            self.context.statistics.reset()
+            self.statistics.reset()
             self.message("Statistics reset.")
         except OSError as error:
-            self.message(f"Could not reset the statistics file {self.context.statistics.path}: "
+            self.message(f"Could not reset the statistics file {self.statistics.path}: "
                          f"{error.strerror or error}", warning=True)
         self.rebuild()
 

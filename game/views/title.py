@@ -14,6 +14,7 @@ import pymunk
 
 from game import catalogue, theme
 from game.scenes import textures
+from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.widgets import fit_font
 
@@ -28,7 +29,7 @@ class DriftingStones:
         self.rng = random.Random(seed)
         self.space = pymunk.Space()
         self.space.damping = 1.0
-        self.sprites = arcade.SpriteList()
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.bodies: list[pymunk.Body] = []
         self._walls: list[pymunk.Shape] = []
         self.resize(width, height)
@@ -80,7 +81,7 @@ class DriftingStones:
 class TitleView(MenuView):
     """The main menu over drifting stones."""
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: AppContext) -> None:
         self.drift = DriftingStones(context.window.width, context.window.height)
         self._drop = 0.0
         """How far the name and menu sit below the top, to centre them on a tall window."""

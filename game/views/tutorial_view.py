@@ -93,11 +93,11 @@ class TutorialView(MenuView):
         if self.game.name == "magnetic-cave":
             self.scene = CaveScene(self.game)  # type: ignore[arg-type]
             self._place_scene()
-            self.scene.show(self.state)  # type: ignore[arg-type]
+            self.scene.show(self.state)
         elif self.game.name == "solitaire":
             self.scene = SolitaireScene()
             self._place_scene()
-            self.scene.show(counts(self.state))  # type: ignore[arg-type]
+            self.scene.show(counts(self.state))
         else:
             self.spec = BoardSpec.of(self.game, self.state)
             self.scene = SowingScene(self.spec, words=True)  # the pit numbers the steps' words use
@@ -159,7 +159,7 @@ class TutorialView(MenuView):
         """Solitaire: the index of the hole the step's round starts from."""
         move = self.step.move
         hole = getattr(move, "hole", None)
-        return hole - 1 if hole is not None else self.state.selected  # type: ignore[attr-defined]
+        return hole - 1 if hole is not None else self.state.selected
 
     # -- places -----------------------------------------------------------------------------------------------
     def location_of(self, mark: Mark) -> int:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 
 import arcade
 import arcade.gui
+from arcade.types import Color
 
 from game import theme
 
@@ -155,7 +156,9 @@ def card(heading: str, width: float) -> arcade.gui.UIBoxLayout:
     box = arcade.gui.UIBoxLayout(space_between=6, align="left", size_hint_min=(width, 0))
     if heading:
         box.add(theme.label(heading, theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
-    box.with_padding(all=12).with_background(color=theme.PANEL).with_border(color=theme.PANEL_EDGE, width=2)
+    # arcade.gui wants its Color class here; theme keeps plain RGBA tuples.
+    box.with_padding(all=12).with_background(color=Color.from_iterable(theme.PANEL))
+    box.with_border(color=Color.from_iterable(theme.PANEL_EDGE), width=2)
     return box
 
 
@@ -207,7 +210,7 @@ class Rows:
         self.on_scroll()
         return True
 
-    def layout(self, rows: list[arcade.gui.UIWidget], room: float, width: float) -> list[arcade.gui.UIWidget]:
+    def layout(self, rows: Sequence[arcade.gui.UIWidget], room: float, width: float) -> list[arcade.gui.UIWidget]:
         """The widgets to stack: a marker, the rows that fit, a marker."""
         total = sum(row.height for row in rows) + self.GAP * max(0, len(rows) - 1)
         if total <= room:
@@ -215,7 +218,7 @@ class Rows:
             return list(rows)
         self.first = min(self.first, len(rows) - 1)
         shown: list[arcade.gui.UIWidget] = []
-        used = self.MARKER + self.GAP if self.first else 0
+        used: float = self.MARKER + self.GAP if self.first else 0
         for row in rows[self.first:]:
             need = row.height + (self.GAP if shown else 0)
             if used + need + self.MARKER + self.GAP > room and shown:

@@ -76,7 +76,7 @@ def test_the_puzzle_list_fits_and_every_level_can_be_reached(sized) -> None:  # 
         assert all(view.row_at(*row.centre) is None for row in hidden)
         view.scroll_to(0)
         gui.window.dispatch_event("on_mouse_scroll", int(width / 2), int((bottom + top) / 2), 0, -2)
-        assert view.scroll > 0
+        assert view.scroll_offset > 0
     else:
         assert view.max_scroll == 0 and not [row for row in view.rows if not view.is_shown(row)]
     view.scroll_to(0)
