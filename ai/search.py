@@ -262,9 +262,12 @@ class PVSEngine(Engine):
         if playing != self.playing:  # scores stored for the other side's evaluation would mislead this search
             self.playing = playing
             self.table.clear()
-        self.table.new_search()
         if self.wants_tables:
-            self.tables = use_tables(self.kernel, build=True)
+            tables = use_tables(self.kernel, build=True)
+            if tables is not self.tables:  # scores stored without (or with fewer) tables: start afresh
+                self.tables = tables
+                self.table.clear()
+        self.table.new_search()
         kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
         table = self.table if kernel is self.kernel else new_table(kernel, self.memory)
         make_run = getattr(kernel, "make_run", None)

@@ -53,8 +53,10 @@ def test_the_first_search_builds_them_in_the_background_and_the_next_uses_them(t
     build = tables._builds[(tmp_path, 3, True)]
     assert build.done.wait(60) and build.error is None and build.built_here
     assert not tables.progress_path(tmp_path, 3, True).exists()    # the lock is released
-    engine.search(game.initial_state())
+    second = engine.search(game.initial_state())
     assert engine.tables is not None and engine.tables.top == 12
+    # the scores stored without tables were dropped: only the root's entry, proven at once, is left
+    assert second.info["tt_entries"] == 1 < first.info["tt_entries"]
     result = engine.search(game.initial_state())
     assert result.exhaustive                               # the start position is in the tables: exact
     assert tables.load_kalah_tables(tmp_path, 3, True).top == 12   # on disk, verified
