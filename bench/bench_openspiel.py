@@ -288,7 +288,7 @@ def strongest_engine(game: rules.Game) -> str:
     return "pvs" if "pvs" in names else names[0]
 
 
-def prepare_tables(game: rules.Game, engine: str, folder: Path | None, threads: int) -> None:
+def prepare_tables(game: Any, engine: str, folder: Path | None, threads: int) -> None:
     """An engine that asks for endgame tables (the Kalah Strongest preset) gets the first-use set built before
     the games, not during them: built or completed in ``folder`` (default: the settings folder, where the game
     keeps them), which the game processes then read through ``$STONECAVE_TABLES``."""
