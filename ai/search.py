@@ -170,15 +170,16 @@ def new_table(kernel: Any, megabytes: float) -> Any:
     return TranspositionTable(int(megabytes * 1_000_000 / BYTES_PER_ENTRY))
 
 
-def use_tables(kernel: Any) -> Any | None:
+def use_tables(kernel: Any, build: bool = False) -> Any | None:
     """Make a compiled Kalah kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
-    tables, or None when there are none or the kernel cannot use them: the search then runs as without)."""
+    tables, or None when there are none or the kernel cannot use them: the search then runs as without).
+    ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``)."""
     from ai import tables
 
     core = getattr(kernel, "core", None)
     if core is None or not hasattr(core, "use_tables"):
         return None
-    loaded = tables.tables_for(kernel.game)
+    loaded = tables.ensure(kernel.game) if build else tables.tables_for(kernel.game)
     if loaded is not None:
         core.use_tables(loaded)
     return loaded
@@ -218,8 +219,10 @@ class PVSEngine(Engine):
         self.memory = check_memory(self.name, memory)
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
+        self.wants_tables = tables
         self.tables = use_tables(self.kernel) if tables else None
-        """The endgame tables the compiled kernel answers from (``ai.tables``), or None."""
+        """The endgame tables the compiled kernel answers from (``ai.tables``), or None.  Looked up again before
+        every search: the first search starts building them if needed, and they serve once they are built."""
         self.table = new_table(self.kernel, self.memory)
         self.playing: Evaluator | None = None
         """The evaluation the table's scores were stored under (``evaluator_for`` the last root searched)."""
@@ -262,6 +265,11 @@ class PVSEngine(Engine):
         if playing != self.playing:  # scores stored for the other side's evaluation would mislead this search
             self.playing = playing
             self.table.clear()
+        if self.wants_tables:
+            tables = use_tables(self.kernel, build=True)
+            if tables is not self.tables:  # scores stored without (or with fewer) tables: start afresh
+                self.tables = tables
+                self.table.clear()
         self.table.new_search()
         kernel = kernel_holding(self.kernel, state)  # a position the packed kernel cannot hold: the rules'
         table = self.table if kernel is self.kernel else new_table(kernel, self.memory)

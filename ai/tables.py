@@ -9,20 +9,33 @@ from 0 up with no gap), never trusted.  Loaded layers are memory-mapped, read-on
 
 The folder is the caller's (``stonecave`` puts it in the settings folder, ``<config_dir>/tables``); engines
 find it through ``configure`` or ``$STONECAVE_TABLES``.  This module never imports ``game`` or arcade.
+
+*First use*: an engine that asks for tables (``pvs:tables=true``, the Kalah Strongest preset) in a folder given
+by ``configure`` starts ``build_in_background``: the layers up to ``auto_seeds`` (6 pits: 0..18 seeds, 86.5 MB,
+about 30 s on one core) are built in a daemon thread on one core (the core releases the GIL), and the engine
+plays without them until they are done, then with them from its next search (``tables_for``).  One build runs
+per variant and folder, across processes: it holds ``kalah-p{pits}-{rule}.building``, which says how far it is
+(``read_progress``; ``stonecave tables status``) and is refreshed at least every few seconds, so a build killed
+midway leaves a stale file the next build takes over; completed layers are kept and reused.  A folder named
+by ``$STONECAVE_TABLES`` (tests, benchmarks) is only read: nothing is built there on its own.
 """
 from __future__ import annotations
 
+import json
 import mmap
 import os
 import struct
 import tempfile
+import threading
 import time
 import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 import ai.core as core
+from guarded import files
 
 MAGIC = b"STONECAVE-TABLE\0"
 FORMAT_VERSION = 1
@@ -34,16 +47,30 @@ BUILD_RATE = 2_000_000
 CHUNK = 1 << 21
 """Entries built per call into the core: progress is reported between chunks."""
 
+AUTO_BYTES = 100_000_000
+"""The table set built on first use: every layer up to the largest seed count whose layers together take at
+most this many bytes (6 pits: 0..18 seeds, 86.5 MB; 0..18 took 29 s on one core of the 2-core VM, quiet)."""
+STALE_SECONDS = 30.0
+"""A ``.building`` file not refreshed for this long was left by a build that died: the next build takes over."""
+PROGRESS_SECONDS = 1.0
+"""A build refreshes its ``.building`` file about this often."""
+
 _directory: Path | Callable[[], Path] | None = None
+_auto_build = False
 _cache: dict[tuple[Path, int, bool], "LoadedTables"] = {}
+_next_layer_seen: dict[tuple[Path, int, bool], int | None] = {}
+_builds: dict[tuple[Path, int, bool], "BackgroundBuild"] = {}
+_builds_lock = threading.Lock()
 
 
-def configure(directory: Path | str | Callable[[], Path] | None) -> None:
+def configure(directory: Path | str | Callable[[], Path] | None, build: bool = True) -> None:
     """Where the engines look for tables: a folder, or a function giving it when first needed (the game
     passes its settings folder's ``tables`` this way, so nothing is imported until an engine asks); None:
-    only ``$STONECAVE_TABLES``, which always wins."""
-    global _directory
+    only ``$STONECAVE_TABLES``, which always wins.  ``build``: an engine asking for tables that are not
+    there yet starts building them in the background (``ensure``)."""
+    global _directory, _auto_build
     _directory = directory if directory is None or callable(directory) else Path(directory)
+    _auto_build = build and directory is not None
 
 
 def directory() -> Path | None:
@@ -67,6 +94,26 @@ def layer_path(folder: Path, pits: int, empty_capture: bool, seeds: int) -> Path
 def layer_size(pits: int, seeds: int) -> int:
     """Entries (bytes) of the layer of ``seeds`` seeds: C(seeds + 2 pits - 1, 2 pits - 1)."""
     return _core().kalah_layer_size(pits, seeds)
+
+
+@lru_cache(maxsize=None)
+def auto_seeds(pits: int, total: int | None = None) -> int:
+    """The largest seed count whose layers 0..it fit ``AUTO_BYTES`` (never above ``total``, the game's
+    seeds): the set built on first use and by ``stonecave tables build`` by default."""
+    size, seeds = 0, -1
+    while total is None or seeds < total:
+        try:
+            size += layer_size(pits, seeds + 1)
+        except ValueError:  # past the largest layer the core holds
+            break
+        if size > AUTO_BYTES:
+            break
+        seeds += 1
+    return seeds
+
+
+def progress_path(folder: Path, pits: int, empty_capture: bool) -> Path:
+    return Path(folder) / f"kalah-p{pits}-{rule_name(empty_capture)}.building"
 
 
 @dataclass(frozen=True)
@@ -252,18 +299,208 @@ def build_kalah_tables(folder: Path | str, pits: int, empty_capture: bool, seeds
     return loaded, built
 
 
+@dataclass(frozen=True)
+class BuildProgress:
+    """What a ``.building`` file says: which process builds layers up to ``target``, how far it is."""
+
+    pid: int
+    target: int
+    layer: int
+    done: int
+    size: int
+    started: float
+    age: float
+    """Seconds since the file was last refreshed."""
+
+    @property
+    def is_stale(self) -> bool:
+        return self.age > STALE_SECONDS
+
+    def describe(self) -> str:
+        if self.is_stale:
+            return (f"a build of layers up to {self.target} seeds stopped at the {self.layer}-seed layer "
+                    f"(process {self.pid}, {self.age:,.0f} s ago); the next build continues it")
+        share = self.done / self.size if self.size else 0.0
+        return (f"building layers up to {self.target} seeds: the {self.layer}-seed layer is {share:.0%} done "
+                f"(process {self.pid}, {time.time() - self.started:,.0f} s so far)")
+
+
+def read_progress(folder: Path | str, pits: int, empty_capture: bool) -> BuildProgress | None:
+    """The build under way (or stopped midway) in ``folder``, or None when there is none."""
+    path = progress_path(Path(folder), pits, empty_capture)
+    try:
+        age = time.time() - path.stat().st_mtime
+        raw = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        raw = {}
+    if not isinstance(raw, dict):
+        raw = {}
+
+    def number(name: str, default: float = 0) -> Any:
+        value = raw.get(name, default)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+    return BuildProgress(int(number("pid")), int(number("target", -1)), int(number("layer", -1)),
+                         int(number("done")), int(number("size")), float(number("started", time.time() - age)), age)
+
+
+class BuildLock:
+    """The one build of a variant's layers in a folder, across processes: ``claim`` creates the
+    ``.building`` file exclusively (taking over a stale one), ``report`` refreshes it with the progress,
+    ``release`` removes it."""
+
+    def __init__(self, folder: Path | str, pits: int, empty_capture: bool, target: int) -> None:
+        self.path = progress_path(Path(folder), pits, empty_capture)
+        self.pits, self.empty_capture, self.target = pits, empty_capture, target
+        self.started = time.time()
+        self._last = 0.0
+        self.held = False
+
+    def claim(self) -> bool:
+        """True when this process now holds the build; False when another live build holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(2):
+            try:
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            except FileExistsError:
+                progress = read_progress(self.path.parent, self.pits, self.empty_capture)
+                if progress is not None and not progress.is_stale:
+                    return False
+                self.path.unlink(missing_ok=True)  # a build that died midway: take over
+                continue
+            self.held = True
+            self.report(-1, 0, 0, force=True)
+            return True
+        return False
+
+    def report(self, layer: int, done: int, size: int, force: bool = False) -> None:
+        now = time.time()
+        if not self.held or (not force and now - self._last < PROGRESS_SECONDS):
+            return
+        self._last = now
+        files.write_atomically(self.path, json.dumps({
+            "pid": os.getpid(), "target": self.target, "layer": layer, "done": done, "size": size,
+            "started": self.started}))
+
+    def release(self) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+
+def build_claimed(folder: Path | str, pits: int, empty_capture: bool, seeds: int,
+                  progress: Progress | None = None, threads: int | None = None
+                  ) -> tuple[LoadedTables, list[LayerBuilt]] | None:
+    """``build_kalah_tables`` holding the variant's ``BuildLock`` (its progress in the ``.building`` file, the
+    temporary files of builds killed midway removed); None when another process is building them now."""
+    folder = Path(folder)
+    lock = BuildLock(folder, pits, empty_capture, seeds)
+    if not lock.claim():
+        return None
+    try:
+        for layer in range(seeds + 1):
+            files.remove_stale(layer_path(folder, pits, empty_capture, layer))
+
+        def report(layer: int, done: int, size: int) -> None:
+            lock.report(layer, done, size)
+            if progress is not None:
+                progress(layer, done, size)
+
+        return build_kalah_tables(folder, pits, empty_capture, seeds, report, threads)
+    finally:
+        lock.release()
+
+
+class BackgroundBuild:
+    """The first-use table set of one variant, built in a daemon thread on one core (``start``).  The core
+    solves without the GIL, so a window or a search beside it keeps running.  When it is done the tables are
+    what ``tables_for`` answers; ``error`` says why a build failed (it is not retried in this process)."""
+
+    def __init__(self, folder: Path, pits: int, empty_capture: bool, seeds: int) -> None:
+        self.folder, self.pits, self.empty_capture, self.seeds = folder, pits, empty_capture, seeds
+        self.thread = threading.Thread(target=self._run, name=f"kalah tables p{pits}", daemon=True)
+        self.done = threading.Event()
+        self.built_here = False
+        self.error: BaseException | None = None
+
+    def start(self) -> "BackgroundBuild":
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            result = build_claimed(self.folder, self.pits, self.empty_capture, self.seeds, threads=1)
+            if result is not None:
+                self.built_here = True
+                _cache[(self.folder, self.pits, self.empty_capture)] = result[0]
+        except BaseException as error:  # a full disk, a folder that cannot be written: play without tables
+            self.error = error
+        finally:
+            self.done.set()
+
+
+def build_in_background(game: Any) -> BackgroundBuild | None:
+    """Start building ``game``'s first-use table set in the configured folder unless it is there, being built
+    or was tried by this process already; the build (or None when there is nothing to do)."""
+    folder = directory()
+    if folder is None or core.module() is None or getattr(game, "name", None) != "kalah":
+        return None
+    key = (folder, game.pits, bool(game.empty_capture))
+    with _builds_lock:
+        if key in _builds:
+            return _builds[key]
+        seeds = auto_seeds(game.pits, 2 * game.pits * game.seeds)
+        loaded = _cache.get(key)
+        if seeds < 0 or (loaded is not None and loaded.top >= seeds):
+            return None
+        _builds[key] = build = BackgroundBuild(folder, game.pits, bool(game.empty_capture), seeds)
+    return build.start()
+
+
 def tables_for(game: Any) -> Any | None:
-    """The loaded tables of a Kalah variant from the configured folder (cached), or None when there are none."""
+    """The loaded tables of a Kalah variant from the configured folder (cached), or None when there are none.
+    A cached set that stops below the first-use set is loaded again once a layer above it has appeared
+    (a build in another process finished one): two file checks a call until then."""
     folder = directory()
     if folder is None or getattr(game, "name", None) != "kalah" or core.module() is None:
         return None
     key = (folder, game.pits, bool(game.empty_capture))
-    if key not in _cache:
-        _cache[key] = load_kalah_tables(folder, game.pits, bool(game.empty_capture))
-    loaded = _cache[key]
+    loaded = _cache.get(key)
+    if loaded is None or _has_grown(key, loaded):
+        loaded = _cache[key] = load_kalah_tables(folder, game.pits, bool(game.empty_capture))
+        _next_layer_seen[key] = _stamp(layer_path(folder, game.pits, bool(game.empty_capture), loaded.top + 1))
     return loaded.tables if loaded.top >= 0 else None
 
 
+def _stamp(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _has_grown(key: tuple[Path, int, bool], loaded: LoadedTables) -> bool:
+    folder, pits, empty_capture = key
+    if loaded.top >= auto_seeds(pits) or progress_path(folder, pits, empty_capture).exists():
+        return False
+    stamp = _stamp(layer_path(folder, pits, empty_capture, loaded.top + 1))
+    return stamp is not None and stamp != _next_layer_seen.get(key)
+
+
+def ensure(game: Any) -> Any | None:
+    """``tables_for``, and, when the folder was given by ``configure(..., build=True)`` and the first-use set
+    is not complete there, ``build_in_background`` (the engine plays on without them meanwhile)."""
+    loaded = tables_for(game)
+    if _auto_build and not os.environ.get(ENV):
+        build_in_background(game)
+    return loaded
+
+
 def forget() -> None:
-    """Drop the cached tables (after a build, or in tests that change the folder)."""
+    """Drop the cached tables and the record of builds tried (in tests that change the folder)."""
     _cache.clear()
+    _next_layer_seen.clear()
+    with _builds_lock:
+        _builds.clear()

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -287,6 +288,32 @@ def strongest_engine(game: rules.Game) -> str:
     return "pvs" if "pvs" in names else names[0]
 
 
+def prepare_tables(game: Any, engine: str, folder: Path | None, threads: int) -> None:
+    """An engine that asks for endgame tables (the Kalah Strongest preset) gets the first-use set built before
+    the games, not during them: built or completed in ``folder`` (default: the settings folder, where the game
+    keeps them), which the game processes then read through ``$STONECAVE_TABLES``."""
+    from ai import tables
+
+    if not registry.parse_engine_spec(engine)[1].get("tables") or game.name != "kalah":
+        return
+    if folder is None:
+        from game.tables_command import tables_folder
+
+        folder = tables_folder()
+    seeds = tables.auto_seeds(game.pits, 2 * game.pits * game.seeds)
+    started = time.perf_counter()
+    while True:
+        result = tables.build_claimed(folder, game.pits, bool(game.empty_capture), seeds, threads=threads)
+        if result is not None:
+            break
+        time.sleep(1.0)  # the game (or another bench) is building them: wait for it
+    loaded, built = result
+    os.environ[tables.ENV] = str(folder)
+    print(f"endgame tables: every board of 0..{loaded.top} seeds in {folder} "
+          f"({f'{len(built)} layers built in {time.perf_counter() - started:.1f} s' if built else 'already built'})",
+          flush=True)
+
+
 def report(records: list[Record], engine: str, seconds: float, target: float) -> str:
     wins = sum(r.result == 1.0 for r in records)
     draws = sum(r.result == 0.5 for r in records)
@@ -332,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
                              "colours: --games is then 2N (default 0: the start position only)")
     parser.add_argument("--judge", default="pvs:depth=14",
                         help="engine that judges candidate openings, nearest 0 kept (default pvs:depth=14)")
+    parser.add_argument("--tables", type=Path, metavar="DIR",
+                        help="where an engine with tables=true finds them, built first if missing "
+                             "(default: the settings folder)")
     parser.add_argument("--record", metavar="FILE", help="write every game's moves as JSON lines")
     parser.add_argument("--verify", type=int, default=200, metavar="GAMES",
                         help="random games replayed in both programs first (default 200; 0 to skip)")
@@ -352,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.verify_only:
         return 0
     engine = args.engine or strongest_engine(bridge.ours)
+    prepare_tables(bridge.ours, engine, args.tables, args.jobs)
     openings = [()]
     if args.openings:
         from ai.tournament import balanced_openings

@@ -4,7 +4,9 @@
     stonecave tables status kalah[:...] [--folder DIR]
 
 ``build`` says what it will cost (positions, disk, time) before it starts, shows its progress, reuses the
-verified layers already on disk and writes each new layer atomically.
+verified layers already on disk and writes each new layer atomically.  Without ``--seeds`` it builds the
+first-use set (``ai.tables.auto_seeds``: 0..18 seeds for 6 pits), the one the Strongest preset builds by
+itself in the background; ``status`` shows such a build's progress.  One build runs per variant and folder.
 """
 from __future__ import annotations
 
@@ -12,8 +14,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-
-DEFAULT_SEEDS = 18
 
 
 def tables_folder() -> Path:
@@ -26,8 +26,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="stonecave tables", description="Kalah endgame tables.")
     parser.add_argument("action", choices=("build", "status"))
     parser.add_argument("game", help="kalah or kalah:pits=6,empty_capture=false")
-    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS,
-                        help=f"largest number of seeds on the board to cover (default {DEFAULT_SEEDS})")
+    parser.add_argument("--seeds", type=int, default=None,
+                        help="largest number of seeds on the board to cover (default: the first-use set, "
+                             "18 for 6 pits)")
     parser.add_argument("--folder", type=Path, default=None, help="where the tables go (default: the settings folder)")
     return parser
 
@@ -57,6 +58,8 @@ def main(argv: list[str]) -> int:
     game = _game(args.game)
     folder = args.folder or tables_folder()
     pits, empty_capture = game.pits, bool(game.empty_capture)
+    if args.seeds is None:
+        args.seeds = tables.auto_seeds(pits, 2 * pits * game.seeds)
     if not 0 <= args.seeds <= 40:
         print("stonecave tables: --seeds is 0..40", file=sys.stderr)
         return 2
@@ -70,6 +73,9 @@ def main(argv: list[str]) -> int:
         else:
             size = sum(tables.layer_size(pits, s) for s in range(loaded.top + 1))
             print(f"{variant}: every board of 0..{loaded.top} seeds ({size:,} positions) in {folder}")
+        building = tables.read_progress(folder, pits, empty_capture)
+        if building is not None:
+            print(f"{variant}: {building.describe()}")
         return 0
     cost = tables.estimate(pits, args.seeds, loaded.top)
     if loaded.top >= args.seeds:
@@ -90,7 +96,13 @@ def main(argv: list[str]) -> int:
                   f"{now - started:7.1f} s", end="" if done < size else "\n", flush=True)
 
     try:
-        loaded, built = tables.build_kalah_tables(folder, pits, empty_capture, args.seeds, progress)
+        result = tables.build_claimed(folder, pits, empty_capture, args.seeds, progress)
+        if result is None:
+            running = tables.read_progress(folder, pits, empty_capture)
+            print(f"stonecave tables: another build is running: {running.describe() if running else 'it just ended'}",
+                  file=sys.stderr)
+            return 1
+        loaded, built = result
     except KeyboardInterrupt:
         print("\nstopped: the layers written so far are complete and kept", file=sys.stderr)
         return 130
