@@ -3,7 +3,7 @@
 Both the console and the window use it, so it imports neither arcade nor anything else of the application.
 A save holds everything needed to go on exactly where play stopped, and a check of where that is::
 
-    StoneCave save 1
+    StoneCave save 2
     # Kalah, South to move after 3 moves
     game: kalah:pits=6,seeds=4,empty_capture=true
     seat South: human
@@ -11,9 +11,9 @@ A save holds everything needed to go on exactly where play stopped, and a check 
     seed: none
     start: pits=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S
     moves: 3
-    move 1: 2
-    move 2: 5
-    move 3: 0
+    move 1: 3
+    move 2: 6
+    move 3: 1
     position: pits=5,5,0,5,5,5/4,4,4,4,4,0 stores=1,1 move=S
     end
 
@@ -24,7 +24,9 @@ A save holds everything needed to go on exactly where play stopped, and a check 
   of ``ai.registry``) optionally followed by ``time=SECONDS``, the computer's time per move.
 - ``seed`` is the random seed of the starting deal, or ``none``; ``start`` is the starting position in the
   game's one-line notation (``to_text``), which is what the moves are replayed from.
-- ``moves`` counts the moves; each ``move N`` holds one move as ``format_move`` writes it.
+- ``moves`` counts the moves; each ``move N`` holds one move as the player sees and types it (``move_label``:
+  a pit numbered 1..n from its owner's left, a cell such as ``D4``, a round such as ``3 cw``).  Format 1,
+  which wrote the rules' notation (``format_move``: pits from 0), is still read.
 - ``position`` is the current position, a check against the replayed moves; ``end`` marks a complete file.
 
 Loading checks every line and replays every move with the rules; a problem raises ``SaveError`` naming the
@@ -49,7 +51,9 @@ from guarded.files import FileProblem, file_kind
 from rules import Game, Move, RulesError, State
 
 MAGIC = "StoneCave save"
-VERSION = 1
+VERSION = 2
+"""Format 2 writes moves as the player numbers them (``move_label``); format 1 wrote ``format_move``."""
+READABLE = (1, 2)
 MAX_BYTES = 16 * 1024 * 1024
 """No real save comes near this (a 5000-turn Hus game is about 150 kB); bigger files are refused unread."""
 SEAT_TIME = (0.001, 3600.0)
@@ -168,7 +172,7 @@ def dumps(saved: SavedGame) -> str:
     lines.append(f"start: {game.to_text(saved.start)}")
     lines.append(f"moves: {len(saved.moves)}")
     for number, (before, move) in enumerate(zip(saved.states, saved.moves), start=1):
-        lines.append(f"move {number}: {game.format_move(before, move)}")
+        lines.append(f"move {number}: {game.move_label(before, move)}")
     lines.append(f"position: {game.to_text(state)}")
     lines.append("end")
     return "\n".join(lines) + "\n"
@@ -360,13 +364,14 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
             f"not a StoneCave save (it should begin with '{MAGIC} {VERSION}', not {_clip(first)!r})", line=1
         )
     version_text = first[len(MAGIC):].strip()
-    if not version_text.isdigit():
+    if not (version_text.isascii() and version_text.isdigit()) or len(version_text) > 6:
         raise SaveError(f"expected the format version after '{MAGIC}', e.g. '{MAGIC} {VERSION}'", line=1,
                         field_name="version")
-    if int(version_text) != VERSION:
+    version = int(version_text)
+    if version not in READABLE:
         raise SaveError(
-            f"format version {int(version_text)} is not supported (this StoneCave reads version {VERSION})",
-            line=1, field_name="version",
+            f"format version {version} is not supported (this StoneCave reads versions "
+            f"{', '.join(map(str, READABLE))})", line=1, field_name="version",
         )
     lines = _Lines("\n".join(["#"] + all_lines[1:]))
 
@@ -399,7 +404,7 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
     for index in range(1, count + 1):
         number, move_text = lines.field(f"move {index}", "a move")
         try:
-            move = game.parse_move(state, move_text)
+            move = game.parse_move(state, move_text) if version == 1 else game.parse_label(state, move_text)
             state = game.apply(state, move)
         except (RulesError, ValueError, OverflowError) as error:
             raise SaveError(f"illegal move {_clip(move_text)!r}: {_clip(str(error), 200)}", number,

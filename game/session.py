@@ -183,5 +183,5 @@ class Session(Generic[StateT, MoveT]):
         lines = []
         for number, (before, move) in enumerate(zip(self.states, self.moves), start=1):
             who = self.game.player_names[self.game.to_move(before)]
-            lines.append(f"{number:>3}. {who[0]} {self.game.format_move(before, move)}")
+            lines.append(f"{number:>3}. {who[0]} {self.game.move_label(before, move)}")
         return lines
