@@ -15,6 +15,7 @@ import pymunk
 from game import catalogue, theme
 from game.scenes import textures
 from game.context import AppContext
+from game.savegame import SavedGame
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.widgets import fit_font
 
@@ -89,10 +90,25 @@ class TitleView(MenuView):
         self._name = theme.text(name, theme.TITLE, theme.ACCENTS[0], anchor_x="center", anchor_y="top")
         self._tagline = theme.text(tagline, theme.sized(theme.BODY, 18), theme.TEXT_DIM, anchor_x="center",
                                    anchor_y="top")
+        self._kept: tuple[SavedGame | None, str] | None = None
+        """The autosave's (game, problem) as read once for this screen: a resize rebuilds the menu, not the file."""
         super().__init__(context)
-        if context.notices:
-            self.message("\n".join(context.notices), warning=True)
+        problems = [*context.notices, *self._problems()]
+        if problems:
+            self.message("\n".join(problems), warning=True)
             context.notices.clear()
+
+    def _autosave(self) -> tuple[SavedGame | None, str]:
+        """The game the autosave holds (None when there is none or it is unreadable) and why it is unreadable."""
+        if self._kept is None:
+            kept = self.context.autosave
+            self._kept = kept.load() if kept is not None and kept.exists() else (None, "")
+        return self._kept
+
+    def _problems(self) -> list[str]:
+        """What the title should say is wrong: an unreadable autosave, a game whose rules failed to load."""
+        problems = [problem for problem in (self._autosave()[1],) if problem]
+        return problems + [f"{item.label}: {item.why_not}" for item in catalogue.main_menu() if not item.enabled]
 
     def _title_sizes(self) -> tuple[int, int, float]:
         """The name's and tagline's font sizes and the height the two take at the top."""
@@ -109,16 +125,13 @@ class TitleView(MenuView):
         buttons: list[arcade.gui.UIFlatButton] = []
         resume = None
         kept = self.context.autosave
-        if kept is not None and kept.exists():
-            saved, problem = kept.load()
-            if saved is not None:
-                resume = theme.button(f"Resume the game you were playing ({kept.summary(saved)})",
-                                      width=min(640, width - 40), height=44, size=theme.sized(theme.LABEL, 15))
-                fit_font(resume)
-                self.on_click(resume, self.resume)
-                room -= 44 + 10
-            elif problem:
-                self.context.notices.append(problem)
+        saved, _ = self._autosave()
+        if kept is not None and saved is not None:
+            resume = theme.button(f"Resume the game you were playing ({kept.summary(saved)})",
+                                  width=min(640, width - 40), height=44, size=theme.sized(theme.LABEL, 15))
+            fit_font(resume)
+            self.on_click(resume, self.resume)
+            room -= 44 + 10
         actions = {
             "play": self.context.show_play,
             "puzzles": self.context.show_puzzles,
@@ -139,9 +152,7 @@ class TitleView(MenuView):
         for item in items:
             widget = theme.button(item.label, width=button_width, height=button_height,
                                   size=theme.sized(theme.LABEL, 18 if height >= 640 else 16), enabled=item.enabled)
-            buttons.append(self.on_click(widget, actions[item.action]))
-            if not item.enabled:  # its game's rules failed to load: say so rather than hide the button
-                self.context.notices.append(f"{item.label}: {item.why_not}")
+            buttons.append(self.on_click(widget, actions[item.action]))  # a disabled one: see _problems
         grid = arcade.gui.UIBoxLayout(vertical=False, space_between=16, align="top")
         for start in range(0, len(buttons), per_column):
             column = arcade.gui.UIBoxLayout(space_between=gap)
