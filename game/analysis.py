@@ -79,36 +79,68 @@ def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool 
     """A move's value as a player reads it: ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``,
     ``about +2.5 (18 plies)``; for Magnetic Cave, whose scores have no unit, ``wins (proven)`` or ``better (8
     plies)``.  ``exact`` False: a proven win or loss whose margin is only a bound (``wins by 6 or more``)."""
+    phrase = value_phrase(game, score, proven, exact)
+    if phrase == UNSCORED:
+        return phrase
+    if is_settled_phrase(game, score, proven, exact):
+        return f"{phrase} (proven)"
+    return f"{phrase} ({plies(depth)})"
+
+
+def value_phrase(game: Game, score: float, proven: bool, exact: bool = True) -> str:
+    """``value_words`` without its parenthesis: ``wins by 6``, ``about +2.5``, ``better``."""
     if math.isnan(score):
         return UNSCORED
     cave = is_cave(game)
-    if proven or abs(score) >= HEURISTIC_BOUND:
+    if is_settled_phrase(game, score, proven, exact):
         margin = round(abs(as_margin(score)))
         more = "" if exact or cave else " or more"
-        if score >= HEURISTIC_BOUND or (score > 0 and exact):
-            return "wins (proven)" if cave else f"wins by {margin}{more} (proven)"
-        if score <= -HEURISTIC_BOUND or (score < 0 and exact):
-            return "loses (proven)" if cave else f"loses by {margin}{more} (proven)"
-        if exact:
-            return "draws (proven)"
-    horizon = f"{depth} ply" if depth == 1 else f"{depth} plies"
+        if score > 0:
+            return "wins" if cave else f"wins by {margin}{more}"
+        if score < 0:
+            return "loses" if cave else f"loses by {margin}{more}"
+        return "draws"
     if cave:
-        return f"{cave_words(score)} ({horizon})"
+        return cave_words(score)
     shown = round(score, 1) + 0.0  # + 0.0: no "-0"
-    return f"about {shown:+g} ({horizon})" if shown else f"about 0 ({horizon})"
+    return f"about {shown:+g}" if shown else "about 0"
+
+
+def is_settled_phrase(game: Game, score: float, proven: bool, exact: bool) -> bool:
+    """Whether a value reads as a result (win, loss, draw) rather than a search's estimate."""
+    return abs(score) >= HEURISTIC_BOUND or (proven and exact)
+
+
+def plies(depth: int) -> str:
+    return f"{depth} ply" if depth == 1 else f"{depth} plies"
+
+
+HOW = {"end": "the move ends the game", "table": "endgame tables", "solver": "endgame solver",
+       "prover": "exact search", "search": "searched to the end"}
+
+
+def how_words(value: MoveValue) -> str:
+    """How a move's value is known, in words: ``proven (endgame tables)``, ``searched 14 plies``, ``proven
+    win (14 plies; the margin may be larger)``, ``not reached``."""
+    if math.isnan(value.score):
+        return "not reached"
+    if value.proven and value.exact:
+        return f"proven ({HOW.get(value.source, value.source or 'exact')})"
+    if value.proven:
+        return f"proven ({plies(value.depth)}; the margin may be larger)"
+    return f"searched {plies(value.depth)}"
 
 
 def cave_words(score: float) -> str:
-    """A heuristic Magnetic Cave score in words (the threat evaluator's scale: ``game.explain``'s thresholds)."""
-    if score >= 200:
-        return "clearly better"
-    if score >= 10:
-        return "better"
-    if score <= -200:
-        return "clearly worse"
-    if score <= -10:
-        return "worse"
-    return "even"
+    """A heuristic Magnetic Cave score in words (the threat evaluator's scale, whose "small" and "clear"
+    differences ``game.explain`` also uses: 10 and 200)."""
+    size = abs(score)
+    if size < 10:
+        return "even"
+    side = "better" if score > 0 else "worse"
+    if size < 50:
+        return f"slightly {side}"
+    return side if size < 200 else f"clearly {side}"
 
 
 def proven_score(margin: int) -> float:
@@ -169,7 +201,9 @@ class _Entry:
     __slots__ = ("move", "name", "child", "score", "proven", "exact", "depth", "source", "index")
 
     def __init__(self, move: Move, name: str, child: State, index: int) -> None:
-        self.move, self.name, self.child, self.index = move, name, child, index
+        self.move, self.name, self.index = move, name, index
+        self.child: Any = child
+        """The position after the move (any game's state: the cave's solver and the prover read its fields)."""
         self.score = math.nan
         self.proven = self.exact = False
         self.depth = 0
@@ -192,7 +226,7 @@ def _ranked(game: Game, entries: Iterable[_Entry]) -> tuple[MoveValue, ...]:
     """Best first; unscored last; among equals the exactly proven first, then the rules' order."""
     def key(entry: _Entry) -> tuple:
         unscored = math.isnan(entry.score)
-        return (unscored, 0.0 if unscored else -entry.score, not entry.settled, entry.index)
+        return (unscored, 0.0 if unscored else -entry.score, not entry.settled, entry.source != "end", entry.index)
 
     return tuple(entry.value(game) for entry in sorted(entries, key=key))
 
@@ -327,6 +361,8 @@ class _AnalysisRun:
             while self.open and depth < max_depth and not self.cancel.expired():
                 depth += 1  # the first iteration searches each child one ply: two plies from the position
                 self._solve_round()
+                if not self.open:
+                    break
                 iteration_started = time.perf_counter()
                 if not self._iterate(depth):
                     break
