@@ -29,8 +29,9 @@ The evaluation graph's helpers:
   redo and a loaded game need no bookkeeping), South's / Black's view:
 
   - ``record(state, score, proven=False)``: a score from the side to move in ``state`` (engine scale);
-  - ``record_result(state, result) -> bool``: the computer's own ``SearchResult`` for the position it moved
-    from (kept when its score is on the engines' scale: a PVS or alpha-beta search, or an exhaustive one);
+  - ``record_result(state, result, engine=None) -> bool``: the computer's own ``SearchResult`` for the
+    position it moved from, ``engine`` its spec (kept when the score is on the engines' scale: PVS, alpha-beta,
+    minimax, or the exact solver's margin; not Monte Carlo or greedy);
   - ``values(states) -> list[Point | None]`` (``Point(score, proven)``, South's / Black's view; None: not known
     yet), ``missing(states)``;
   - ``fill(states, seconds, cancel)``: computes the missing ones with ``position_value`` (blocking), and
@@ -72,6 +73,8 @@ PROVER_SEEDS = 30
 seconds is out of reach and the time is the search's)."""
 POSITION_SECONDS = 0.2
 """The default time of one ``position_value``."""
+SCALED_ENGINES = frozenset({"pvs", "alphabeta", "minimax", "analysis", "ranked"})
+"""Engines whose scores are on the scale of ``ai.evaluators`` (a SearchResult of theirs can go on the graph)."""
 
 
 # -- words -------------------------------------------------------------------------------------------------------
@@ -272,14 +275,28 @@ class AnalysisEngine(Engine):
 
     def __init__(self, game: Game, memory: float = SEARCH_MEMORY, max_depth: int = MAX_PLIES) -> None:
         super().__init__(game, memory=memory, max_depth=max_depth)
+        self.memory = memory
         self.max_depth = max_depth
-        self.search_engine = PVSEngine(game, time=None, memory=memory)
-        self.tables = _tables(game)
-        if self.tables is not None:
-            # Loaded into the search's kernel by hand: ``tables=True`` would start a build of missing ones.
-            self.search_engine.tables = use_tables(self.search_engine.kernel)
+        self._search_engine: PVSEngine | None = None
+        self.tables: Any | None = None
         self._prover: Any = None
         self._solver: Any = None
+
+    @property
+    def search_engine(self) -> PVSEngine:
+        return self.prepare()
+
+    def prepare(self) -> PVSEngine:
+        """The search, built on first use in the analysing thread (its table's memory and the endgame tables'
+        first load, a checksum of every layer, cost the caller's thread nothing)."""
+        if self._search_engine is None:
+            engine = PVSEngine(self.game, time=None, memory=self.memory)
+            self.tables = _tables(self.game)
+            if self.tables is not None:
+                # Loaded into the search's kernel by hand: ``tables=True`` would start a build of missing ones.
+                engine.tables = use_tables(engine.kernel)
+            self._search_engine = engine
+        return self._search_engine
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
@@ -293,6 +310,7 @@ class AnalysisEngine(Engine):
             snapshot = Snapshot((), 0, True)
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
                                 {"snapshot": snapshot})
+        self.prepare()
         run = _AnalysisRun(self, state, cancel, progress, started)
         max_depth = self.max_depth if limits.depth is None else min(self.max_depth, limits.depth)
         return run.run(max_depth)
@@ -611,13 +629,22 @@ class EvaluationHistory:
         south = 1 if self.game.to_move(state) == 0 else -1
         self._values[state] = Point(south * score, proven or abs(score) >= HEURISTIC_BOUND)
 
-    def record_result(self, state: State, result: SearchResult) -> bool:
-        """The computer's own search of ``state`` (the position it moved from); True when kept.  Kept when its
-        score is on the engines' scale: an exhaustive result, or a search with an evaluator (PVS, alpha-beta)
-        that completed at least one ply; a Monte Carlo or greedy score is not comparable."""
-        if result.info.get("fallback") or result.info.get("book"):
+    def record_result(self, state: State, result: SearchResult, engine: str | None = None) -> bool:
+        """The computer's own search of ``state`` (the position it moved from); True when kept.  ``engine``: its
+        spec (``pvs:time=1``).  Kept when the score is on the engines' scale: a search with an evaluator (PVS,
+        alpha-beta, minimax) that completed at least one ply, or the exact solver's proven margin; a Monte Carlo
+        or greedy score, a book move or a fallback is not comparable."""
+        name = (engine or "").partition(":")[0].strip().lower()
+        if result.info.get("fallback") or result.info.get("book") or not math.isfinite(result.score):
             return False
-        if not (result.exhaustive or (result.depth >= 1 and "evaluator" in result.info)):
+        if name == "solver":
+            if not result.exhaustive:
+                return False
+            self.record(state, proven_score(round(result.score)), True)  # the solver scores plain margins
+            return True
+        if "evaluator" not in result.info and name not in SCALED_ENGINES:
+            return False
+        if result.depth < 1 and not result.exhaustive:
             return False
         self.record(state, float(result.score), result.exhaustive)
         return True

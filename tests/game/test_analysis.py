@@ -20,7 +20,7 @@ from ai.evaluators import HEURISTIC_BOUND, WIN, get_evaluator
 from ai.minimax import minimax_value
 from ai.solver import SolverEngine
 from game.analysis import (
-    Analysis, EvaluationHistory, MoveValue, Snapshot, graph_value, how_words, position_value, proven_score,
+    Analysis, EvaluationHistory, MoveValue, Point, Snapshot, graph_value, how_words, position_value, proven_score,
     table_value, value_words,
 )
 from rules import get_game
@@ -394,7 +394,12 @@ def test_evaluation_history_keeps_values_per_position_from_souths_view(no_tables
     assert history.value(north_to_move).score == -2.0 and not history.value(north_to_move).proven
     kept = history.record_result(states[0], SearchResult(0, 1.5, 4, info={"evaluator": "default"}))
     assert kept and history.value(states[0]).score == (1.5 if game.to_move(states[0]) == 0 else -1.5)
-    assert not history.record_result(states[1], SearchResult(0, 0.9, 200))  # no evaluator: Monte Carlo's scale
+    assert not history.record_result(states[1], SearchResult(0, 0.9, 200), "mcts:time=1")  # Monte Carlo's scale
+    assert not history.record_result(states[1], SearchResult(0, 0.9, 200))  # an unknown engine's scale
+    assert not history.record_result(states[1], SearchResult(0, 0.9, 0), "alphabeta:depth=3")  # nothing completed
+    assert history.record_result(states[1], SearchResult(0, 4.0, 20, exhaustive=True), "solver")
+    assert history.value(states[1]) == Point((1 if game.to_move(states[1]) == 0 else -1) * (WIN + 4), True)
+    assert history.record_result(states[1], SearchResult(0, 0.5, 3), "alphabeta:depth=3")
     assert not history.record_result(states[1], SearchResult(0, 1.0, 3, info={"evaluator": "x", "fallback": True}))
     missing = history.missing(states)
     assert states[0] not in missing and north_to_move not in missing
