@@ -61,8 +61,10 @@ MAX_PLIES = 64
 """The deepest iteration (plies from the position analysed)."""
 SOLVER_EMPTIES = 22
 """Magnetic Cave: the endgame solver is tried when at most this many cells are empty after the move."""
-SOLVER_NODES = 20_000
-"""Magnetic Cave: the solver's node budget per move in its first round; four times more each round after."""
+SOLVER_NODES = 100_000
+"""Magnetic Cave: the solver's node budget per move in its first round; four times more each round after.  At
+least ``ai.cave_endgame.SOLVE_NODES``: what the search's own solver (in front of each move's search) could
+prove, this one proves first, and marks proven."""
 PROVER_MEMORY = 64.0
 """MB of transposition table for the Kalah prover."""
 PROVER_SLICE = (0.05, 2.0)

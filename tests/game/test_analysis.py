@@ -408,3 +408,14 @@ def test_evaluation_history_keeps_values_per_position_from_souths_view(no_tables
     assert all(point is not None for point in history.values(states))
     if game.is_terminal(states[-1]):
         assert history.value(states[-1]).proven
+
+
+@pytest.mark.parametrize("name", ["kalah", "magnetic-cave"])
+def test_a_timed_analysis_ends_by_itself(name, no_tables):
+    game = get_game(name)
+    analysis = Analysis(game, game.initial_state(), seconds=0.3)
+    assert analysis.wait(WAIT)
+    snapshot = analysis.poll()
+    assert snapshot is not None and snapshot.finished and analysis.done
+    assert len(snapshot.moves) == len(game.legal_moves(game.initial_state()))
+    assert_best_first(snapshot)
