@@ -18,7 +18,7 @@ works on a position:
 Scores are from the side to move's view in the engines' scale (``ai.evaluators``: a proven win is
 ``WIN + margin``); ``value_words`` turns them into what a player reads, never a raw score.  ``Analysis`` runs it
 all in an ``ai.worker.SearchWorker`` (a daemon thread, cancellable, never blocking the caller); ``poll`` gives the
-latest ``Snapshot``.
+latest ``Snapshot`` (its ``working`` says how far the iteration under way is, for a progress line).
 
 The evaluation graph's helpers:
 
@@ -65,6 +65,8 @@ SOLVER_NODES = 100_000
 """Magnetic Cave: the solver's node budget per move in its first round; four times more each round after.  At
 least ``ai.cave_endgame.SOLVE_NODES``: what the search's own solver (in front of each move's search) could
 prove, this one proves first, and marks proven."""
+PROGRESS_SECONDS = 0.1
+"""Within an iteration, a snapshot saying how far it is goes out at most this often."""
 PROVER_MEMORY = 64.0
 """MB of transposition table for the Kalah prover."""
 PROVER_SLICE = (0.05, 2.0)
@@ -194,6 +196,8 @@ class Snapshot:
     seconds: float = 0.0
     error: str | None = None
     """Why the analysis stopped early, when it failed."""
+    working: tuple[int, int, int] | None = None
+    """The iteration under way: (its depth, moves searched so far, moves to search); None between them."""
 
     @property
     def best(self) -> MoveValue | None:
@@ -368,6 +372,9 @@ class _AnalysisRun:
         """Seconds spent in the search's iterations, and in the prover: the prover never gets more than the
         search has had (so a position it cannot prove costs at most half the time)."""
         self.proving = 0.0
+        self.working: tuple[int, int, int] | None = None
+        self.published = 0.0
+        """``time.perf_counter()`` of the last snapshot sent."""
 
     @property
     def open(self) -> list[_Entry]:
@@ -446,12 +453,18 @@ class _AnalysisRun:
         the last complete iteration)."""
         game, engine = self.game, self.engine.search_engine
         found: list[tuple[_Entry, SearchResult]] = []
-        for entry in self.open:
+        open_entries = self.open
+        for done, entry in enumerate(open_entries):
+            if time.perf_counter() - self.published >= PROGRESS_SECONDS:
+                self.working = (depth, done, len(open_entries))
+                self._publish()
             result = engine.search(entry.child, Limits(depth=depth - 1), self.cancel)
             self.nodes += result.nodes
             if not result.exhaustive and result.depth < depth - 1:
+                self.working = None
                 return False  # cancelled or out of time inside this move's search
             found.append((entry, result))
+        self.working = None
         for entry, result in found:
             score = result.score if game.to_move(entry.child) == self.mover else -result.score
             if result.exhaustive:
@@ -501,7 +514,8 @@ class _AnalysisRun:
     def _result(self, finished: bool) -> SearchResult:
         moves = _ranked(self.game, self.entries)
         elapsed = time.perf_counter() - self.started
-        snapshot = Snapshot(moves, self.depth, finished, self.nodes, elapsed)
+        snapshot = Snapshot(moves, self.depth, finished, self.nodes, elapsed,
+                            working=None if finished else self.working)
         best = moves[0] if moves else None
         scored = best is not None and not math.isnan(best.score)
         return SearchResult(
@@ -511,6 +525,7 @@ class _AnalysisRun:
         )
 
     def _publish(self) -> None:
+        self.published = time.perf_counter()
         if self.progress is not None:
             self.progress(self._result(finished=not self.open))
 
@@ -562,8 +577,8 @@ class Analysis:
         snapshot = result.info.get("snapshot")
         if not isinstance(snapshot, Snapshot):
             snapshot = self._snapshot or self._unscored()
-        if finished and not snapshot.finished:
-            snapshot = replace(snapshot, finished=True)
+        if finished and (not snapshot.finished or snapshot.working is not None):
+            snapshot = replace(snapshot, finished=True, working=None)
         self._snapshot = snapshot
 
     def _unscored(self) -> Snapshot:

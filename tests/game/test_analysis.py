@@ -94,7 +94,7 @@ def run(game, state, **options) -> Snapshot:
     analysis = Analysis(game, state, **options)
     assert analysis.wait(WAIT), "the analysis did not end"
     snapshot = analysis.poll()
-    assert snapshot is not None and snapshot.finished
+    assert snapshot is not None and snapshot.finished and snapshot.working is None
     return snapshot
 
 
