@@ -14,13 +14,13 @@ import pytest
 
 import ai.core
 from ai import tables
-from ai.base import SearchResult
+from ai.base import Limits, SearchResult
 from ai.cave_endgame import EndgameSolver
 from ai.evaluators import HEURISTIC_BOUND, WIN, get_evaluator
 from ai.minimax import minimax_value
 from ai.solver import SolverEngine
 from game.analysis import (
-    Analysis, EvaluationHistory, MoveValue, Point, Snapshot, graph_value, how_words, position_value, proven_score,
+    Analysis, AnalysisEngine, EvaluationHistory, MoveValue, Point, Snapshot, graph_value, how_words, position_value, proven_score,
     table_value, value_words,
 )
 from rules import get_game
@@ -419,3 +419,41 @@ def test_a_timed_analysis_ends_by_itself(name, no_tables):
     assert snapshot is not None and snapshot.finished and analysis.done
     assert len(snapshot.moves) == len(game.legal_moves(game.initial_state()))
     assert_best_first(snapshot)
+
+
+class FixedSearch:
+    """A stand-in for the analysis's search: every position gets ``score`` at the depth asked."""
+
+    def __init__(self, score: float, exhaustive: bool = False) -> None:
+        self.score, self.exhaustive = score, exhaustive
+
+    def search(self, state, limits=None, cancel=None, progress=None):
+        return SearchResult(None, self.score, limits.depth, 10, exhaustive=self.exhaustive)
+
+
+@pytest.mark.parametrize("name, exhaustive, words, exact", [
+    ("oware", False, "wins by 3 or more (proven)", False),   # a forced win seen, not every line: a bound
+    ("oware", True, "wins by 3 (proven)", True),             # the search saw every line: exact
+    ("magnetic-cave", False, "wins (proven)", True),          # a cave win has no margin to be a bound on
+])
+def test_a_search_that_sees_a_forced_win_marks_it_proven(name, exhaustive, words, exact, no_tables):
+    game = get_game(name)
+    engine = AnalysisEngine(game, max_depth=4)
+    engine._search_engine = FixedSearch(-(WIN + (3 if name == "oware" else 1)), exhaustive)  # the opponent loses
+    result = engine.search(game.initial_state(), Limits(depth=4))
+    snapshot = result.info["snapshot"]
+    assert snapshot.finished
+    for value in snapshot.moves:
+        assert value.proven and value.exact == exact and value.words == words and value.source == "search"
+        assert value.depth == (2 if exhaustive else snapshot.depth)  # exact: settled by the first iteration
+        assert ("margin may be larger" in how_words(value)) == (not exact)
+    assert result.exhaustive == exact
+
+
+def test_a_heuristic_score_is_never_proven(no_tables):
+    game = get_game("hus")
+    engine = AnalysisEngine(game, max_depth=3)
+    engine._search_engine = FixedSearch(HEURISTIC_BOUND - 1)
+    snapshot = engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"]
+    assert snapshot.depth == 3
+    assert all(not value.proven and value.words.startswith("about -") for value in snapshot.moves)
