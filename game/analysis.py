@@ -295,11 +295,13 @@ class _AnalysisRun:
                         for index, move in enumerate(game.legal_moves(state))]
         self.depth = 0
         self.nodes = 0
-        self.round = 0
         self.searching = 0.0
-        """Seconds spent in the search's iterations, and in the prover: the prover never gets more than the
-        search has had (so a position it cannot prove costs at most half the time)."""
+        """Seconds spent in the search's iterations, in the prover and in the cave's solver: neither exact
+        helper gets more than the search has had (so a position they cannot prove costs at most half the
+        time); each starts with one round of its smallest budget."""
         self.proving = 0.0
+        self.solving = 0.0
+        self.solver_rounds = 0
         self.working: tuple[int, int, int] | None = None
         self.published = 0.0
         """``time.perf_counter()`` of the last snapshot sent."""
@@ -315,9 +317,12 @@ class _AnalysisRun:
             depth = 1
             while self.open and depth < max_depth and not self.cancel.expired():
                 depth += 1  # the first iteration searches each child one ply: two plies from the position
-                self._solve_round()
-                if not self.open:
-                    break
+                if self.solving <= self.searching:
+                    solving_started = time.perf_counter()
+                    self._solve_round()
+                    self.solving += time.perf_counter() - solving_started
+                    if not self.open:
+                        break
                 iteration_started = time.perf_counter()
                 if not self._iterate(depth):
                     break
@@ -329,7 +334,6 @@ class _AnalysisRun:
                     proving_started = time.perf_counter()
                     self._prove_round(iteration_seconds)
                     self.proving += time.perf_counter() - proving_started
-                self.round += 1
         except SearchAborted:
             pass
         return self._result(finished=True)
@@ -357,7 +361,8 @@ class _AnalysisRun:
         if not open_entries:
             return
         solver = self.engine.solver(self.cancel)
-        budget = SOLVER_NODES * 4 ** self.round
+        budget = SOLVER_NODES * 4 ** self.solver_rounds
+        self.solver_rounds += 1
         solved = False
         for entry in open_entries:
             child = entry.child
