@@ -263,24 +263,51 @@ class AnalysisEngine(Engine):
         return self._prover
 
     def solver(self, cancel: CancelToken) -> Any:
-        """Magnetic Cave's endgame solver (the compiled one when the core is built) stopping at ``cancel``."""
+        """Magnetic Cave's endgame solver (kept: its table of proven bounds serves every round) stopping at
+        ``cancel``."""
         if self._solver is None:
-            import ai.core
+            self._solver = new_cave_solver()
+        return armed(self._solver, cancel)
 
-            if ai.core.module() is not None:
-                from ai.core.kernels import CompiledEndgameSolver
 
-                self._solver = CompiledEndgameSolver()
-            else:
-                from ai.cave_endgame import SHARED_TABLE, EndgameSolver
+def new_cave_solver() -> Any:
+    """Magnetic Cave's endgame solver: the compiled one when the core is built, else ``ai.cave_endgame``'s."""
+    import ai.core
 
-                self._solver = EndgameSolver(table=SHARED_TABLE)
-        solver = self._solver
-        if hasattr(solver, "cancel_flag"):
-            solver.deadline, solver.cancel_flag = cancel.deadline, cancel.flag
-        else:
-            solver.poll = cancel.check
-        return solver
+    if ai.core.module() is not None:
+        from ai.core.kernels import CompiledEndgameSolver
+
+        return CompiledEndgameSolver()
+    from ai.cave_endgame import SHARED_TABLE, EndgameSolver
+
+    return EndgameSolver(table=SHARED_TABLE)
+
+
+def armed(solver: Any, cancel: CancelToken | None) -> Any:
+    """``solver`` stopping (``SearchAborted``) when ``cancel`` is cancelled or past its deadline."""
+    if hasattr(solver, "cancel_flag"):
+        solver.deadline = None if cancel is None else cancel.deadline
+        solver.cancel_flag = None if cancel is None else cancel.flag
+    else:
+        solver.poll = None if cancel is None else cancel.check
+    return solver
+
+
+def cave_value(state: Any, solver: Any, max_nodes: int | None) -> int | None:
+    """The exact value (+1 win, 0 tie, -1 loss) of a cave position for its side to move, or None when the
+    solver's budget ran out first (a cancel raises ``SearchAborted``)."""
+    mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+    try:
+        value, _ = solver.solve(mine, theirs, max_nodes=max_nodes)
+    except SearchAborted:
+        return None
+    return int(value)
+
+
+def empty_cells(state: Any) -> int:
+    from rules.magnetic_cave import FULL
+
+    return int((FULL ^ (state.black | state.white)).bit_count())
 
 
 class _AnalysisRun:
@@ -354,10 +381,7 @@ class _AnalysisRun:
         """Magnetic Cave: the endgame solver on every open move near the end, within this round's node budget."""
         if not is_cave(self.game):
             return
-        from rules.magnetic_cave import FULL
-
-        open_entries = [entry for entry in self.open
-                        if (FULL ^ (entry.child.black | entry.child.white)).bit_count() <= SOLVER_EMPTIES]
+        open_entries = [entry for entry in self.open if empty_cells(entry.child) <= SOLVER_EMPTIES]
         if not open_entries:
             return
         solver = self.engine.solver(self.cancel)
@@ -365,19 +389,14 @@ class _AnalysisRun:
         self.solver_rounds += 1
         solved = False
         for entry in open_entries:
-            child = entry.child
-            mine, theirs = (child.black, child.white) if child.to_move == 0 else (child.white, child.black)
             before = solver.nodes
-            try:
-                value, _ = solver.solve(mine, theirs, max_nodes=budget)
-            except SearchAborted:
-                self.nodes += solver.nodes - before
-                if self.cancel.expired():
-                    raise
-                continue
+            value = cave_value(entry.child, solver, budget)
             self.nodes += solver.nodes - before
-            entry.settle(proven_score(-value), "solver")  # the child's mover is the opponent
-            solved = True
+            if self.cancel.expired():
+                raise SearchAborted
+            if value is not None:
+                entry.settle(proven_score(-value), "solver")  # the child's mover is the opponent
+                solved = True
         if solved:
             self._publish()
 
@@ -525,8 +544,9 @@ class Analysis:
 def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
                    cancel: CancelToken | None = None) -> tuple[float, bool]:
     """A quick value of ``state`` for the evaluation graph, from South's / Black's view: (score, proven).
-    Exact for a finished game and a position the endgame tables hold; otherwise a search of ``seconds``
-    (blocking: call it from a background thread)."""
+    Exact for a finished game, a position the endgame tables hold and a cave position the endgame solver
+    decides within ``SOLVER_NODES``; otherwise a search of ``seconds`` (blocking: call it from a background
+    thread)."""
     if game.is_terminal(state):
         return final_score(game, state, 0), True
     south = 1 if game.to_move(state) == 0 else -1
@@ -535,6 +555,10 @@ def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
         margin = table_value(game, tables, state)
         if margin is not None:
             return south * proven_score(margin), True
+    if is_cave(game) and empty_cells(state) <= SOLVER_EMPTIES:
+        value = cave_value(state, armed(new_cave_solver(), cancel), SOLVER_NODES)
+        if value is not None:
+            return south * proven_score(value), True
     engine = PVSEngine(game, time=seconds, memory=16)
     if tables is not None:
         engine.tables = use_tables(engine.kernel)

@@ -457,3 +457,34 @@ def test_a_heuristic_score_is_never_proven(no_tables):
     snapshot = engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"]
     assert snapshot.depth == 3
     assert all(not value.proven and value.words.startswith("about -") for value in snapshot.moves)
+
+
+def test_position_value_near_the_cave_end_is_the_solvers(no_tables):
+    game = get_game("magnetic-cave")
+    solver = EndgameSolver()
+    for state in cave_endgames(game, 4, seed=13, empties=14):
+        mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+        black = solver.value(mine, theirs) * (1 if state.to_move == 0 else -1)
+        assert position_value(game, state) == (proven_score(black), True)
+
+
+def test_evaluation_history_fills_in_a_thread_and_stops(no_tables):
+    game = get_game("kalah", pits=3, seeds=2)
+    states = [game.initial_state()]
+    while not game.is_terminal(states[-1]):
+        states.append(game.apply(states[-1], game.legal_moves(states[-1])[-1]))
+    history = EvaluationHistory(game)
+    history.start(states, seconds=0.02)
+    thread = history._thread
+    thread.join(WAIT)
+    assert not history.filling and history.missing(states) == []
+    assert history.value(states[-1]) == Point(proven_score(game.outcome(states[-1]).margin(0)), True)
+    oware = get_game("oware")
+    positions = [oware.initial_state()]
+    for _ in range(3):
+        positions.append(oware.apply(positions[-1], oware.legal_moves(positions[-1])[0]))
+    fresh = EvaluationHistory(oware)
+    fresh.start(positions, seconds=30.0)  # minutes of searching, unless stopped
+    fresh.stop()
+    fresh._thread.join(WAIT)
+    assert not fresh.filling and fresh.missing(positions), "stop ends the filling, a search cut short is no value"
