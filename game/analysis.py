@@ -121,7 +121,9 @@ class Snapshot:
     finished: bool
     """Nothing more will come: every move proven exactly, the time or the depth limit reached, or cancelled."""
     nodes: int = 0
+    """Positions searched and solved so far."""
     seconds: float = 0.0
+    """Seconds from the start of the analysis to this snapshot."""
     error: str | None = None
     """Why the analysis stopped early, when it failed."""
     working: tuple[int, int, int] | None = None
