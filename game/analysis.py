@@ -51,7 +51,7 @@ from ai.evaluators import HEURISTIC_BOUND, final_score
 from ai.search import PVSEngine, use_tables
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game.analysis_words import (  # the words, re-exported: the panel reads them from here
-    HOW, UNSCORED, cave_words, how_words, plies, proven_score, value_phrase, value_words,
+    HOW, UNSCORED, cave_words, how_words, is_settled_phrase, plies, proven_score, value_phrase, value_words,
 )
 from game.explain import is_cave, move_name
 from rules import Game, Move, State
@@ -59,7 +59,9 @@ from rules import Game, Move, State
 __all__ = [
     "Analysis", "AnalysisEngine", "EvaluationHistory", "MoveValue", "Point", "Snapshot", "graph_value",
     "position_value", "table_value",
-    "HOW", "UNSCORED", "cave_words", "how_words", "plies", "proven_score", "value_phrase", "value_words",
+    "POSITION_SECONDS", "SEARCH_MEMORY", "MAX_PLIES",
+    "HOW", "UNSCORED", "cave_words", "how_words", "is_settled_phrase", "plies", "proven_score", "value_phrase",
+    "value_words",
 ]
 
 SEARCH_MEMORY = 64.0

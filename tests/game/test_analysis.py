@@ -488,3 +488,14 @@ def test_evaluation_history_fills_in_a_thread_and_stops(no_tables):
     fresh.stop()
     fresh._thread.join(WAIT)
     assert not fresh.filling and fresh.missing(positions), "stop ends the filling, a search cut short is no value"
+
+
+def test_game_analysis_offers_every_word_helper():
+    """The panel imports the words from ``game.analysis``: everything public in ``game.analysis_words`` is there."""
+    import game.analysis
+    import game.analysis_words
+
+    public = {name for name in vars(game.analysis_words) if not name.startswith("_")} - {
+        "annotations", "math", "TYPE_CHECKING", "HEURISTIC_BOUND", "WIN", "as_margin", "is_cave", "Game"}
+    assert public <= set(game.analysis.__all__), public - set(game.analysis.__all__)
+    assert all(hasattr(game.analysis, name) for name in game.analysis.__all__)
