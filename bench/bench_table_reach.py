@@ -2,17 +2,18 @@
 
     python bench/bench_table_reach.py play --game kalah --engine Hard --engine Strongest --games 40 \\
         --openings 20 --time-limit 0.2 --out bench/data/table_reach_kalah.json
-    python bench/bench_table_reach.py reach [--records FILE ...] [--every 10] [--record]
+    python bench/bench_table_reach.py reach [--records FILE ...] [--every 5] [--record]
 
 A table answers a position exactly when the seeds still in the pits (not the stores) are at most its top
 seed count; sowing never adds seeds to the board, so once a game is inside it stays inside.  ``play`` runs an
 ``ai.tournament.compare`` tournament (both colours, balanced openings; an engine is a spec or a preset name)
 whose game records also keep every move, and writes its JSON (``stonecave compare --json``'s document, each
 game with a ``moves`` list, plus how the games were played).  ``reach`` replays those records and reports,
-for each threshold: the share of the positions still in play at ply 0, 10, 20, ... whose board seeds are
-within it, the mean board seeds, and the first ply by which half of the games have been inside.  Without
-``--records`` it reads the committed sets in ``bench/data/``; ``--record`` writes the figures to
-``bench/results/table_reach.json`` (then ``python tools/benchmarks.py``).
+for each threshold, the share of the positions still in play at ply 0, 5, 10, ... (Oware: 0, 10, 20, ...)
+whose board seeds are within it, the mean board seeds, and the first ply by which half of the games have
+been inside.  Plies count from the start position, the opening's included.  Without ``--records`` it reads
+the committed sets in ``bench/data/``; ``--record`` writes the figures to ``bench/results/table_reach.json``
+(then ``python tools/benchmarks.py``).
 """
 from __future__ import annotations
 
@@ -31,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ai import registry  # noqa: E402
-from ai.base import CancelToken, Limits, SearchAborted  # noqa: E402
+from ai.base import CancelToken, EngineError, Limits, SearchAborted  # noqa: E402
 from ai.tournament import GameRecord, GameTask, MoveStats, compare  # noqa: E402
 from ai.worker import fallback_result  # noqa: E402
 from bench import record as recorder  # noqa: E402
-from rules import Game, parse_game_spec  # noqa: E402
+from rules import Game, RulesError, parse_game_spec  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 RECORD_SETS = ("table_reach_kalah.json", "table_reach_kalah_standard.json", "table_reach_oware.json")
@@ -43,6 +44,8 @@ RECORD_SETS = ("table_reach_kalah.json", "table_reach_kalah_standard.json", "tab
 THRESHOLDS = {"kalah": (18, 22), "oware": (12, 16, 18, 20)}
 """Top seed counts per game: Kalah's first-use tables (18) and the largest measured (22); Oware's 12
 (Aalina's), 16 (built), 18 and 20 (aimed at)."""
+EVERY = {"kalah": 5, "oware": 10}
+"""Plies between the reported columns: a Kalah(6,4) game lasts about 40 plies, an Oware game several times that."""
 AREA = "table_reach"
 AREA_TITLE = "Endgame tables in real games"
 AREA_ORDER = 4.5
@@ -125,25 +128,28 @@ def resolve_engine(game: Game, name: str) -> str:
 
 
 def play(args: argparse.Namespace) -> None:
-    game = parse_game_spec(args.game)
     if len(args.engine) != 2:
         raise SystemExit(f"give exactly two --engine options (got {len(args.engine)}), e.g. --engine Hard "
                          "--engine Strongest")
-    specs = [resolve_engine(game, name) for name in args.engine]
-    if any(registry.parse_engine_spec(spec)[1].get("tables") for spec in specs):
-        from bench.bench_openspiel import prepare_tables
-
-        for spec in specs:
-            prepare_tables(game, spec, None, threads=1)
     load_at_start = os.getloadavg()[0]
     started = time.perf_counter()
 
     def progress(done: int, total: int, partial: Any) -> None:
         print(f"game {done}/{total}: {partial.records[-1].plies} plies", file=sys.stderr, flush=True)
 
-    result = compare(game, specs[0], specs[1], games=args.games, jobs=args.jobs, openings=args.openings,
-                     opening_plies=args.opening_plies, seed=args.seed, time_limit=args.time_limit,
-                     progress=progress, play=play_with_moves)
+    try:
+        game = parse_game_spec(args.game)
+        specs = [resolve_engine(game, name) for name in args.engine]
+        if any(registry.parse_engine_spec(spec)[1].get("tables") for spec in specs):
+            from bench.bench_openspiel import prepare_tables
+
+            for spec in specs:  # built before the games (as the game would on first use), not during them
+                prepare_tables(game, spec, None, threads=1)
+        result = compare(game, specs[0], specs[1], games=args.games, jobs=args.jobs, openings=args.openings,
+                         opening_plies=args.opening_plies, seed=args.seed, time_limit=args.time_limit,
+                         progress=progress, play=play_with_moves)
+    except (RulesError, EngineError, ValueError) as error:  # a bad game, spec, time limit: say which
+        raise SystemExit(f"bench_table_reach.py play: {error}") from None
     document = json.loads(result.to_json())
     document["played"] = {
         "command": recorder.command(), "engines as named": list(args.engine),
@@ -294,9 +300,9 @@ def record_figures(condition: str | None, records: RecordSet, reaches: Sequence[
     yardstick = f"games of {sum(lengths) / games:.0f} plies on average ({min(lengths)}..{max(lengths)})"
     for item in reaches:
         half = "never" if item.half_inside is None else f"ply {item.half_inside}"
-        recorder.record(condition, AREA, f"{records.label}, {games} games: at most {item.threshold} seeds on the "
-                        "board, half the games inside by", f"{half}; {100 * item.overall:.0f}% of all positions",
-                        yardstick=yardstick)
+        recorder.record(condition, AREA, f"{records.label}, {games} games, tables of up to {item.threshold} seeds: "
+                        "half the games inside by", f"{half}; {100 * item.overall:.0f}% of all positions played "
+                        f"inside; {item.inside_at_end} of {games} games ever", yardstick=yardstick)
     data = json.loads(path.read_text(encoding="utf-8"))
     shares = {str(item.threshold): [round(100 * share, 1) for share in item.shares] for item in reaches}
     table = {"label": records.label, "games": games, "source": source, "played": records.played,
@@ -315,13 +321,24 @@ def reach_command(args: argparse.Namespace) -> None:
         thresholds = args.thresholds or THRESHOLDS.get(records.game)
         if not thresholds:
             raise SystemExit(f"{path}: no default thresholds for {records.game}; give --thresholds 12,16")
-        reaches = [reach(records.seeds, threshold, args.every, args.min_games) for threshold in thresholds]
+        every = args.every or EVERY.get(records.game, 10)
+        reaches = [reach(records.seeds, threshold, every, args.min_games) for threshold in thresholds]
         print(describe(records, reaches) + "\n")
         try:
             source = str(path.resolve().relative_to(ROOT))
         except ValueError:
             source = str(path)
         record_figures(args.record, records, reaches, source)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
 
 
 def _thresholds(text: str) -> tuple[int, ...]:
@@ -340,20 +357,21 @@ def main(argv: list[str] | None = None) -> None:
     playing = commands.add_parser("play", help="play a tournament whose records keep the moves")
     playing.add_argument("--game", required=True, help="kalah, kalah:empty_capture=false, oware ...")
     playing.add_argument("--engine", action="append", default=[], help="a preset name (Hard) or an engine spec; twice")
-    playing.add_argument("--games", type=int, default=40)
+    playing.add_argument("--games", type=_positive, default=40)
     playing.add_argument("--openings", type=int, default=20, help="balanced openings (each played both colours)")
-    playing.add_argument("--opening-plies", type=int, default=4)
+    playing.add_argument("--opening-plies", type=_positive, default=4)
     playing.add_argument("--time-limit", type=float, default=None, help="seconds per move for both engines")
     playing.add_argument("--seed", type=int, default=0)
-    playing.add_argument("--jobs", type=int, default=1)
+    playing.add_argument("--jobs", type=_positive, default=1)
     playing.add_argument("--out", required=True, help="the records file to write (JSON)")
     counting = commands.add_parser("reach", help="count the board seeds in played games")
     counting.add_argument("--records", action="append", default=[], metavar="FILE",
                           help="a records file from play (repeatable; default: the sets in bench/data/)")
     counting.add_argument("--thresholds", type=_thresholds, default=None,
                           help="top seed counts, e.g. 18,22 (default: Kalah 18,22; Oware 12,16,18,20)")
-    counting.add_argument("--every", type=int, default=10, help="report every this many plies (default 10)")
-    counting.add_argument("--min-games", type=int, default=10,
+    counting.add_argument("--every", type=_positive, default=None,
+                          help="report every this many plies (default: Kalah 5, Oware 10)")
+    counting.add_argument("--min-games", type=_positive, default=10,
                           help="stop the ply columns when fewer games are still in play (default 10)")
     recorder.add_flag(counting)
     args = parser.parse_args(argv)
