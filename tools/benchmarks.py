@@ -92,7 +92,30 @@ def render(areas: list[dict]) -> str:
         lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
         lines += [row(entry) for entry in data["entries"]]
         parts.append("\n".join(lines) + "\n")
+        parts += [by_ply_table(table) for table in data.get("by_ply", [])]
     return "\n".join(parts)
+
+
+# -- "Endgame tables in real games" (bench/bench_table_reach.py): its ply-by-ply tables below its rows ----------
+def by_ply_table(table: dict) -> str:
+    """One set of games ply by ply: games in play, mean board seeds, the share inside each threshold."""
+    played = table.get("played", {})
+    caption = (f"**{table['label']}**, {table['games']} games from `{table['source']}`, played by "
+               f"`{played.get('command', 'not recorded')}` on {played.get('date', 'a date not recorded')} "
+               f"({played.get('machine', 'machine not recorded')}; load {played.get('load', 'not recorded')}; "
+               f"commit {played.get('commit', 'not recorded')}). Per ply from the start position, the opening "
+               "included: the games still in play, their mean seeds on the board, and the share of them with at "
+               "most N seeds on the board.")
+    lines = [textwrap.fill(caption, WIDTH, break_long_words=False, break_on_hyphens=False), "",
+             "| ply | " + " | ".join(str(ply) for ply in table["plies"]) + " |",
+             "|---|" + "---:|" * len(table["plies"]),
+             "| games in play | " + " | ".join(str(count) for count in table["in_play"]) + " |",
+             "| mean seeds on the board | " + " | ".join(f"{mean:.1f}" for mean in table["mean_seeds"]) + " |"]
+    for threshold, shares in table["shares_percent"].items():
+        half = table["half_inside"].get(threshold)
+        label = f"≤ {threshold} seeds (half the games inside by {'ply ' + str(half) if half is not None else 'no ply'})"
+        lines.append(f"| {cell(label)} | " + " | ".join(f"{share:.0f}%" for share in shares) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
