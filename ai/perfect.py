@@ -63,6 +63,8 @@ class _Knowledge:
 
     prover: Any
     tables: Any
+    fallback: PVSEngine
+    """The Strongest search, its table warm from move to move too."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     after: State | None = None
     player: int = 0
@@ -92,8 +94,6 @@ class PerfectEngine(Engine):
             raise EngineError(f"perfect: time must be above 0 seconds (or none), not {time!r}")
         self.time_limit = time
         self.memory = check_memory(self.name, memory)
-        self.fallback = PVSEngine(game, time=time, memory=memory, tables=True)
-        """The Strongest search (the Kalah preset's engine at this time and memory)."""
         self.why_not = ""
         """Why the prover cannot run (no compiled core), or empty."""
         import ai.core
@@ -115,15 +115,15 @@ class PerfectEngine(Engine):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
                                 {"proven": True, "value": int(game.outcome(state).margin(game.to_move(state))),
                                  "source": "rules"})
-        if self.why_not:
-            return self._fall_back(state, budget, cancel, progress, None, self.why_not)
-        loaded = endgame_tables.ensure(game)
+        loaded = None if self.why_not else endgame_tables.ensure(game)
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer
         seconds = budget.seconds
         knowledge, private = self._knowledge(loaded)
         try:
+            if self.why_not:
+                return self._fall_back(state, budget, cancel, progress, knowledge, None, self.why_not)
             follows, guess = self._follows(knowledge, state)
             share = 1.0 if follows else PROVE_SHARE
             deadline = None if seconds is None else budget.started + share * seconds
@@ -133,10 +133,10 @@ class PerfectEngine(Engine):
                 if progress is not None:
                     progress(result)
                 return result
+            return self._fall_back(state, budget, cancel, progress, knowledge, bounds, "not proved in time")
         finally:
             if not private:
                 knowledge.lock.release()
-        return self._fall_back(state, budget, cancel, progress, bounds, "not proved in time")
 
     # -- the three ways to a move -----------------------------------------------------------------------------
     def from_tables(self, state: State, loaded: Any, budget: Budget | None = None) -> SearchResult | None:
@@ -185,9 +185,13 @@ class PerfectEngine(Engine):
                             budget.elapsed(), exact, info)
 
     def _fall_back(self, state: State, budget: Budget, cancel: CancelToken | None,
-                   progress: ProgressCallback | None, bounds: Any, why: str) -> SearchResult:
+                   progress: ProgressCallback | None, knowledge: _Knowledge, bounds: Any, why: str) -> SearchResult:
+        if cancel is not None and cancel.is_cancelled:  # the caller has its answer: stop at once
+            move = bounds.move if bounds is not None and bounds.move is not None else self.game.legal_moves(state)[0]
+            return SearchResult(move, 0.0, 0, 0, (move,), budget.elapsed(), False,
+                                {"proven": False, "source": "cancelled"})
         left = None if budget.seconds is None else max(0.001, budget.seconds - budget.elapsed())
-        found = self.fallback.search(state, Limits(time=left), cancel, progress)
+        found = knowledge.fallback.search(state, Limits(time=left), cancel, progress)
         info = {**found.info, "proven": bool(found.exhaustive), "source": "search", "why": why}
         if found.exhaustive and abs(found.score) >= WIN:
             info["value"] = int(found.score - WIN if found.score > 0 else found.score + WIN)
@@ -207,13 +211,21 @@ class PerfectEngine(Engine):
         with _shared_lock:
             knowledge = _shared.get(key)
             if knowledge is None:
-                knowledge = _shared[key] = _Knowledge(KalahProver(self.game, loaded, self.memory), loaded)
+                knowledge = _shared[key] = self._new_knowledge(loaded)
         if not knowledge.lock.acquire(blocking=False):
-            return _Knowledge(KalahProver(self.game, loaded, self.memory), loaded), True
-        if knowledge.tables is not loaded:  # the tables arrived (or grew): values stored without them go
+            return self._new_knowledge(loaded), True
+        if knowledge.tables is not loaded and knowledge.prover is not None:
+            # the tables arrived (or grew): the prover starts afresh with them (the fallback sees them itself)
             knowledge.prover = KalahProver(self.game, loaded, self.memory)
             knowledge.tables, knowledge.after = loaded, None
         return knowledge, False
+
+    def _new_knowledge(self, loaded: Any) -> _Knowledge:
+        from ai.kalah_solve import KalahProver
+
+        prover = None if self.why_not else KalahProver(self.game, loaded, self.memory)
+        fallback = PVSEngine(self.game, time=None, memory=self.memory, tables=True)
+        return _Knowledge(prover, loaded, fallback)
 
     def _follows(self, knowledge: _Knowledge, state: State) -> tuple[bool, float | None]:
         """Whether ``state`` is the last proved move's position or follows it by the opponent's moves alone
