@@ -100,6 +100,8 @@ class PerfectEngine(Engine):
 
         if ai.core.module() is None:
             self.why_not = f"the prover needs the compiled core: {ai.core.status().why}"
+        else:
+            endgame_tables.tables_for(game)  # loaded (and checked) here, as pvs:tables=true does, not on the clock
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
