@@ -157,6 +157,7 @@ class KalahProver:
                         return bounds()
                 if move is None:
                     raise ValueError(f"prove_within needs first_depth of 1 or more, not {first_depth}")
+            assert guess is not None  # set by the argument or by the deepening above
             guess = float(round(guess))
             deep = MAX_DEPTH
             self.last_depth = deep

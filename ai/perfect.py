@@ -7,7 +7,10 @@ Each move, in this order:
    for the Strongest level), every move's exact value is read from them and the best is played at once.
 2. *Proof*: otherwise the prover (``ai.kalah_solve.KalahProver``, MTD(f) null-window tests to the end of the
    game over the compiled search and the tables) tries to prove the position's value within a share of the
-   time (``PROVE_SHARE``; all of it when the position continues a line it proved already).  Its
+   time: all of it when the position continues a line it proved already; ``PROVE_SHARE`` when the board holds
+   no more than ``REACH_SLACK`` seeds above the most it has proved a position with (its *reach*, learnt as it
+   plays); else only ``PROBE_SHARE``, so that in the opening, where no proof succeeds in a move's time, the
+   Strongest search keeps nearly all of it.  Its
    transposition table stays warm from move to move, and a value it proved is the first guess of the next
    proof along the same line: after its own move the value for it can only stay or grow whatever the
    opponent plays, so the first test proves the old value again (cheap) and the next ones refine it.
@@ -35,13 +38,16 @@ from ai import tables as endgame_tables
 from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused,
 )
-from ai.evaluators import WIN, final_score
+from ai.evaluators import WIN, final_margin, final_score
 from ai.search import Budget, PVSEngine, check_memory
 from rules import Game, State
 
 PROVE_SHARE = 0.5
-"""The share of the move's time the prover gets before the Strongest search takes over (when the position does
-not continue a line already proved)."""
+"""The share of the move's time the prover gets before the Strongest search takes over, within its reach."""
+PROBE_SHARE = 0.15
+"""The share it gets beyond its reach: enough to find where proofs begin, little taken from the search."""
+REACH_SLACK = 2
+"""A board this many seeds above the reach still gets ``PROVE_SHARE``."""
 FOLLOW_LIMIT = 400
 """Positions examined when checking that a position follows the last proved one by the opponent's moves."""
 
@@ -69,6 +75,8 @@ class _Knowledge:
     after: State | None = None
     player: int = 0
     secured: float = 0.0
+    reach: int = 0
+    """The most seeds on the board of a position proved exactly so far."""
 
 
 _shared: dict[tuple[str, float], _Knowledge] = {}
@@ -115,7 +123,7 @@ class PerfectEngine(Engine):
         budget = Budget(limits, cancel, self.time_limit)
         if game.is_terminal(state):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
-                                {"proven": True, "value": int(game.outcome(state).margin(game.to_move(state))),
+                                {"proven": True, "value": int(final_margin(game, state, game.to_move(state))),
                                  "source": "rules"})
         loaded = None if self.why_not else endgame_tables.ensure(game)
         answer = self.from_tables(state, loaded, budget)
@@ -127,9 +135,12 @@ class PerfectEngine(Engine):
             if self.why_not:
                 return self._fall_back(state, budget, cancel, progress, knowledge, None, self.why_not)
             follows, guess = self._follows(knowledge, state)
-            share = 1.0 if follows else PROVE_SHARE
+            seeds = sum(state.pits)  # type: ignore[attr-defined]
+            share = 1.0 if follows else PROVE_SHARE if seeds <= knowledge.reach + REACH_SLACK else PROBE_SHARE
             deadline = None if seconds is None else budget.started + share * seconds
             bounds = knowledge.prover.prove_within(state, deadline, cancel, guess=guess)
+            if bounds.is_exact:
+                knowledge.reach = max(knowledge.reach, seeds)
             if bounds.move is not None and (bounds.is_exact or follows or bounds.lower > 0):
                 result = self._proven(state, bounds, budget, knowledge)
                 if progress is not None:
