@@ -48,6 +48,10 @@ PROBE_SHARE = 0.15
 """The share it gets beyond its reach: enough to find where proofs begin, little taken from the search."""
 REACH_SLACK = 2
 """A board this many seeds above the reach still gets ``PROVE_SHARE``."""
+FIRST_REACH = 28
+"""The reach before anything is proved: a cold prover proves Kalah(6,4) positions of up to 31 seeds on the board
+in a hundredth of a second (``bench/bench_perfect.py reach``), and a whole game of a small board (Kalah(4,3) has
+24 seeds) as fast."""
 FOLLOW_LIMIT = 400
 """Positions examined when checking that a position follows the last proved one by the opponent's moves."""
 
@@ -75,8 +79,8 @@ class _Knowledge:
     after: State | None = None
     player: int = 0
     secured: float = 0.0
-    reach: int = 0
-    """The most seeds on the board of a position proved exactly so far."""
+    reach: int = FIRST_REACH
+    """The most seeds on the board of a position proved exactly so far (``FIRST_REACH`` at first)."""
 
 
 _shared: dict[tuple[str, float], _Knowledge] = {}
