@@ -7,13 +7,13 @@ Each move, in this order:
    for the Strongest level), every move's exact value is read from them and the best is played at once.
 2. *Proof*: otherwise the prover (``ai.kalah_solve.KalahProver``, MTD(f) null-window tests to the end of the
    game over the compiled search and the tables) tries to prove the position's value within a share of the
-   time: all of it when the position continues a line it proved already; ``PROVE_SHARE`` when the board holds
-   no more than ``REACH_SLACK`` seeds above the most it has proved a position with (its *reach*, learnt as it
-   plays); else only ``PROBE_SHARE``, so that in the opening, where no proof succeeds in a move's time, the
-   Strongest search keeps nearly all of it.  Its
-   transposition table stays warm from move to move, and a value it proved is the first guess of the next
-   proof along the same line: after its own move the value for it can only stay or grow whatever the
-   opponent plays, so the first test proves the old value again (cheap) and the next ones refine it.
+   time: nearly all of it (``FOLLOW_SHARE``) when the position continues a line it proved already;
+   ``PROVE_SHARE`` when the board holds no more than ``REACH_SLACK`` seeds above the most it has proved a
+   position with (its *reach*, learnt as it plays); else only ``PROBE_SHARE``, so that in the opening, where
+   no proof succeeds in a move's time, the Strongest search keeps nearly all of it.  Its transposition table
+   stays warm from move to move, and a value it proved is the first guess of the next proof along the same
+   line: after its own move the value for it can only stay or grow whatever the opponent plays, so the first
+   test proves the old value again (cheap) and the next ones refine it.
 3. *Fallback*: when nothing is proved in time, the Strongest search (``pvs`` with the tables, the same
    memory) plays in the time left.
 
@@ -44,6 +44,8 @@ from rules import Game, State
 
 PROVE_SHARE = 0.5
 """The share of the move's time the prover gets before the Strongest search takes over, within its reach."""
+FOLLOW_SHARE = 0.85
+"""The share it gets on a line it has proved (the rest is the fallback's, should even the first test not end)."""
 PROBE_SHARE = 0.15
 """The share it gets beyond its reach: enough to find where proofs begin, little taken from the search."""
 REACH_SLACK = 2
@@ -140,7 +142,7 @@ class PerfectEngine(Engine):
                 return self._fall_back(state, budget, cancel, progress, knowledge, None, self.why_not)
             follows, guess = self._follows(knowledge, state)
             seeds = sum(state.pits)  # type: ignore[attr-defined]
-            share = 1.0 if follows else PROVE_SHARE if seeds <= knowledge.reach + REACH_SLACK else PROBE_SHARE
+            share = FOLLOW_SHARE if follows else PROVE_SHARE if seeds <= knowledge.reach + REACH_SLACK else PROBE_SHARE
             deadline = None if seconds is None else budget.started + share * seconds
             bounds = knowledge.prover.prove_within(state, deadline, cancel, guess=guess)
             if bounds.is_exact:
