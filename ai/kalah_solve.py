@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ai.base import SearchAborted
+from ai.base import CancelToken, SearchAborted
 from ai.core.kernels import CompiledKalahKernel
 from ai.evaluators import get_evaluator
 from rules import Game
@@ -27,11 +27,12 @@ MAX_DEPTH = 250
 
 @dataclass(frozen=True)
 class _Deadline:
-    """The part of a search budget ``make_run`` reads: a ``time.perf_counter`` deadline and nothing else."""
+    """The part of a search budget ``make_run`` reads: a ``time.perf_counter`` deadline (or None) and the cancel
+    token whose flag the compiled search polls (or None)."""
 
-    deadline: float
+    deadline: float | None
     max_nodes: None = None
-    cancel: None = None
+    cancel: CancelToken | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,22 @@ class Proof:
     depth: int
     nodes: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a proof cut short by the clock knows: ``lower <= value <= upper`` for the side to move, and a move
+    that secures ``lower`` (None until a test has proved a lower bound).  Exact when ``lower == upper``."""
+
+    lower: float
+    upper: float
+    move: int | None
+    nodes: int
+    seconds: float
+
+    @property
+    def is_exact(self) -> bool:
+        return self.lower == self.upper and self.move is not None
 
 
 @dataclass(frozen=True)
@@ -71,6 +88,8 @@ class KalahProver:
         self.kernel.core.use_bounds(True)
         self.table = self.kernel.new_table(memory)
         self.nodes = 0
+        self.last_depth = 0
+        """The depth of the last proof: the resolved iteration's, or ``MAX_DEPTH`` for tests to the end."""
 
     def prove(self, state: KalahState, progress: ProgressFn | None = None) -> Proof:
         """The exact value of ``state`` for the side to move (the game must not be over)."""
@@ -93,43 +112,70 @@ class KalahProver:
     def prove_by_tests(self, state: KalahState, progress: ProgressFn | None = None, first_depth: int = 14,
                        deadline: float | None = None) -> Proof:
         """The exact value by null-window tests to the end of the game (MTD(f) on whole margins), after a
-        short iterative deepening that gives the first guess and the move ordering."""
+        short iterative deepening that gives the first guess and the move ordering.  SearchAborted when
+        ``deadline`` passes first."""
+        bounds = self.prove_within(state, deadline, progress=progress, first_depth=first_depth)
+        if not bounds.is_exact:
+            raise SearchAborted
+        assert bounds.move is not None
+        depth = self.last_depth
+        return Proof(int(bounds.lower), bounds.move, depth, bounds.nodes, bounds.seconds)
+
+    def prove_within(self, state: KalahState, deadline: float | None, cancel: CancelToken | None = None,
+                     progress: ProgressFn | None = None, first_depth: int = 14,
+                     guess: float | None = None) -> Bounds:
+        """MTD(f) to the end of the game until ``deadline`` (a ``time.perf_counter`` instant; None: until done)
+        or ``cancel``: the bounds proved so far and a move that secures the lower one (exact when the proof
+        finished).  ``guess``, e.g. a value proved earlier on the same line of play, replaces the first
+        iterative deepening (``first_depth`` plies) as the first test's window; a good guess makes the first
+        test prove ``value >= guess`` and the second its exactness."""
         if self.game.is_terminal(state):
             raise ValueError("the game is over: nothing to prove")
         root = self.kernel.encode(state)
-        budget = None if deadline is None else _Deadline(deadline)  # SearchAborted when it passes
+        budget = None if deadline is None and cancel is None else _Deadline(deadline, cancel=cancel)
         run = self.kernel.make_run(self.table, budget, 256, state)
         started = time.perf_counter()
         self.table.new_search()
-        guess, move = 0.0, None
-        for depth in range(1, first_depth + 1):
-            score, move, resolved = run.root(root, depth)
-            guess = score
-            if progress is not None:
-                progress(Iteration(depth, score, move, run.nodes, time.perf_counter() - started, resolved))
-            if resolved:
-                self.nodes += run.nodes
-                return Proof(int(round(score)), move, depth, run.nodes, time.perf_counter() - started)
-        if move is None:
-            raise ValueError(f"prove_by_tests needs first_depth of 1 or more, not {first_depth}")
         lower, upper = -float("inf"), float("inf")
-        guess = float(round(guess))
-        best = move
-        deep = MAX_DEPTH
-        while lower < upper:
-            beta = guess + 1 if guess == lower else guess
-            value, move, resolved = run.root(root, deep, beta - 1, beta)
-            if not resolved:
-                raise RuntimeError(f"a line is longer than {deep} plies: not proved")
-            if value >= beta:
-                lower, best = value, move
-            else:
-                upper = value
-            guess = value
-            if progress is not None:
-                progress(Iteration(deep, value, move, run.nodes, time.perf_counter() - started, lower >= upper))
-        self.nodes += run.nodes
-        return Proof(int(lower), best, deep, run.nodes, time.perf_counter() - started)
+        best: int | None = None
+
+        def bounds() -> Bounds:
+            self.nodes += run.nodes
+            return Bounds(lower, upper, best, run.nodes, time.perf_counter() - started)
+
+        try:
+            if guess is None:
+                move = None
+                for depth in range(1, first_depth + 1):
+                    score, move, resolved = run.root(root, depth)
+                    guess = score
+                    if progress is not None:
+                        progress(Iteration(depth, score, move, run.nodes, time.perf_counter() - started, resolved))
+                    if resolved:
+                        lower = upper = float(round(score))
+                        best, self.last_depth = move, depth
+                        return bounds()
+                if move is None:
+                    raise ValueError(f"prove_within needs first_depth of 1 or more, not {first_depth}")
+            assert guess is not None  # set by the argument or by the deepening above
+            guess = float(round(guess))
+            deep = MAX_DEPTH
+            self.last_depth = deep
+            while lower < upper:
+                beta = guess + 1 if guess == lower else guess
+                value, move, resolved = run.root(root, deep, beta - 1, beta)
+                if not resolved:
+                    raise RuntimeError(f"a line is longer than {deep} plies: not proved")
+                if value >= beta:
+                    lower, best = value, move
+                else:
+                    upper = value
+                guess = value
+                if progress is not None:
+                    progress(Iteration(deep, value, move, run.nodes, time.perf_counter() - started, lower >= upper))
+        except SearchAborted:
+            pass
+        return bounds()
 
     def principal_variation(self, state: KalahState, value: int, limit: int = 400,
                             seconds: float | None = None) -> tuple[tuple[int, ...], bool]:

@@ -123,6 +123,9 @@ class EngineInfo:
     description: str
     target: str
     params: tuple[EngineParam, ...]
+    games: tuple[str, ...] = ()
+    """The games it plays, by name (``games:`` in the YAML, e.g. the Perfect engine's ``[kalah]``); empty: every
+    game of its kind."""
 
     def param(self, name: str) -> EngineParam:
         for param in self.params:
@@ -135,6 +138,8 @@ class EngineInfo:
         return {param.name: param.default for param in self.params}
 
     def suits(self, game: Game) -> bool:
+        if self.games and game.name not in self.games:
+            return False
         return self.kind == "any" or (self.kind == "adversary") == (game.num_players == 2)
 
     def load(self) -> type[Engine]:
@@ -187,6 +192,7 @@ def _load_registry() -> dict[str, EngineInfo]:
                 description=str(raw.get("description", "")),
                 target=str(raw["class"]),
                 params=params,
+                games=tuple(str(name) for name in raw.get("games") or ()),
             )
     return engines
 

@@ -162,21 +162,71 @@ def expectation(game: Game, score: float) -> str:
 
 
 def hint_text(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None = None) -> str:
-    """The hint in words: the move, what it does, and how strong the advice is."""
+    """The hint in words: first the verdict (what is proven when it is: ``Pit 4 wins by 6 (proven).``; else the
+    search's outlook and depth: ``Pit 3: about +2.5 seeds after 18 plies.``), then what the move does and, for
+    an unproven verdict, how it compares with the next best move.  Never a raw score."""
     move = result.move
     mover = game.to_move(state)
-    name = move_name(game, state, move)
     effects = _effects(game, mover, facts(game, state, move), you=True)
-    if effects and effects[0].startswith("your"):
-        line = f"{name.capitalize()}: {effects[0]}" + "".join(f", {e}" for e in effects[1:])
-    elif effects:
-        line = f"{name.capitalize()} {', '.join(effects)}"
-    else:
-        line = f"Play {name}"
-    advice = strength(game, state, result, alternatives)
-    if result.depth > QUICK_DEPTH and not is_proven(result.score):
-        advice += f" Expect {expectation(game, result.score)}."
-    return f"{line}.\n{advice}"
+    details = []
+    if effects:
+        said = ", ".join(effects)
+        details.append((said[0].upper() + said[1:]) if said.startswith("your") else f"It {said}")
+        details[-1] += "."
+    if proof(result) is None and result.depth > QUICK_DEPTH:
+        details.append(strength(game, state, result, alternatives))
+    text = verdict(game, state, result)
+    return text + ("\n" + " ".join(details) if details else "")
+
+
+def proof(result: SearchResult) -> tuple[int, str] | None:
+    """What a search proved about its move, as (margin for the side to move, kind): kind ``exact`` (the margin
+    is the position's value), ``at least`` (the move secures at least it) or ``at most`` (a loss by at least
+    the margin, i.e. the value is at most it); None when nothing is proven."""
+    info = result.info or {}
+    score = result.score
+    if info.get("proven") and isinstance(info.get("value"), int):
+        return info["value"], "exact"
+    if isinstance(info.get("bound"), int):
+        return info["bound"], "at least"
+    if result.exhaustive:
+        margin = score - WIN if score >= HEURISTIC_BOUND else score + WIN if score <= -HEURISTIC_BOUND else score
+        return int(round(margin)), "exact"
+    if score >= HEURISTIC_BOUND:
+        return int(round(score - WIN)), "at least"
+    if score <= -HEURISTIC_BOUND:
+        return int(round(score + WIN)), "at most"
+    return None
+
+
+def verdict(game: Game, state: State, result: SearchResult) -> str:
+    """The hint's first sentence: the proven result of the move, or the search's outlook with its depth."""
+    name = move_name(game, state, result.move)
+    title = name[0].upper() + name[1:]
+    proven = proof(result)
+    if proven is not None:
+        margin, kind = proven
+        if is_cave(game):  # the cave's margins are no measure a player counts
+            return f"{title} wins (proven)." if margin > 0 else (
+                f"Every move loses; {name} holds out best." if margin < 0 else f"{title} draws (proven).")
+        if kind == "at least" and margin <= 0:
+            return f"{title} draws at least (proven)." if margin == 0 else \
+                f"{title} loses by at most {-margin} (proven)."
+        least = " at least" if kind != "exact" else ""
+        if margin > 0:
+            return f"{title} wins by{least} {margin} (proven)."
+        if margin < 0:
+            return f"Every move loses; {name} loses least (by{least} {-margin})."
+        return f"{title} draws (proven)."
+    if result.depth <= QUICK_DEPTH:
+        return f"{title}: a quick look only."
+    plies = f"{result.depth} {'ply' if result.depth == 1 else 'plies'}"
+    unit, small, _clear = _unit(game)
+    if not unit:
+        return f"{title}: {expectation(game, result.score)} after {plies}."
+    if abs(result.score) < 0.05:
+        return f"{title}: about even after {plies}."
+    return f"{title}: about {result.score:+.1f} {unit}s after {plies}."
 
 
 def strength(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None) -> str:

@@ -5,6 +5,10 @@ advice can say how much better it is than the next best ("best by a clear margin
 like any other.  The best move gets most of the time; what is left is shared among the other moves, each
 searched one ply shallower from the position it leads to (the same horizon from the root).  Their scores
 (from the hint's mover's side) go to ``result.info["alternatives"]``; moves not scored in time are left out.
+
+For Kalah the hint first asks the endgame tables and the prover (``ai.perfect.PerfectEngine.prove``) for the
+exact value within ``PROVE_SHARE`` of its time: a proven move needs no comparison, and the hint says what is
+proven.  Only when that fails does the hint engine search, in the time left.
 """
 from __future__ import annotations
 
@@ -14,10 +18,22 @@ from dataclasses import replace
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchResult
 from ai.evaluators import final_score
 from game.explain import QUICK_DEPTH
-from rules import State
+from rules import Game, State
 
 BEST_SHARE = 0.6
 """The share of the time the best move's search gets."""
+PROVE_SHARE = 0.5
+"""The share of a Kalah hint's time the tables and the prover get before the hint engine searches."""
+
+
+def proving_engine(game: Game) -> Engine | None:
+    """The engine that proves a hint first (Kalah's Perfect level, which needs the compiled core), or None."""
+    if game.name != "kalah":
+        return None
+    from ai.perfect import PerfectEngine
+
+    engine = PerfectEngine(game)
+    return None if engine.why_not else engine
 
 
 class RankedSearch(Engine):
@@ -26,9 +42,12 @@ class RankedSearch(Engine):
     name = "ranked"
     kind = "any"
 
-    def __init__(self, inner: Engine) -> None:
+    def __init__(self, inner: Engine, prover: Engine | None = None) -> None:
         super().__init__(inner.game)
         self.inner = inner
+        self.prover = prover if prover is not None or inner.name == "perfect" else proving_engine(inner.game)
+        """Asked first for a proof (``proving_engine``); None when the inner engine proves by itself or the
+        game has no prover."""
 
     def __repr__(self) -> str:
         return repr(self.inner)
@@ -38,6 +57,12 @@ class RankedSearch(Engine):
         limits = limits or Limits()
         started = time.monotonic()
         budget = limits.time
+        if self.prover is not None and budget is not None and limits.depth is None:
+            proved = self.prover.prove(state, budget * PROVE_SHARE, cancel)  # type: ignore[attr-defined]
+            if proved is not None:
+                return proved
+            budget = max(0.001, budget - (time.monotonic() - started))
+            started = time.monotonic()
         best = self.inner.search(state, replace(limits, time=None if budget is None else budget * BEST_SHARE),
                                  cancel, progress)
         game = self.game

@@ -13,6 +13,7 @@ from typing import Callable, TextIO
 
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
+from game import explain
 from game.analysis import Analysis, how_words, value_phrase
 from game.console.seats import hint_engine, seat_label, seconds_per_move
 from game.savegame import Seat
@@ -244,7 +245,8 @@ class GameLoop:
             self.io.say(f"No hint: the engine {spec} found no legal move.")
             return
         move = game.move_label(session.state, result.move)
-        self.io.say(f"Hint: {move}  ({spec}: {_thinking(result, time.perf_counter() - started)})")
+        words = explain.hint_text(game, session.state, result).replace("\n", " ")
+        self.io.say(f"Hint: {move}  ({words}; {spec}, {time.perf_counter() - started:.2f} s)")
 
     def _analyse(self, argument: str) -> None:
         """``analyse [SECONDS]``: every legal move with its value, best first, after deepening for SECONDS."""

@@ -1,9 +1,9 @@
 """The seats of a text game, apart from any input or output: who sits in each seat and how long a computer may
 think.  The game in progress with its undo history is ``game.session.Session``, shared with the screens.
 
-A seat is typed as ``human``, ``computer``, a level of the game's presets (Easy, Medium, Hard, Strongest) or an
-engine spec such as ``alphabeta:depth=6``; :func:`resolve_seat` turns the text into a ``Seat`` or says what is
-valid.
+A seat is typed as ``human``, ``computer``, a level of the game's presets (Easy, Medium, Hard, Strongest; Kalah
+also Perfect) or an engine spec such as ``alphabeta:depth=6``; :func:`resolve_seat` turns the text into a
+``Seat`` or says what is valid.
 """
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from game.savegame import SaveError, Seat
 from rules import Game
 from rules.base import clip
 
-HINT_LEVELS = ("Hard", "Strongest", "Medium", "Easy")
+HINT_LEVELS = ("Perfect", "Hard", "Strongest", "Medium", "Easy")
+"""The level that answers ``hint``, the first a game has: Kalah's Perfect (tables and prover, the search
+where they cannot prove in time), else Hard (half a second, so a hint comes quickly)."""
 COMPUTER_LEVEL = "Medium"
 
 

@@ -6,6 +6,7 @@ the final result is the last completed one.  ``bench/bench_worker.py`` measures 
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -239,6 +240,12 @@ def test_gc_is_paused_during_a_single_agent_search_and_restored_after():
     from ai.base import gc_paused
     from ai.registry import make_engine
 
+    # A search an earlier test cancelled may still be unwinding on its thread (the worker answered at once; a
+    # fresh table's first pages can take a tenth of a second): the collector is back on once it has.
+    for _ in range(200):
+        if gc.isenabled():
+            break
+        time.sleep(0.01)
     assert gc.isenabled()
     with gc_paused():
         assert not gc.isenabled()

@@ -4,7 +4,7 @@ Each position is worked by hand; the rules' own ``report`` is the oracle where c
 from __future__ import annotations
 
 import rules
-from ai.base import SearchResult
+from ai.base import Limits, SearchResult
 from ai.evaluators import WIN, final_score, get_evaluator
 from ai.registry import make_engine
 from game import explain
@@ -36,28 +36,79 @@ def result(move, score: float = 0.0, depth: int = 6) -> SearchResult:  # type: i
 def test_an_extra_turn_is_said_to_the_player_and_pits_count_from_one():
     start = KALAH.initial_state()
     text = explain.hint_text(KALAH, start, result(2, 1.0), {0: -3.0, 1: -2.0, 3: -4.0, 4: -1.5, 5: -2.5})
-    assert text.startswith("Pit 3: your last seed lands in your store: play again.")
-    assert text.endswith("Best by a clear margin. Expect to be about 1 seed ahead.")
-    ahead = explain.hint_text(KALAH, start, result(2, 3.4), {0: -3.0})
-    assert ahead.endswith("Best by a clear margin. Expect to be about 3 seeds ahead.")
+    assert text == ("Pit 3: about +1.0 seeds after 6 plies.\n"
+                    "Your last seed lands in your store: play again. Best by a clear margin.")
+    ahead = explain.hint_text(KALAH, start, result(2, 3.44, depth=18), {0: -3.0})
+    assert ahead.startswith("Pit 3: about +3.4 seeds after 18 plies.\n") and ahead.endswith("Best by a clear margin.")
+    assert explain.hint_text(KALAH, start, result(2, 0.01), {0: -3.0}).startswith("Pit 3: about even after 6 plies.")
     assert explain.move_text(KALAH, start, 2) == "South sows pit 3 (4 seeds): plays again"
 
 
 def test_a_capture_names_the_seeds_captured_in_the_singular_and_plural():
-    assert explain.hint_text(KALAH, KALAH_CAPTURE, result(1)).startswith("Pit 2 captures 7 seeds.")
+    assert explain.hint_text(KALAH, KALAH_CAPTURE, result(1)).startswith("Pit 2: about even after 6 plies.\n"
+                                                                           "It captures 7 seeds.")
     assert explain.move_text(KALAH, KALAH_CAPTURE, 1) == "South sows pit 2 (1 seed): captures 7 seeds"
     assert explain.move_text(KALAH, KALAH_LAST, 3) == "South sows pit 4 (1 seed): captures 1 seed, wins the game"
 
 
 def test_a_move_that_wins_says_so_and_a_proven_score_is_a_sure_win():
     text = explain.hint_text(KALAH, KALAH_LAST, result(3, WIN + 14, depth=1))
-    assert text.startswith("Pit 4 captures 1 seed, wins the game.") and "a sure win by 14 seeds" in text
+    assert text == "Pit 4 wins by at least 14 (proven).\nIt captures 1 seed, wins the game."
     lost = explain.hint_text(KALAH, KALAH_CAPTURE, result(5, -(WIN + 3)))
-    assert "Every move loses against best play" in lost
+    assert lost.startswith("Every move loses; pit 6 loses least (by at least 3).")
+    assert "100" not in text + lost  # never a raw score
     # South's last seed reaches the store, but South's side is then empty: no extra turn, North takes its 10.
     losing = KALAH.from_text("pits=0,0,0,0,0,1/0,0,0,0,0,10 stores=10,27 move=S")
     assert explain.move_text(KALAH, losing, 5) == "South sows pit 6 (1 seed): ends the game and loses"
-    assert explain.hint_text(KALAH, losing, result(5)).startswith("Pit 6 ends the game and you lose.")
+    assert explain.hint_text(KALAH, losing, result(5)).endswith("\nIt ends the game and you lose. The only move.")
+
+
+def proven(move, value: int) -> SearchResult:  # type: ignore[no-untyped-def]
+    """What the Perfect engine answers when it has proved the position's exact value."""
+    score = WIN + value if value > 0 else -(WIN - value) if value < 0 else 0.0
+    return SearchResult(move, score, 250, exhaustive=True, info={"proven": True, "value": value, "source": "prover"})
+
+
+def test_a_proven_hint_says_what_is_proven_and_never_a_score():
+    start = KALAH.initial_state()
+    assert explain.hint_text(KALAH, KALAH_CAPTURE, proven(1, 6)) == "Pit 2 wins by 6 (proven).\nIt captures 7 seeds."
+    assert explain.hint_text(KALAH, start, proven(2, 0)) == \
+        "Pit 3 draws (proven).\nYour last seed lands in your store: play again."
+    assert explain.hint_text(KALAH, start, proven(1, -2)) == "Every move loses; pit 2 loses least (by 2)."
+    # an exhaustive search (every line to the end) is as good as a proof; a proven bound says "at least"
+    assert explain.verdict(KALAH, start, SearchResult(0, -(WIN + 4), 30, exhaustive=True)) == \
+        "Every move loses; pit 1 loses least (by 4)."
+    assert explain.verdict(KALAH, start, SearchResult(0, 3.0, 250, info={"proven": False, "bound": 3})) == \
+        "Pit 1 wins by at least 3 (proven)."
+    assert explain.verdict(KALAH, start, SearchResult(0, -1.0, 250, info={"proven": False, "bound": -1})) == \
+        "Pit 1 loses by at most 1 (proven)."
+    assert explain.verdict(KALAH, start, SearchResult(0, 0.4, 2)) == "Pit 1: a quick look only."
+
+
+def test_a_kalah_hint_is_proved_by_the_tables_when_it_can_be(tmp_path, monkeypatch):
+    import ai.core
+    from ai import perfect, tables
+
+    if ai.core.module() is None:
+        return  # the prover needs the compiled core; test_the_ranked_hint... covers the search alone
+    small = rules.get_game("kalah", pits=4, seeds=3)
+    tables.build_kalah_tables(tmp_path, 4, True, 8, threads=1)
+    monkeypatch.setenv(tables.ENV, str(tmp_path))
+    tables.forget()
+    perfect.forget()
+    try:
+        state = small.from_text("pits=1,0,2,0/0,1,0,3 stores=10,7 move=S")
+        found = RankedSearch(make_engine(small, "alphabeta:depth=3")).search(state, Limits(time=2.0))
+        expected = make_engine(small, "solver").search(state)
+        assert found.info["proven"] and found.info["value"] == int(expected.score)
+        words = explain.hint_text(small, state, found)
+        assert "(proven)" in words or words.startswith("Every move loses; ")
+        assert "alternatives" not in found.info  # a proof needs no comparison
+        searched = RankedSearch(make_engine(small, "alphabeta:depth=3")).search(state)  # no time: the search only
+        assert "proven" not in searched.info
+    finally:
+        tables.forget()
+        perfect.forget()
 
 
 def test_the_strength_of_the_advice_in_plain_terms():
@@ -69,8 +120,8 @@ def test_the_strength_of_the_advice_in_plain_terms():
 
 
 def test_oware_captures_feeding_and_the_majority():
-    assert explain.hint_text(OWARE, OWARE_CAPTURE, result(5)).startswith("Pit 6 captures 5 seeds.")
-    assert explain.hint_text(OWARE, OWARE_FEED, result(4)).startswith("Pit 5 feeds North.")
+    assert "\nIt captures 5 seeds." in explain.hint_text(OWARE, OWARE_CAPTURE, result(5))
+    assert "\nIt feeds North." in explain.hint_text(OWARE, OWARE_FEED, result(4))
     session = Session(OWARE, (Seat(), Seat()), OWARE.from_text("pits=0,0,0,0,0,2/1,2,0,0,4,0 stores=20,19 move=S"))
     session.play(5)
     said = explain.result(session)
@@ -97,7 +148,9 @@ def test_hus_a_player_with_no_pit_to_sow_loses():
 
 def test_the_cave_names_cells_and_five_in_a_row():
     assert CAVE.legal_moves(CAVE_FOUR)[0] == 4
-    assert explain.hint_text(CAVE, CAVE_FOUR, result(4)).startswith("E1 makes five in a row: you win.")
+    assert explain.hint_text(CAVE, CAVE_FOUR, result(4, 250.0)).startswith(
+        "E1: a better position after 6 plies.\nIt makes five in a row: you win.")
+    assert explain.hint_text(CAVE, CAVE_FOUR, result(4, WIN + 1, depth=1)).startswith("E1 wins (proven).")
     session = Session(CAVE, (Seat("greedy"), Seat()), CAVE_FOUR)
     session.play(4)
     said = explain.result(session)
