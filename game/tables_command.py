@@ -87,12 +87,13 @@ def main(argv: list[str]) -> int:
             print("stonecave tables: build which game? kalah[:pits=6,...] or oware[:grand_slam=...]",
                   file=sys.stderr)
             return 2
-        for spec in (tables.kalah_variant(6, True), tables.oware_variant()):
-            _status(folder, spec, args.seeds)
+        for default in (tables.kalah_variant(6, True), tables.oware_variant()):
+            _status(folder, default, args.seeds)
         return 0
     game = _game(args.game)
     spec = tables.variant_of(game)
-    assert spec is not None  # _game accepts only games with tables
+    if spec is None:  # _game accepts only the games with tables
+        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
     if args.seeds is None:
         args.seeds = tables.game_auto_seeds(game)
     if not 0 <= args.seeds <= 40:
