@@ -85,11 +85,15 @@ cdef inline int ot_lookup(const OwareTableCtx* t, const uint8_t* own, const uint
 cdef inline int ot_value(const OwareTableCtx* t, const int8_t* layer, const OtBoard* p, int seeds) noexcept nogil:
     # The best over the moves of the board `p` (holding `seeds`) of the seeds captured minus the child's
     # value: a same-layer child's as `layer` holds it now, a smaller one's from its table; moves that end the
-    # game score their exact margin.
+    # game score their exact margin.  The moves are played first and their children's entries prefetched,
+    # then read: the reads miss the cache on big layers, and this way they wait for memory together.
     cdef int own = ot_side_sum(p.q[0] & OT_SIX_BYTES), h, n, last, captured, own_after, their_after, rest
-    cdef int value, best = OT_NO_MOVE, best_fair = OT_NO_MOVE, i
+    cdef int value, best = OT_NO_MOVE, best_fair = OT_NO_MOVE, i, count = 0
     cdef bint starving, slam, can_feed
     cdef OtBoard q, a
+    cdef const int8_t* where[OT_HOUSES]   # the child's entry, or NULL: `gain` is the move's exact value
+    cdef int gain[OT_HOUSES]              # the seeds captured (or the exact value of a move that ends the game)
+    cdef bint slams[OT_HOUSES]
     if seeds == 0:
         return 0
     if own == 0:                        # no move: the opponent takes the seeds on their side, all of them
@@ -118,35 +122,38 @@ cdef inline int ot_value(const OwareTableCtx* t, const int8_t* layer, const OtBo
                 else:                   # a grand slam captures nothing
                     captured = 0
                     slam = 1
+        slams[count] = slam
+        where[count] = NULL
         own_after = ot_side_sum(q.q[0] & OT_SIX_BYTES)
         their_after = ot_side_sum(ot_theirs(&q))
+        can_feed = 1
         if own_after == 0:              # the opponent must feed the mover, if any of their houses reaches
             can_feed = 0
             for i in range(OT_HOUSES):
                 if q.b[OT_HOUSES + i] + i >= OT_HOUSES:
                     can_feed = 1
                     break
-            if not can_feed:
-                value = captured - their_after
-                if slam == 0 and value > best_fair:
-                    best_fair = value
-                if value > best:
-                    best = value
-                continue
-        if their_after == 0:            # a grand slam that captured: the opponent has no move
-            value = captured + own_after
+        if not can_feed:                # they cannot: each side takes its own seeds
+            gain[count] = captured - their_after
+        elif their_after == 0:          # a grand slam that captured: the opponent has no move
+            gain[count] = captured + own_after
         else:
             rest = seeds - captured
+            gain[count] = captured
             if captured:
-                value = captured - t.layers[rest][ot_rank(&q.b[OT_HOUSES], &q.b[0], rest)]
+                where[count] = t.layers[rest] + ot_rank(&q.b[OT_HOUSES], &q.b[0], rest)
             else:
-                value = -layer[ot_rank(&q.b[OT_HOUSES], &q.b[0], seeds)]
-        if slam == 0 and value > best_fair:
+                where[count] = layer + ot_rank(&q.b[OT_HOUSES], &q.b[0], seeds)
+            sc_prefetch(where[count])
+        count += 1
+    if count == 0:                      # the opponent is starving and no move feeds them: the mover takes all
+        return seeds
+    for i in range(count):
+        value = gain[i] if where[i] == NULL else gain[i] - where[i][0]
+        if slams[i] == 0 and value > best_fair:
             best_fair = value
         if value > best:
             best = value
-    if best == OT_NO_MOVE:              # the opponent is starving and no move feeds them: the mover takes all
-        return seeds
     if t.slam_forbidden and best_fair != OT_NO_MOVE:
         return best_fair
     return best
