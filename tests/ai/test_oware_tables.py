@@ -192,6 +192,13 @@ def test_the_first_use_set_is_about_ten_megabytes():
     assert tables.game_auto_seeds(get_game("oware", seeds=1)) == 12    # never more than the game's seeds
 
 
+def test_the_strongest_oware_preset_uses_the_tables():
+    from ai import registry
+
+    game = get_game("oware")
+    assert registry.make_engine(game, registry.presets(game)["Strongest"]).wants_tables
+
+
 def table_score(game, loaded, state):
     """What the search must answer at a table position: the rules' moves, each ending move scored by the rules
     and every other child by the score houses and the child's table value (a proven result)."""
