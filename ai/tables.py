@@ -11,7 +11,7 @@ from 0 up with no gap), never trusted.  Loaded layers are memory-mapped, read-on
 The folder is the caller's (``stonecave`` puts it in the settings folder, ``<config_dir>/tables``); engines
 find it through ``configure`` or ``$STONECAVE_TABLES``.  This module never imports ``game`` or arcade.
 
-*First use*: an engine that asks for tables (``pvs:tables=true``, the Kalah Strongest preset) in a folder given
+*First use*: an engine that asks for tables (``pvs:tables=true``, the Strongest presets) in a folder given
 by ``configure`` starts ``build_in_background``: the layers up to ``auto_seeds`` (6 pits: 0..18 seeds, 86.5 MB,
 about 30 s on one core) are built in a daemon thread on one core (the core releases the GIL), and the engine
 plays without them until they are done, then with them from its next search (``tables_for``).  One build runs
@@ -53,9 +53,10 @@ HEADER_BYTES = 64
 ENV = "STONECAVE_TABLES"
 BUILD_RATE = 2_000_000
 """Entries solved per second on one core (measured: 6 pits, 4-5 M/s up to 16 seeds, 2 M/s at 20: the big layers miss the cache); for the estimate only."""
-OWARE_BUILD_RATE = 700_000
-"""Oware entries solved per second on one core, passes included (measured: 1.4 M/s at 11 seeds, 0.74 M/s at 14,
-fewer for bigger layers); for the estimate only."""
+OWARE_BUILD_RATES = ((14, 800_000), (16, 500_000), (60, 250_000))
+"""Oware boards solved per second on one core, passes included, for layers up to each seed count (measured on
+the loaded 2-core VM: 0..14 in 11.9 s on one core; 16 seeds 0.49 M/s and 18..20 0.3-0.5 M/s on two); for the
+estimate only."""
 OWARE_AUTO_BYTES = 10_000_000
 """Oware's first-use set: every layer up to the largest seed count whose layers together take at most this
 many bytes (0..14 seeds, 9.7 MB)."""
@@ -153,9 +154,11 @@ class Variant:
     def auto_bytes(self) -> int:
         return AUTO_BYTES if self.game == "kalah" else OWARE_AUTO_BYTES
 
-    @property
-    def build_rate(self) -> float:
-        return BUILD_RATE if self.game == "kalah" else OWARE_BUILD_RATE
+    def build_rate(self, seeds: int) -> float:
+        """Entries of the layer of ``seeds`` solved per second on one core (for the estimate)."""
+        if self.game == "kalah":
+            return BUILD_RATE
+        return next(rate for top, rate in OWARE_BUILD_RATES if seeds <= top)
 
 
 def kalah_variant(pits: int, empty_capture: bool) -> Variant:
@@ -245,7 +248,8 @@ def estimate(pits: int | Variant, seeds: int, have: int = -1) -> Estimate:
     variant = _as_variant(pits, True)
     entries = sum(variant.layer_size(s) for s in range(have + 1, seeds + 1))
     disk = sum(variant.layer_size(s) + HEADER_BYTES for s in range(seeds + 1))
-    return Estimate(entries, disk, entries / variant.build_rate)
+    seconds = sum(variant.layer_size(s) / variant.build_rate(s) for s in range(have + 1, seeds + 1))
+    return Estimate(entries, disk, seconds)
 
 
 @dataclass
@@ -359,6 +363,7 @@ def write_layer(path: Path, pits: int | Variant, empty_capture: bool | None, see
     handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
+            os.fchmod(stream.fileno(), 0o644)  # mkstemp's 0600 would hide a shared folder's tables from others
             stream.write(_header(variant, seeds, data))
             stream.write(data)
             stream.flush()
