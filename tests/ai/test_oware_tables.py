@@ -278,3 +278,37 @@ def test_the_first_search_builds_the_oware_set_in_the_background(tmp_path, monke
         tables.configure(None)
         tables.forget()
         tables.auto_seeds.cache_clear()
+
+
+def test_sowing_into_the_starting_house_follows_the_rules(tmp_path):
+    """skip_start=false: 12 seeds or more also land in the house they left; the Bellman equation over the rules'
+    moves holds on the 12-seed boards where that happens."""
+    loaded, _ = tables.build_oware_tables(tmp_path, 12, skip_start=False, threads=2)
+    game = get_game("oware", no_capture_limit=0, skip_start=False)
+    rng = random.Random(5)
+    for _ in range(300):
+        board = [0] * 12
+        big = rng.randrange(6)
+        board[big] = 12 - rng.randrange(2)                  # 11 seeds: the start's own rule; 12: a full lap
+        for _ in range(12 - board[big]):
+            board[rng.randrange(12)] += 1
+        board = tuple(board)
+        options = moves_by_rules(game, board)
+        expected = options if isinstance(options, int) else max(
+            end if end is not None else captured - loaded.tables.lookup(child[:6], child[6:])
+            for end, captured, child in options)
+        assert loaded.tables.lookup(board[:6], board[6:]) == expected, board
+
+
+def test_the_tables_command_builds_and_lists_oware(tmp_path, capsys):
+    from game.cli import main
+
+    assert main(["tables", "build", "oware", "--seeds", "6", "--folder", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "estimate:" in out and "passes" in out and "every board of 0..6 seeds" in out
+    assert main(["tables", "status", "--folder", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "oware grand_slam=no-capture skip_start=true: every board of 0..6 seeds" in out
+    assert "kalah pits=6 empty_capture=true: no tables" in out
+    with pytest.raises(SystemExit, match="tables exist for kalah and oware, not hus"):
+        main(["tables", "build", "hus", "--folder", str(tmp_path)])
