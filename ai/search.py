@@ -171,7 +171,7 @@ def new_table(kernel: Any, megabytes: float) -> Any:
 
 
 def use_tables(kernel: Any, build: bool = False) -> Any | None:
-    """Make a compiled Kalah kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
+    """Make a compiled Kalah or Oware kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
     tables, or None when there are none or the kernel cannot use them: the search then runs as without).
     ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``)."""
     from ai import tables

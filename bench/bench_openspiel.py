@@ -289,21 +289,22 @@ def strongest_engine(game: rules.Game) -> str:
 
 
 def prepare_tables(game: Any, engine: str, folder: Path | None, threads: int) -> None:
-    """An engine that asks for endgame tables (the Kalah Strongest preset) gets the first-use set built before
-    the games, not during them: built or completed in ``folder`` (default: the settings folder, where the game
+    """An engine that asks for endgame tables (the Kalah and Oware Strongest presets) gets the first-use set built
+    before the games, not during them: built or completed in ``folder`` (default: the settings folder, where the game
     keeps them), which the game processes then read through ``$STONECAVE_TABLES``."""
     from ai import tables
 
-    if not registry.parse_engine_spec(engine)[1].get("tables") or game.name != "kalah":
+    variant = tables.variant_of(game)
+    if not registry.parse_engine_spec(engine)[1].get("tables") or variant is None:
         return
     if folder is None:
         from game.tables_command import tables_folder
 
         folder = tables_folder()
-    seeds = tables.auto_seeds(game.pits, 2 * game.pits * game.seeds)
+    seeds = tables.game_auto_seeds(game)
     started = time.perf_counter()
     while True:
-        result = tables.build_claimed(folder, game.pits, bool(game.empty_capture), seeds, threads=threads)
+        result = tables.build_claimed(folder, variant, None, seeds, threads=threads)
         if result is not None:
             break
         time.sleep(1.0)  # the game (or another bench) is building them: wait for it

@@ -1,12 +1,15 @@
 """``stonecave tables``: build and check the endgame tables in the settings folder (``<config_dir>/tables``).
 
     stonecave tables build kalah[:pits=6,empty_capture=false] [--seeds N] [--folder DIR] [--yes]
-    stonecave tables status kalah[:...] [--folder DIR]
+    stonecave tables build oware[:grand_slam=no-capture,skip_start=true] [--seeds N] [--folder DIR]
+    stonecave tables status [kalah[:...] | oware[:...]] [--folder DIR]
 
 ``build`` says what it will cost (positions, disk, time) before it starts, shows its progress, reuses the
 verified layers already on disk and writes each new layer atomically.  Without ``--seeds`` it builds the
-first-use set (``ai.tables.auto_seeds``: 0..18 seeds for 6 pits), the one the Strongest preset builds by
-itself in the background; ``status`` shows such a build's progress.  One build runs per variant and folder.
+first-use set (``ai.tables.auto_seeds``: 0..18 seeds for 6 pits, 0..14 for Oware), the one the Strongest preset
+builds by itself in the background; ``status`` shows such a build's progress (without a game: Kalah's and
+Oware's default variants).  One build runs per variant and folder.  An Oware layer is solved by repeated
+passes (value iteration), so its progress bar counts the entries evaluated and grows as passes are added.
 """
 from __future__ import annotations
 
@@ -14,6 +17,10 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ai.tables import Variant
 
 
 def tables_folder() -> Path:
@@ -23,12 +30,14 @@ def tables_folder() -> Path:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="stonecave tables", description="Kalah endgame tables.")
+    parser = argparse.ArgumentParser(prog="stonecave tables", description="Kalah and Oware endgame tables.")
     parser.add_argument("action", choices=("build", "status"))
-    parser.add_argument("game", help="kalah or kalah:pits=6,empty_capture=false")
+    parser.add_argument("game", nargs="?", default=None,
+                        help="kalah, kalah:pits=6,empty_capture=false, oware or oware:grand_slam=capture "
+                             "(status without one: kalah and oware)")
     parser.add_argument("--seeds", type=int, default=None,
                         help="largest number of seeds on the board to cover (default: the first-use set, "
-                             "18 for 6 pits)")
+                             "18 for 6-pit Kalah, 14 for Oware)")
     parser.add_argument("--folder", type=Path, default=None, help="where the tables go (default: the settings folder)")
     return parser
 
@@ -41,9 +50,26 @@ def _game(spec: str):
         game = rules.parse_game_spec(spec)
     except (RulesError, ValueError) as error:
         raise SystemExit(f"stonecave tables: {error}")
-    if game.name != "kalah":
-        raise SystemExit(f"stonecave tables: tables exist for kalah, not {game.name}")
+    if game.name not in ("kalah", "oware"):
+        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
     return game
+
+
+def _status(folder: Path, spec: Variant, seeds: int | None) -> None:
+    from ai import tables
+
+    loaded = tables.load_tables(folder, spec, max_seeds=seeds)
+    variant = spec.describe
+    for problem in loaded.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if loaded.top < 0:
+        print(f"{variant}: no tables in {folder}")
+    else:
+        size = sum(spec.layer_size(s) for s in range(loaded.top + 1))
+        print(f"{variant}: every board of 0..{loaded.top} seeds ({size:,} positions) in {folder}")
+    building = tables.read_progress(folder, spec)
+    if building is not None:
+        print(f"{variant}: {building.describe()}")
 
 
 def main(argv: list[str]) -> int:
@@ -55,29 +81,32 @@ def main(argv: list[str]) -> int:
         print(f"stonecave tables: the tables are built by the compiled core, which is missing: "
               f"{ai.core.status().why}", file=sys.stderr)
         return 1
-    game = _game(args.game)
     folder = args.folder or tables_folder()
-    pits, empty_capture = game.pits, bool(game.empty_capture)
+    if args.game is None:
+        if args.action == "build":
+            print("stonecave tables: build which game? kalah[:pits=6,...] or oware[:grand_slam=...]",
+                  file=sys.stderr)
+            return 2
+        for default in (tables.kalah_variant(6, True), tables.oware_variant()):
+            _status(folder, default, args.seeds)
+        return 0
+    game = _game(args.game)
+    spec = tables.variant_of(game)
+    if spec is None:  # _game accepts only the games with tables
+        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
     if args.seeds is None:
-        args.seeds = tables.auto_seeds(pits, 2 * pits * game.seeds)
+        args.seeds = tables.game_auto_seeds(game)
     if not 0 <= args.seeds <= 40:
         print("stonecave tables: --seeds is 0..40", file=sys.stderr)
         return 2
-    loaded = tables.load_kalah_tables(folder, pits, empty_capture, max_seeds=args.seeds)
-    variant = f"kalah pits={pits} empty_capture={str(empty_capture).lower()}"
+    if args.action == "status":
+        _status(folder, spec, args.seeds)
+        return 0
+    loaded = tables.load_tables(folder, spec, max_seeds=args.seeds)
+    variant = spec.describe
     for problem in loaded.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    if args.action == "status":
-        if loaded.top < 0:
-            print(f"{variant}: no tables in {folder}")
-        else:
-            size = sum(tables.layer_size(pits, s) for s in range(loaded.top + 1))
-            print(f"{variant}: every board of 0..{loaded.top} seeds ({size:,} positions) in {folder}")
-        building = tables.read_progress(folder, pits, empty_capture)
-        if building is not None:
-            print(f"{variant}: {building.describe()}")
-        return 0
-    cost = tables.estimate(pits, args.seeds, loaded.top)
+    cost = tables.estimate(spec if spec.game == "oware" else spec.pits, args.seeds, loaded.top)
     if loaded.top >= args.seeds:
         print(f"{variant}: layers 0..{loaded.top} are already built and verified in {folder}")
         return 0
@@ -96,9 +125,9 @@ def main(argv: list[str]) -> int:
                   f"{now - started:7.1f} s", end="" if done < size else "\n", flush=True)
 
     try:
-        result = tables.build_claimed(folder, pits, empty_capture, args.seeds, progress)
+        result = tables.build_claimed(folder, spec, None, args.seeds, progress)
         if result is None:
-            running = tables.read_progress(folder, pits, empty_capture)
+            running = tables.read_progress(folder, spec)
             print(f"stonecave tables: another build is running: {running.describe() if running else 'it just ended'}",
                   file=sys.stderr)
             return 1
@@ -110,6 +139,8 @@ def main(argv: list[str]) -> int:
         print(f"\nstonecave tables: cannot write the tables ({error.strerror or error})", file=sys.stderr)
         return 1
     for layer in built:
-        print(f"  {layer.seeds:3d} seeds: {layer.entries:>13,} positions {layer.seconds:7.2f} s  {layer.path.name}")
+        sweeps = f" {layer.sweeps:4d} passes" if spec.game == "oware" else ""
+        print(f"  {layer.seeds:3d} seeds: {layer.entries:>13,} positions {layer.seconds:7.2f} s{sweeps}  "
+              f"{layer.path.name}")
     print(f"done in {time.perf_counter() - started:.1f} s: every board of 0..{loaded.top} seeds")
     return 0

@@ -11,6 +11,7 @@ cdef double WIN_SCORE = 100_000.0   # ai.evaluators.WIN (tests/test_core.py chec
 
 include "search.pxi"
 include "kalah_tables.pxi"
+include "oware_tables.pxi"
 include "kalah.pxi"
 include "oware.pxi"
 include "hus.pxi"

@@ -37,6 +37,8 @@ cdef struct OwareCtx:
     double mobility_weight
     double vulnerable_weight
     uint64_t counter_step
+    int skip_start
+    const OwareTableCtx* tables   # endgame tables (oware_tables.pxi), or NULL: a child they hold is searched on
     # What sowing `seeds` from house h adds to each byte (mod 256, so taking the house's seeds is an addition
     # too) and the byte the last seed lands in; laps and the skipped starting house included.
     uint8_t delta[OWARE_HOUSES][OWARE_MAX_TOTAL + 1][OWARE_BYTES]
@@ -207,6 +209,11 @@ cdef inline int oware_play(const OwareCtx* k, const Pos* p, int house, int count
     if opp_side == 0:                   # the opponent has no move at all
         final[0] = oware_final(own_store + own_side - opp_store - opp_side)
         return OWARE_ENDS
+    if k.tables != NULL and own_side + opp_side <= k.tables.top:
+        # the tables know the rest exactly (the opponent to move: their houses are the child's bytes 0..5)
+        final[0] = oware_final(own_store - opp_store
+                               - ot_lookup(k.tables, &child.b[0], &child.b[7], own_side + opp_side))
+        return OWARE_ENDS
     return OWARE_GOES_ON
 
 
@@ -304,6 +311,7 @@ cdef class OwareCore(CoreKernel):
     """The compiled Oware kernel of one variant (any grand slam rule) and an Oware, sowing or zero evaluator's
     weights."""
     cdef OwareCtx ctx
+    cdef readonly object tables
 
     def __cinit__(self, int seeds, bint skip_start=True, bint slam_captures=False, int limit=100,
                   bint repetition=True, int evaluator=OWARE_OWARE, double side=0.0, double mobility=0.0,
@@ -327,6 +335,8 @@ cdef class OwareCore(CoreKernel):
         self.ctx.mobility_weight = mobility
         self.ctx.vulnerable_weight = vulnerable
         self.ctx.counter_step = OWARE_COUNTER_STEP if limit else 0
+        self.ctx.skip_start = skip_start
+        self.ctx.tables = NULL
         memset(self.ctx.delta, 0, sizeof(self.ctx.delta))
         for house in range(OWARE_HOUSES):
             self.ctx.last[house][0] = house
@@ -350,6 +360,17 @@ cdef class OwareCore(CoreKernel):
         if slam_forbidden:
             self.vt.leaf = NULL
         self.vt.uses_line = 1
+
+    def use_tables(self, OwareTables tables):
+        """Score every child the endgame tables hold exactly: the score houses' difference plus the table's
+        margin of the board, a proven result (None: search on).  The repetition and no-capture rules still
+        end a line first, and a move that reaches a majority still ends the game."""
+        if tables is not None and (tables.slam_captures != bool(self.ctx.slam_captures)
+                                   or tables.slam_forbidden != bool(self.ctx.slam_forbidden)
+                                   or tables.skip_start != bool(self.ctx.skip_start)):
+            raise ValueError("these tables are for another Oware variant")
+        self.tables = tables
+        self.ctx.tables = NULL if tables is None or tables.top < 0 else &tables.ctx
 
     @property
     def counter_step(self):
