@@ -12,8 +12,8 @@ The folder is the caller's (``stonecave`` puts it in the settings folder, ``<con
 find it through ``configure`` or ``$STONECAVE_TABLES``.  This module never imports ``game`` or arcade.
 
 *First use*: an engine that asks for tables (``pvs:tables=true``, the Strongest presets) in a folder given
-by ``configure`` starts ``build_in_background``: the layers up to ``auto_seeds`` (6 pits: 0..18 seeds, 86.5 MB,
-about 30 s on one core) are built in a daemon thread on one core (the core releases the GIL), and the engine
+by ``configure`` starts ``build_in_background``: the layers up to ``auto_seeds`` (6 pits: 0..14 seeds, 9.7 MB,
+a few seconds on one core) are built in a daemon thread on one core (the core releases the GIL), and the engine
 plays without them until they are done, then with them from its next search (``tables_for``).  One build runs
 per variant and folder, across processes: it holds ``kalah-p{pits}-{rule}.building``, which says how far it is
 (``read_progress``; ``stonecave tables status``) and is refreshed at least every few seconds, so a build killed
@@ -57,15 +57,16 @@ OWARE_BUILD_RATES = ((14, 800_000), (16, 500_000), (60, 250_000))
 """Oware boards solved per second on one core, passes included, for layers up to each seed count (measured on
 the loaded 2-core VM: 0..14 in 11.9 s on one core; 16 seeds 0.49 M/s and 18..20 0.3-0.5 M/s on two); for the
 estimate only."""
-OWARE_AUTO_BYTES = 10_000_000
-"""Oware's first-use set: every layer up to the largest seed count whose layers together take at most this
-many bytes (0..14 seeds, 9.7 MB)."""
 CHUNK = 1 << 21
 """Entries built per call into the core: progress is reported between chunks."""
 
-AUTO_BYTES = 100_000_000
-"""The table set built on first use: every layer up to the largest seed count whose layers together take at
-most this many bytes (6 pits: 0..18 seeds, 86.5 MB; 0..18 took 29 s on one core of the 2-core VM, quiet)."""
+AUTO_BYTES = 10_000_000
+"""The table set built on first use, in the background, without asking: every layer up to the largest seed count
+whose layers together take at most this many bytes (Kalah with 6 pits and Oware alike: 0..14 seeds, 9.7 MB; a
+few seconds on one core).  Bigger sets are the player's choice: ``stonecave tables build``."""
+FULL_BYTES = 100_000_000
+"""The set ``stonecave tables build`` makes when no ``--seeds`` is given (6-pit Kalah and Oware: 0..18 seeds,
+86.5 MB; Kalah about 30 s on one core, Oware about 4 minutes on two)."""
 STALE_SECONDS = 30.0
 """A ``.building`` file not refreshed for this long was left by a build that died: the next build takes over."""
 PROGRESS_SECONDS = 1.0
@@ -152,7 +153,7 @@ class Variant:
 
     @property
     def auto_bytes(self) -> int:
-        return AUTO_BYTES if self.game == "kalah" else OWARE_AUTO_BYTES
+        return AUTO_BYTES
 
     def build_rate(self, seeds: int) -> float:
         """Entries of the layer of ``seeds`` solved per second on one core (for the estimate)."""
@@ -202,30 +203,31 @@ def layer_size(pits: int, seeds: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def auto_seeds(pits: int | Variant, total: int | None = None) -> int:
-    """The largest seed count whose layers 0..it fit the first-use budget (``AUTO_BYTES`` for Kalah,
-    ``OWARE_AUTO_BYTES`` for Oware; never above ``total``, the game's seeds): the set built on first use and
-    by ``stonecave tables build`` by default.  ``pits``: Kalah's pits, or a Variant."""
+def auto_seeds(pits: int | Variant, total: int | None = None, budget: int | None = None) -> int:
+    """The largest seed count whose layers 0..it fit ``budget`` bytes (default the first-use budget,
+    ``AUTO_BYTES``; never above ``total``, the game's seeds): the set built on first use, or with
+    ``FULL_BYTES`` the one ``stonecave tables build`` makes by default.  ``pits``: Kalah's pits, or a Variant."""
     variant = _as_variant(pits, True)
+    limit = variant.auto_bytes if budget is None else budget
     size, seeds = 0, -1
     while total is None or seeds < total:
         try:
             size += variant.layer_size(seeds + 1)
         except ValueError:  # past the largest layer the core holds
             break
-        if size > variant.auto_bytes:
+        if size > limit:
             break
         seeds += 1
     return seeds
 
 
-def game_auto_seeds(game: Any) -> int:
+def game_auto_seeds(game: Any, budget: int | None = None) -> int:
     """``auto_seeds`` of a Kalah or Oware game (its seeds on the board at the start cap it)."""
     variant = variant_of(game)
     if variant is None:
         return -1
     total = 2 * game.pits * game.seeds if variant.game == "kalah" else 12 * game.seeds
-    return auto_seeds(variant if variant.game == "oware" else game.pits, total)
+    return auto_seeds(variant if variant.game == "oware" else game.pits, total, budget)
 
 
 def progress_path(folder: Path, pits: int | Variant, empty_capture: bool | None = None) -> Path:

@@ -6,10 +6,11 @@
 
 ``build`` says what it will cost (positions, disk, time) before it starts, shows its progress, reuses the
 verified layers already on disk and writes each new layer atomically.  Without ``--seeds`` it builds the
-first-use set (``ai.tables.auto_seeds``: 0..18 seeds for 6 pits, 0..14 for Oware), the one the Strongest preset
-builds by itself in the background; ``status`` shows such a build's progress (without a game: Kalah's and
-Oware's default variants).  One build runs per variant and folder.  An Oware layer is solved by repeated
-passes (value iteration), so its progress bar counts the entries evaluated and grows as passes are added.
+full set (``ai.tables.FULL_BYTES``: 0..18 seeds, 86.5 MB, for 6-pit Kalah and for Oware), beyond the 9.7 MB
+first-use set (0..14 seeds) the Strongest presets build by themselves in the background; ``status`` shows such
+a build's progress (without a game: Kalah's and Oware's default variants).  One build runs per variant and
+folder.  An Oware layer is solved by repeated passes (value iteration), so its progress bar counts the entries
+evaluated and grows as passes are added.
 """
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def main(argv: list[str]) -> int:
     if spec is None:  # _game accepts only the games with tables
         raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
     if args.seeds is None:
-        args.seeds = tables.game_auto_seeds(game)
+        args.seeds = tables.game_auto_seeds(game, tables.FULL_BYTES if args.action == "build" else None)
     if not 0 <= args.seeds <= 40:
         print("stonecave tables: --seeds is 0..40", file=sys.stderr)
         return 2

@@ -187,8 +187,8 @@ def test_the_first_use_set_is_about_ten_megabytes():
     variant = tables.oware_variant()
     seeds = tables.auto_seeds(variant)
     assert seeds == 14
-    assert sum(variant.layer_size(s) for s in range(seeds + 1)) <= tables.OWARE_AUTO_BYTES
-    assert sum(variant.layer_size(s) for s in range(seeds + 2)) > tables.OWARE_AUTO_BYTES
+    assert sum(variant.layer_size(s) for s in range(seeds + 1)) <= tables.AUTO_BYTES
+    assert sum(variant.layer_size(s) for s in range(seeds + 2)) > tables.AUTO_BYTES
     assert tables.game_auto_seeds(get_game("oware", seeds=1)) == 12    # never more than the game's seeds
 
 
@@ -261,7 +261,7 @@ def test_the_first_search_builds_the_oware_set_in_the_background(tmp_path, monke
     from ai.search import PVSEngine
 
     monkeypatch.delenv(tables.ENV, raising=False)
-    monkeypatch.setattr(tables, "OWARE_AUTO_BYTES", 100_000)   # a small first-use set: 0..7 seeds
+    monkeypatch.setattr(tables, "AUTO_BYTES", 100_000)   # a small first-use set: 0..7 seeds
     tables.auto_seeds.cache_clear()
     tables.forget()
     tables.configure(tmp_path)
