@@ -1,6 +1,6 @@
 """``stonecave tables``: build and check the endgame tables in the settings folder (``<config_dir>/tables``).
 
-    stonecave tables build kalah[:pits=6,empty_capture=false] [--seeds N] [--folder DIR] [--yes]
+    stonecave tables build kalah[:pits=6,empty_capture=false] [--seeds N] [--folder DIR]
     stonecave tables build oware[:grand_slam=no-capture,skip_start=true] [--seeds N] [--folder DIR]
     stonecave tables status [kalah[:...] | oware[:...]] [--folder DIR]
 
