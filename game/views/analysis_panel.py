@@ -1,0 +1,340 @@
+"""The analysis panel of a two-player game screen (key A or the Analysis button): every legal move of the position
+on the board with its value in words, best first, as the analysis deepens, and under it the evaluation graph of
+the game so far.  It takes the right-hand column in place of the move list while it is shown.
+
+The panel is an arcade Section that only draws and hit-tests; ``game.views.analysis_feed.AnalysisFeed`` holds
+the searches.  ``follow(controller, animating)``, called each frame while the panel is shown, points the
+analysis at the position the board shows (once its stones have landed; a replayed position too), reads the
+latest snapshot, takes the computer's own search scores and keeps the graph's background values coming.
+
+Proven values are marked twice: a pale "proven" plate beside the move (a diamond before the words when two
+columns leave no room for the plate), and a diamond instead of a dot on the graph.  The graph reads from
+South's (Black's) side: up is South ahead, the area above the middle line tinted in South's accent and below
+in North's; a proven win or loss sits on the edge.  A click on a point calls ``on_pick(index)`` (the view
+then shows that position as a paused replay); hovering names the point under the graph.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable, Sequence
+
+import arcade
+import pyglet
+
+from ai.evaluators import HEURISTIC_BOUND, as_margin
+from game import explain, theme
+from game.analysis import MoveValue, Snapshot
+from game.controller import MatchController
+from game.scenes.meshes import Mesh, with_alpha
+from game.views.analysis_feed import AnalysisFeed, GraphValue
+
+PAD = 14
+ROW, SMALL_ROW = 22, 18
+"""Pixels between rows of the move list at the body size, and at the small size (a tight two-column list)."""
+HEADING_ROOM = 30
+"""Pixels a panel heading (the label size) takes."""
+EDGE = 0.85
+"""How far up (or down) the graph an unproven value may go; the edge beyond is for proven wins and losses."""
+PLOT_BACK = (22, 18, 16, 255)
+
+
+def panel_width(window_width: int) -> int:
+    """The panel's width: the side panel's 300 pixels, a little more in a wide window."""
+    return 300 if window_width < 1600 else 360
+
+
+def short_words(words: str) -> str:
+    """A value's words without their trailing note ("wins by 6 (proven)" -> "wins by 6"), for a tight column."""
+    return re.sub(r"\s*\([^()]*\)$", "", words) or words
+
+
+def graph_y(value: float, proven: bool, scale: float) -> float:
+    """Where a South's-side value sits on the graph, from -1 (bottom) to 1 (top)."""
+    if abs(value) >= HEURISTIC_BOUND:
+        return math.copysign(1.0, value)
+    return max(-EDGE, min(EDGE, value / scale * EDGE)) if scale > 0 else 0.0
+
+
+def point_words(names: Sequence[str], value: GraphValue | None) -> str:
+    """A graph point's value in words, from the side it favours."""
+    if value is None:
+        return "not valued yet"
+    score = value.score
+    if abs(score) >= HEURISTIC_BOUND:
+        return f"{names[0 if score > 0 else 1]} wins by {abs(as_margin(score)):g} (proven)"
+    if value.proven and abs(score) < 0.05:
+        return "a draw (proven)"
+    if abs(score) < 0.05:
+        return "about even"
+    return f"{names[0 if score > 0 else 1]} ahead by about {abs(score):.1f}" + (" (proven)" if value.proven else "")
+
+
+class AnalysisPanel(arcade.Section):
+    """The move values and the evaluation graph, down the right of the game screen."""
+
+    def __init__(self, game: Any, on_pick: Callable[[int], None], seconds: float | None = None) -> None:
+        super().__init__(0, 0, 10, 10, name="analysis-panel", accept_keyboard_keys=False,
+                         accept_mouse_events={"on_mouse_press", "on_mouse_motion"},
+                         prevent_dispatch_view={"on_mouse_press"})
+        self.game = game
+        self.on_pick = on_pick
+        self.feed = AnalysisFeed(game, seconds)
+        self.texts = pyglet.graphics.Batch()
+        """Every text of the panel: one draw call."""
+        self.heading = theme.text("Analysis", theme.LABEL, theme.ACCENTS[0], batch=self.texts)
+        self.status = theme.text("", theme.SMALL, theme.TEXT_DIM, anchor_x="right", batch=self.texts)
+        self.subline = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
+        self.legend = theme.text("proven", theme.SMALL, theme.TEXT_DIM, anchor_x="right", batch=self.texts)
+        self.names: list[arcade.Text] = []
+        self.words: list[arcade.Text] = []
+        self.tags: list[arcade.Text] = []
+        self.more = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
+        self.graph_heading = theme.text("Evaluation", theme.LABEL, theme.ACCENTS[0], batch=self.texts)
+        self.ahead = [theme.text("", theme.SMALL, accent, batch=self.texts) for accent in theme.ACCENTS]
+        self.caption = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
+        self.states: Sequence[Any] = ()
+        self.moves: Sequence[Any] = ()
+        self.points: list[GraphValue | None] = []
+        self.current = 0
+        self.hover: int | None = None
+        self.plot = (0.0, 0.0, 1.0, 1.0)
+        """The graph's rectangle (left, bottom, width, height)."""
+        self._drawn: tuple | None = None
+        self._shapes: arcade.shape_list.ShapeElementList | None = None
+
+    # -- what it shows ----------------------------------------------------------------------------------------
+    def follow(self, controller: MatchController, animating: bool) -> None:
+        """Analyse the position the board shows and take in what the searches found (each frame, never waits)."""
+        session = controller.session
+        if not animating:
+            self.feed.follow(controller.board_state)
+        snapshot = self.feed.poll()
+        self.feed.note_computer(getattr(controller, "_computer_result", None))  # its score when it moved
+        self.feed.fill(session.states)
+        self.states, self.moves = session.states, session.moves
+        self.points = self.feed.points(session.states)
+        self.current = min(controller.board_index, len(session.states) - 1)
+        self._show_moves(snapshot)
+
+    def stop(self) -> None:
+        """Cancel every search (the panel closes, the screen is left)."""
+        self.feed.stop()
+
+    def _show_moves(self, snapshot: Snapshot | None) -> None:
+        state = self.feed.state
+        names = self.game.player_names
+        if state is None:
+            self.status.text, self.subline.text = "", "Waiting for the stones to land..."
+        elif self.game.is_terminal(state):
+            self.status.text, self.subline.text = "", "The game is over: no moves to weigh."
+        else:
+            mover = names[self.game.to_move(state)]
+            self.subline.text = f"{mover}'s moves, best first"
+            if snapshot is None:
+                self.status.text = "thinking..."
+            else:
+                depth = explain.plural(snapshot.depth, "ply").replace("plys", "plies")
+                self.status.text = depth if snapshot.finished else f"{depth}, searching"
+        rows: tuple[MoveValue, ...] = snapshot.moves if snapshot is not None and state is not None else ()
+        self._rows = rows
+
+    # -- geometry ---------------------------------------------------------------------------------------------
+    def _graph_height(self) -> float:
+        """The graph takes what the move list leaves (room for six rows at least), within limits."""
+        fixed = 2 * PAD + 2 * HEADING_ROOM + 22 + 22 + 8
+        rows = max(6, len(getattr(self, "_rows", ()))) * ROW
+        return max(70.0, min(self.height * 0.45, 340.0, self.height - fixed - rows))
+
+    def _list_room(self) -> tuple[float, float]:
+        """The move list's top and bottom."""
+        top = self.top - PAD - HEADING_ROOM - 22
+        bottom = self.bottom + PAD + 22 + self._graph_height() + HEADING_ROOM + 8
+        return top, bottom
+
+    def _row_plan(self, count: int) -> tuple[int, int, int, theme.TypeStyle]:
+        """(columns, rows per column, row pitch, type) for ``count`` moves: one column at the body size when they
+        fit, else two, at the small size if need be (the rest then summed up in a line)."""
+        top, bottom = self._list_room()
+        room = max(0.0, top - bottom)
+        for columns, pitch, style in ((1, ROW, theme.BODY), (2, ROW, theme.BODY), (2, SMALL_ROW, theme.SMALL)):
+            per = max(1, int(room // pitch))
+            if per * columns >= count:
+                return columns, per, pitch, style
+        return 2, max(1, int((room - SMALL_ROW) // SMALL_ROW)), SMALL_ROW, theme.SMALL
+
+    def _text_pool(self, count: int) -> None:
+        while len(self.names) < count:
+            self.names.append(theme.text("", theme.BODY, theme.TEXT, anchor_y="center", batch=self.texts))
+            self.words.append(theme.text("", theme.BODY, theme.TEXT, anchor_y="center", batch=self.texts))
+            self.tags.append(theme.text("", theme.SMALL, theme.TABLE, anchor_x="center", anchor_y="center",
+                                        batch=self.texts))
+
+    def point_x(self, index: int) -> float:
+        left, _, width, _ = self.plot
+        count = max(2, len(self.states))
+        return left + 8 + (width - 16) * index / (count - 1)
+
+    def index_at(self, x: float, y: float) -> int | None:
+        """The position whose graph point is nearest ``(x, y)`` (None: outside the graph)."""
+        left, bottom, width, height = self.plot
+        if not self.states or not (left - 6 <= x <= left + width + 6 and bottom - 6 <= y <= bottom + height + 6):
+            return None
+        count = max(2, len(self.states))
+        index = round((x - left - 8) / max(1.0, width - 16) * (count - 1))
+        return max(0, min(len(self.states) - 1, index))
+
+    # -- input ------------------------------------------------------------------------------------------------
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        index = self.index_at(x, y)
+        if index is not None:
+            self.on_pick(index)
+        return True
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.hover = self.index_at(x, y)
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+    def on_draw(self) -> None:
+        rows = getattr(self, "_rows", ())
+        key = (self.left, self.bottom, self.width, self.height, rows, tuple(self.points), self.current, self.hover,
+               self.status.text, self.subline.text)
+        if key != self._drawn:
+            self._drawn = key
+            self._place(rows)
+        assert self._shapes is not None
+        self._shapes.draw()
+        self.texts.draw()
+
+    def _place(self, rows: Sequence[MoveValue]) -> None:
+        mesh = Mesh()
+        mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
+        mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)
+        x, right = self.left + PAD, self.right - PAD
+        self.heading.position = x, self.top - PAD - 22
+        self.status.position = right, self.top - PAD - 20
+        self.subline.position = x, self.top - PAD - HEADING_ROOM - 14
+        self.legend.position = right, self.top - PAD - HEADING_ROOM - 14
+        self.legend.text = "proven" if any(row.proven for row in rows) else ""
+        if self.legend.text:
+            _diamond(mesh, self.legend.left - 9, self.legend.y + 4, 5, theme.PROVEN)
+        self._place_rows(mesh, rows)
+        self._place_graph(mesh)
+        self._shapes = mesh.build()
+
+    def _place_rows(self, mesh: Mesh, rows: Sequence[MoveValue]) -> None:
+        columns, per, pitch, style = self._row_plan(len(rows))
+        shown = min(len(rows), columns * per)
+        self._text_pool(len(rows))
+        top, _ = self._list_room()
+        column_width = (self.width - 2 * PAD - (columns - 1) * 10) / columns
+        for text in (*self.names, *self.words, *self.tags):
+            text.text = ""
+        for index, row in enumerate(rows[:shown]):
+            column, line = divmod(index, per)
+            left = self.left + PAD + column * (column_width + 10)
+            middle = top - (line + 0.5) * pitch
+            name, words, tag = self.names[index], self.words[index], self.tags[index]
+            for text in (name, words):
+                if text.font_size != style.size:
+                    text.font_size = style.size
+            name.text = row.name
+            name.bold = index == 0
+            scored = not math.isnan(row.score)
+            words.color = theme.TEXT if scored else theme.TEXT_DIM
+            if index == 0 and scored:  # the best move on a plate of the mover's colour
+                accent = theme.ACCENTS[self.game.to_move(self.feed.state)] if self.feed.state is not None else theme.TEXT
+                mesh.rounded_rectangle(left - 4, middle - pitch / 2 + 1, column_width + 8, pitch - 2, 5,
+                                       with_alpha(accent, 55))
+            name.position = left + 2, middle
+            name_room = 54 if style is theme.BODY else 44
+            words.position = left + name_room, middle
+            room = column_width - name_room
+            words.text = short_words(row.words)  # the depth is in the status line; "proven" is a tag or a diamond
+            if row.proven and columns == 1:
+                tag.text = "proven"
+            while words.content_width > room - (62 if tag.text else 12) and len(words.text) > 4:
+                words.text = words.text[:-4] + "..."
+            if tag.text:  # in a column at the row's right end
+                tag.position = left + column_width - 4 - tag.content_width / 2 - 6, middle
+                mesh.rounded_rectangle(tag.left - 6, middle - 9, tag.content_width + 12, 18, 6, theme.PROVEN)
+            elif row.proven:
+                _diamond(mesh, words.left - 8, middle, 4, theme.PROVEN)
+                words.x += 4
+        hidden = len(rows) - shown
+        self.more.text = f"and {hidden} more moves" if hidden > 0 else ""
+        self.more.position = self.left + PAD, top - per * pitch - 14
+
+    def _place_graph(self, mesh: Mesh) -> None:
+        names = self.game.player_names
+        x = self.left + PAD
+        height = self._graph_height()
+        bottom = self.bottom + PAD + 22
+        self.plot = (x, bottom, self.width - 2 * PAD, height)
+        left, _, width, _ = self.plot
+        self.graph_heading.position = x, bottom + height + 10
+        mesh.rounded_rectangle(left, bottom, width, height, 6, PLOT_BACK)
+        middle = bottom + height / 2
+        self.ahead[0].text, self.ahead[1].text = f"{names[0]} ahead", f"{names[1]} ahead"
+        self.ahead[0].position = left + 6, bottom + height - 15
+        self.ahead[1].position = left + 6, bottom + 6
+        scale = max([abs(p.score) for p in self.points if p is not None and abs(p.score) < HEURISTIC_BOUND] + [1.0])
+        located = [(self.point_x(i), middle + graph_y(p.score, p.proven, scale) * (height / 2 - 8), p)
+                   if p is not None else None for i, p in enumerate(self.points)]
+        for first, second in zip(located, located[1:]):  # the areas, then the line between known points
+            if first is not None and second is not None:
+                _area(mesh, first[:2], second[:2], middle)
+        mesh.rectangle(left + 4, middle - 0.5, width - 8, 1, with_alpha(theme.TEXT_DIM, 110))
+        for first, second in zip(located, located[1:]):
+            if first is not None and second is not None:
+                mesh.polyline([first[:2], second[:2]], 2, theme.TEXT)
+        cx = self.point_x(self.current)
+        mesh.rectangle(cx - 1, bottom + 3, 2, height - 6, with_alpha(theme.LAST_MOVE, 120))
+        for index, point in enumerate(located):
+            if point is None:
+                mesh.ellipse(self.point_x(index), middle, 2, 2, [with_alpha(theme.TEXT_DIM, 160)] * 2, segments=10)
+                continue
+            px, py, value = point
+            big = index in (self.current, self.hover)
+            if value.proven:
+                _diamond(mesh, px, py, 6 if big else 5, theme.PROVEN)
+            else:
+                mesh.ellipse(px, py, 4 if big else 3, 4 if big else 3, [theme.TEXT, theme.TEXT], segments=12)
+            if big:
+                mesh.ring(px, py, 9, 9, 2, theme.LAST_MOVE if index == self.current else theme.ACCENTS[0])
+        shown = self.hover if self.hover is not None else self.current
+        self.caption.position = x, self.bottom + PAD + 4
+        self.caption.text = self._caption(shown)
+        while self.caption.content_width > width and len(self.caption.text) > 4:
+            self.caption.text = self.caption.text[:-4] + "..."
+
+    def _caption(self, index: int) -> str:
+        """The line under the graph: the hovered (or shown) point's position and value in words."""
+        if not self.states:
+            return ""
+        names = self.game.player_names
+        value = point_words(names, self.points[index] if index < len(self.points) else None)
+        if index == 0:
+            return f"Start: {value}"
+        return f"Move {index}: {value}"
+
+
+def _diamond(mesh: Mesh, x: float, y: float, radius: float, colour: theme.Color) -> None:
+    """A diamond with a dark edge (a proven value)."""
+    edge = radius + 1.5
+    mesh.quad((x, y - edge), (x + edge, y), (x, y + edge), (x - edge, y), theme.TABLE)
+    mesh.quad((x, y - radius), (x + radius, y), (x, y + radius), (x - radius, y), colour)
+
+
+def _area(mesh: Mesh, first: tuple[float, float], second: tuple[float, float], middle: float) -> None:
+    """The area between the line from ``first`` to ``second`` and the middle, in the accent of the side ahead
+    (split where the line crosses the middle)."""
+    (x1, y1), (x2, y2) = first, second
+    if (y1 - middle) * (y2 - middle) < 0:
+        cross = x1 + (x2 - x1) * (middle - y1) / (y2 - y1)
+        _area(mesh, first, (cross, middle), middle)
+        _area(mesh, (cross, middle), second, middle)
+        return
+    above = (y1 + y2) / 2 >= middle
+    colour = with_alpha(theme.ACCENTS[0 if above else 1], 70)
+    mesh.quad((x1, middle), (x2, middle), (x2, y2), (x1, y1), colour)
