@@ -1,109 +1,665 @@
-"""STAND-IN for the analysis API (``notes/analysis_api.md``) until branch ``analysis`` is merged: the same
-dataclasses and signatures, with a plain body (each legal move searched one ply shallower by the default
-engine, deepening one ply at a time in a daemon thread), so the analysis panel can be built and tested.
-The merge takes the real module's text.
+"""Exact analysis for the player: every legal move of a position with its value, best first, as the search deepens.
+
+Window-free (the analysis panel and the console's ``analyse`` both read it).  The model, in the order it
+works on a position:
+
+1. *Finished games*: a move that ends the game has its final score.
+2. *Endgame tables*: when ``ai.tables.tables_for(game)`` gives tables with ``lookup(own, other)`` (Kalah now,
+   Oware later), a move whose child position they hold is exact: the stores' difference after the move plus
+   the table's margin of the child's board (``table_value``).
+3. *Exact solvers*, in rounds with a growing budget between the search's iterations: Magnetic Cave's endgame
+   solver (``ai.cave_endgame``, win / tie / loss) for the last ``SOLVER_EMPTIES`` empty cells, and the Kalah
+   prover (``ai.kalah_solve.KalahProver``, the exact margin) with the compiled core.
+4. *The search*: every move not proven yet is searched by one ``ai.search.PVSEngine`` (its transposition table
+   shared by all of them) from the position it leads to, all moves to the same horizon, one ply deeper per
+   iteration.  A score beyond ``HEURISTIC_BOUND`` is a proven win or loss (its margin *at least* the one
+   shown until the search is exhaustive); an exhaustive result is exact.
+
+Scores are from the side to move's view in the engines' scale (``ai.evaluators``: a proven win is
+``WIN + margin``); ``value_words`` turns them into what a player reads, never a raw score.  ``Analysis`` runs it
+all in an ``ai.worker.SearchWorker`` (a daemon thread, cancellable, never blocking the caller); ``poll`` gives the
+latest ``Snapshot``.
+
+The evaluation graph's helpers:
+
+* ``position_value(game, state, seconds, cancel)`` -> ``(score, proven)`` from South's / Black's view (blocking:
+  for a background thread);
+* ``graph_value(game, score, proven)`` -> a value in -1..1 for drawing (a proven win is +1, a loss -1);
+* ``EvaluationHistory(game)``: the values of the positions of one game, keyed by the position itself (so undo,
+  redo and a loaded game need no bookkeeping), South's / Black's view:
+
+  - ``record(state, score, proven=False)``: a score from the side to move in ``state`` (engine scale);
+  - ``record_result(state, result) -> bool``: the computer's own ``SearchResult`` for the position it moved
+    from (kept when its score is on the engines' scale: a PVS or alpha-beta search, or an exhaustive one);
+  - ``values(states) -> list[Point | None]`` (``Point(score, proven)``, South's / Black's view; None: not known
+    yet), ``missing(states)``;
+  - ``fill(states, seconds, cancel)``: computes the missing ones with ``position_value`` (blocking), and
+    ``start(states, seconds)`` / ``stop()`` / ``filling`` run that in a daemon thread.
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, Hashable, Iterable, Sequence
 
-from ai import registry
-from ai.base import CancelToken, Limits, SearchAborted
-from ai.evaluators import HEURISTIC_BOUND, WIN, final_score
-from game import explain
+from ai import tables as endgame_tables
+from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
+from ai.evaluators import HEURISTIC_BOUND, WIN, as_margin, final_score
+from ai.search import PVSEngine, use_tables
+from ai.worker import Failed, Finished, Progress, SearchWorker
+from game.explain import is_cave, move_name
 from rules import Game, Move, State
 
+UNSCORED = "..."
+"""The words of a move not scored yet."""
+SEARCH_MEMORY = 64.0
+"""MB of transposition table for the analysis's search."""
+MAX_PLIES = 64
+"""The deepest iteration (plies from the position analysed)."""
+SOLVER_EMPTIES = 22
+"""Magnetic Cave: the endgame solver is tried when at most this many cells are empty after the move."""
+SOLVER_NODES = 20_000
+"""Magnetic Cave: the solver's node budget per move in its first round; four times more each round after."""
+PROVER_MEMORY = 64.0
+"""MB of transposition table for the Kalah prover."""
+PROVER_SLICE = (0.05, 2.0)
+"""Seconds the Kalah prover gets per move in a round: at least, at most (otherwise as long as the last
+iteration of the search took, shared among the moves left)."""
+PROVER_SEEDS = 30
+"""Kalah: the prover is tried on moves that leave at most this many seeds on the board (beyond, a proof within
+seconds is out of reach and the time is the search's)."""
+POSITION_SECONDS = 0.2
+"""The default time of one ``position_value``."""
 
+
+# -- words -------------------------------------------------------------------------------------------------------
+def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool = True) -> str:
+    """A move's value as a player reads it: ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``,
+    ``about +2.5 (18 plies)``; for Magnetic Cave, whose scores have no unit, ``wins (proven)`` or ``better (8
+    plies)``.  ``exact`` False: a proven win or loss whose margin is only a bound (``wins by 6 or more``)."""
+    phrase = value_phrase(game, score, proven, exact)
+    if phrase == UNSCORED:
+        return phrase
+    if is_settled_phrase(game, score, proven, exact):
+        return f"{phrase} (proven)"
+    return f"{phrase} ({plies(depth)})"
+
+
+def value_phrase(game: Game, score: float, proven: bool, exact: bool = True) -> str:
+    """``value_words`` without its parenthesis: ``wins by 6``, ``about +2.5``, ``better``."""
+    if math.isnan(score):
+        return UNSCORED
+    cave = is_cave(game)
+    if is_settled_phrase(game, score, proven, exact):
+        margin = round(abs(as_margin(score)))
+        more = "" if exact or cave else " or more"
+        if score > 0:
+            return "wins" if cave else f"wins by {margin}{more}"
+        if score < 0:
+            return "loses" if cave else f"loses by {margin}{more}"
+        return "draws"
+    if cave:
+        return cave_words(score)
+    shown = round(score, 1) + 0.0  # + 0.0: no "-0"
+    return f"about {shown:+g}" if shown else "about 0"
+
+
+def is_settled_phrase(game: Game, score: float, proven: bool, exact: bool) -> bool:
+    """Whether a value reads as a result (win, loss, draw) rather than a search's estimate."""
+    return abs(score) >= HEURISTIC_BOUND or (proven and exact)
+
+
+def plies(depth: int) -> str:
+    return f"{depth} ply" if depth == 1 else f"{depth} plies"
+
+
+HOW = {"end": "the move ends the game", "table": "endgame tables", "solver": "endgame solver",
+       "prover": "exact search", "search": "searched to the end"}
+
+
+def how_words(value: MoveValue) -> str:
+    """How a move's value is known, in words: ``proven (endgame tables)``, ``searched 14 plies``, ``proven
+    win (14 plies; the margin may be larger)``, ``not reached``."""
+    if math.isnan(value.score):
+        return "not reached"
+    if value.proven and value.exact:
+        return f"proven ({HOW.get(value.source, value.source or 'exact')})"
+    if value.proven:
+        return f"proven ({plies(value.depth)}; the margin may be larger)"
+    return f"searched {plies(value.depth)}"
+
+
+def cave_words(score: float) -> str:
+    """A heuristic Magnetic Cave score in words (the threat evaluator's scale, whose "small" and "clear"
+    differences ``game.explain`` also uses: 10 and 200)."""
+    size = abs(score)
+    if size < 10:
+        return "even"
+    side = "better" if score > 0 else "worse"
+    if size < 50:
+        return f"slightly {side}"
+    return side if size < 200 else f"clearly {side}"
+
+
+def proven_score(margin: int) -> float:
+    """An exact final margin in the engines' scale (``ai.evaluators.final_score``): ``WIN + margin`` for a
+    win, ``-(WIN + margin)`` for a loss, 0 for a draw."""
+    if margin > 0:
+        return WIN + margin
+    if margin < 0:
+        return -(WIN - margin)
+    return 0.0
+
+
+# -- the model ---------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MoveValue:
+    """One legal move's value from the side to move's view."""
+
     move: Move
     name: str
+    """As the player sees it: ``pit 4``, ``D4`` (``game.explain.move_name``)."""
     score: float
+    """Engine scale (a proven win is ``WIN + margin``); nan when not scored yet."""
     proven: bool
+    """Exact: tables, prover, the cave's endgame solver, a finished game, or a search's proven win or loss."""
     depth: int
+    """Plies searched (0 when proven without a search horizon: a table, a solver, a finished game)."""
     words: str
+    """``value_words``: the value as a player reads it."""
+    exact: bool = True
+    """False only for a proven win or loss whose margin is a bound (the search has not seen every line)."""
+    source: str = ""
+    """What gave the value: ``end``, ``table``, ``solver``, ``prover``, ``search`` or ``""`` (not scored)."""
 
 
 @dataclass(frozen=True)
 class Snapshot:
+    """The analysis so far."""
+
     moves: tuple[MoveValue, ...]
+    """Every legal move, best first (moves not yet scored last, score nan, words ``...``)."""
     depth: int
+    """The deepest complete iteration of the search so far (plies from the position; 0 before the first)."""
     finished: bool
+    """Nothing more will come: every move proven exactly, the time or the depth limit reached, or cancelled."""
+    nodes: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+    """Why the analysis stopped early, when it failed."""
+
+    @property
+    def best(self) -> MoveValue | None:
+        return self.moves[0] if self.moves else None
 
 
-def value_words(game: Game, score: float, proven: bool, depth: int) -> str:
-    if proven or abs(score) >= HEURISTIC_BOUND:
-        margin = abs(score) - WIN if abs(score) >= HEURISTIC_BOUND else 0.0
-        if abs(score) < HEURISTIC_BOUND:
-            return "draws (proven)"
-        return f"{'wins' if score > 0 else 'loses'} by {margin:g} (proven)"
-    return f"about {score:+.1f} ({depth} plies)"
+class _Entry:
+    """One root move's value while the analysis works (mutable, the engine thread's own)."""
+
+    __slots__ = ("move", "name", "child", "score", "proven", "exact", "depth", "source", "index")
+
+    def __init__(self, move: Move, name: str, child: State, index: int) -> None:
+        self.move, self.name, self.index = move, name, index
+        self.child: Any = child
+        """The position after the move (any game's state: the cave's solver and the prover read its fields)."""
+        self.score = math.nan
+        self.proven = self.exact = False
+        self.depth = 0
+        self.source = ""
+
+    @property
+    def settled(self) -> bool:
+        """Exactly known: nothing left to search."""
+        return self.proven and self.exact
+
+    def settle(self, score: float, source: str, depth: int = 0) -> None:
+        self.score, self.proven, self.exact, self.depth, self.source = score, True, True, depth, source
+
+    def value(self, game: Game) -> MoveValue:
+        return MoveValue(self.move, self.name, self.score, self.proven, self.depth,
+                         value_words(game, self.score, self.proven, self.depth, self.exact), self.exact, self.source)
+
+
+def _ranked(game: Game, entries: Iterable[_Entry]) -> tuple[MoveValue, ...]:
+    """Best first; unscored last; among equals the exactly proven first, then the rules' order."""
+    def key(entry: _Entry) -> tuple:
+        unscored = math.isnan(entry.score)
+        return (unscored, 0.0 if unscored else -entry.score, not entry.settled, entry.source != "end", entry.index)
+
+    return tuple(entry.value(game) for entry in sorted(entries, key=key))
+
+
+def table_value(game: Game, tables: Any, state: State) -> int | None:
+    """The exact final margin of ``state`` for its side to move from endgame tables that hold its board (the
+    stores' difference plus the table's margin of the seeds still in play), or None.  Works with any tables
+    object offering ``lookup(own pits, other pits)`` and ``top`` (the most seeds a table holds)."""
+    lookup = getattr(tables, "lookup", None)
+    pits = getattr(state, "pits", None)
+    stores = getattr(state, "stores", None)
+    if lookup is None or pits is None or stores is None or game.is_terminal(state):
+        return None
+    top = getattr(tables, "top", None)
+    if isinstance(top, int) and sum(pits) > top:
+        return None
+    half = len(pits) // 2
+    mover = game.to_move(state)
+    own, other = (pits[:half], pits[half:]) if mover == 0 else (pits[half:], pits[:half])
+    try:
+        rest = lookup(tuple(own), tuple(other))
+    except (ValueError, IndexError, TypeError, KeyError):  # tables that do not hold this board after all
+        return None
+    if rest is None:
+        return None
+    return int(stores[mover] - stores[1 - mover] + rest)
+
+
+def _tables(game: Game) -> Any | None:
+    """The endgame tables of ``game`` when there are usable ones (never starts a build)."""
+    try:
+        found = endgame_tables.tables_for(game)
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return found if found is not None and hasattr(found, "lookup") else None
+
+
+class AnalysisEngine(Engine):
+    """The analysis as an engine, so an ``ai.worker.SearchWorker`` runs it: each progress report's
+    ``info["snapshot"]`` is the ``Snapshot`` so far (its move and score: the best move's)."""
+
+    name = "analysis"
+
+    def __init__(self, game: Game, memory: float = SEARCH_MEMORY, max_depth: int = MAX_PLIES) -> None:
+        super().__init__(game, memory=memory, max_depth=max_depth)
+        self.max_depth = max_depth
+        self.search_engine = PVSEngine(game, time=None, memory=memory)
+        self.tables = _tables(game)
+        if self.tables is not None:
+            # Loaded into the search's kernel by hand: ``tables=True`` would start a build of missing ones.
+            self.search_engine.tables = use_tables(self.search_engine.kernel)
+        self._prover: Any = None
+        self._solver: Any = None
+
+    # -- the engine protocol ----------------------------------------------------------------------------------
+    def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
+               progress: ProgressCallback | None = None) -> SearchResult:
+        limits = limits or Limits()
+        started = time.perf_counter()
+        if cancel is None:
+            cancel = CancelToken(None if limits.time is None else started + limits.time)
+        game = self.game
+        if game.is_terminal(state):
+            snapshot = Snapshot((), 0, True)
+            return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
+                                {"snapshot": snapshot})
+        run = _AnalysisRun(self, state, cancel, progress, started)
+        max_depth = self.max_depth if limits.depth is None else min(self.max_depth, limits.depth)
+        return run.run(max_depth)
+
+    # -- the exact helpers, built on first use -----------------------------------------------------------------
+    def prover(self) -> Any | None:
+        """The Kalah prover (compiled core only), or None for another game or without the core."""
+        if self._prover is None and self.game.name == "kalah":
+            import ai.core
+
+            if ai.core.module() is None:
+                return None
+            from ai.kalah_solve import KalahProver
+
+            self._prover = KalahProver(self.game, self.tables, memory=PROVER_MEMORY)
+        return self._prover
+
+    def solver(self, cancel: CancelToken) -> Any:
+        """Magnetic Cave's endgame solver (the compiled one when the core is built) stopping at ``cancel``."""
+        if self._solver is None:
+            import ai.core
+
+            if ai.core.module() is not None:
+                from ai.core.kernels import CompiledEndgameSolver
+
+                self._solver = CompiledEndgameSolver()
+            else:
+                from ai.cave_endgame import SHARED_TABLE, EndgameSolver
+
+                self._solver = EndgameSolver(table=SHARED_TABLE)
+        solver = self._solver
+        if hasattr(solver, "cancel_flag"):
+            solver.deadline, solver.cancel_flag = cancel.deadline, cancel.flag
+        else:
+            solver.poll = cancel.check
+        return solver
+
+
+class _AnalysisRun:
+    """One analysis of one position (see the module docstring for the order of the work)."""
+
+    def __init__(self, engine: AnalysisEngine, state: State, cancel: CancelToken, progress: ProgressCallback | None,
+                 started: float) -> None:
+        self.engine, self.state, self.cancel, self.progress, self.started = engine, state, cancel, progress, started
+        game = self.game = engine.game
+        self.mover = game.to_move(state)
+        self.entries = [_Entry(move, move_name(game, state, move), game.apply(state, move), index)
+                        for index, move in enumerate(game.legal_moves(state))]
+        self.depth = 0
+        self.nodes = 0
+        self.round = 0
+        self.searching = 0.0
+        """Seconds spent in the search's iterations, and in the prover: the prover never gets more than the
+        search has had (so a position it cannot prove costs at most half the time)."""
+        self.proving = 0.0
+
+    @property
+    def open(self) -> list[_Entry]:
+        return [entry for entry in self.entries if not entry.settled]
+
+    def run(self, max_depth: int) -> SearchResult:
+        self._exact_at_once()
+        self._publish()
+        try:
+            depth = 1
+            while self.open and depth < max_depth and not self.cancel.expired():
+                depth += 1  # the first iteration searches each child one ply: two plies from the position
+                self._solve_round()
+                if not self.open:
+                    break
+                iteration_started = time.perf_counter()
+                if not self._iterate(depth):
+                    break
+                iteration_seconds = time.perf_counter() - iteration_started
+                self.searching += iteration_seconds
+                self.depth = depth
+                self._publish()
+                if self.proving <= self.searching:
+                    proving_started = time.perf_counter()
+                    self._prove_round(iteration_seconds)
+                    self.proving += time.perf_counter() - proving_started
+                self.round += 1
+        except SearchAborted:
+            pass
+        return self._result(finished=True)
+
+    # -- the stages --------------------------------------------------------------------------------------------
+    def _exact_at_once(self) -> None:
+        """Finished games and table positions: exact at once."""
+        game, tables = self.game, self.engine.tables
+        for entry in self.entries:
+            if game.is_terminal(entry.child):
+                entry.settle(final_score(game, entry.child, self.mover), "end")
+            elif tables is not None:
+                margin = table_value(game, tables, entry.child)
+                if margin is not None:
+                    entry.settle(proven_score(self._ours(entry.child, margin)), "table")
+
+    def _solve_round(self) -> None:
+        """Magnetic Cave: the endgame solver on every open move near the end, within this round's node budget."""
+        if not is_cave(self.game):
+            return
+        from rules.magnetic_cave import FULL
+
+        open_entries = [entry for entry in self.open
+                        if (FULL ^ (entry.child.black | entry.child.white)).bit_count() <= SOLVER_EMPTIES]
+        if not open_entries:
+            return
+        solver = self.engine.solver(self.cancel)
+        budget = SOLVER_NODES * 4 ** self.round
+        solved = False
+        for entry in open_entries:
+            child = entry.child
+            mine, theirs = (child.black, child.white) if child.to_move == 0 else (child.white, child.black)
+            before = solver.nodes
+            try:
+                value, _ = solver.solve(mine, theirs, max_nodes=budget)
+            except SearchAborted:
+                self.nodes += solver.nodes - before
+                if self.cancel.expired():
+                    raise
+                continue
+            self.nodes += solver.nodes - before
+            entry.settle(proven_score(-value), "solver")  # the child's mover is the opponent
+            solved = True
+        if solved:
+            self._publish()
+
+    def _iterate(self, depth: int) -> bool:
+        """Search every open move to ``depth`` plies from the position; False when cut short (values kept from
+        the last complete iteration)."""
+        game, engine = self.game, self.engine.search_engine
+        found: list[tuple[_Entry, SearchResult]] = []
+        for entry in self.open:
+            result = engine.search(entry.child, Limits(depth=depth - 1), self.cancel)
+            self.nodes += result.nodes
+            if not result.exhaustive and result.depth < depth - 1:
+                return False  # cancelled or out of time inside this move's search
+            found.append((entry, result))
+        for entry, result in found:
+            score = result.score if game.to_move(entry.child) == self.mover else -result.score
+            if result.exhaustive:
+                entry.settle(score, "search", result.depth + 1)
+            else:
+                entry.score, entry.depth, entry.source = score, depth, "search"
+                entry.proven = abs(score) >= HEURISTIC_BOUND
+                entry.exact = entry.proven and is_cave(game)  # a cave win has no margin to improve on
+        return True
+
+    def _prove_round(self, iteration_seconds: float) -> None:
+        """Kalah: the prover on each open move, as long in all as the last iteration took (within bounds)."""
+        if self.game.name != "kalah":
+            return
+        open_entries = [entry for entry in self.open if sum(entry.child.pits) <= PROVER_SEEDS]
+        if not open_entries:
+            return
+        prover = self.engine.prover()
+        if prover is None:
+            return
+        low, high = PROVER_SLICE
+        share = min(high, max(low, iteration_seconds / len(open_entries)))
+        proved = False
+        for entry in sorted(open_entries, key=lambda e: -e.score if not math.isnan(e.score) else math.inf):
+            if self.cancel.expired():
+                raise SearchAborted
+            deadline = time.perf_counter() + share
+            if self.cancel.deadline is not None:
+                deadline = min(deadline, self.cancel.deadline)
+            before = prover.nodes
+            try:
+                proof = prover.prove_by_tests(entry.child, deadline=deadline)
+            except (SearchAborted, RuntimeError):
+                continue
+            finally:
+                self.nodes += prover.nodes - before
+            entry.settle(proven_score(self._ours(entry.child, proof.value)), "prover")
+            proved = True
+        if proved:
+            self._publish()
+
+    # -- results -----------------------------------------------------------------------------------------------
+    def _ours(self, child: State, margin: int) -> int:
+        """A margin from ``child``'s side to move, seen by the side to move at the root."""
+        return margin if self.game.to_move(child) == self.mover else -margin
+
+    def _result(self, finished: bool) -> SearchResult:
+        moves = _ranked(self.game, self.entries)
+        elapsed = time.perf_counter() - self.started
+        snapshot = Snapshot(moves, self.depth, finished, self.nodes, elapsed)
+        best = moves[0] if moves else None
+        scored = best is not None and not math.isnan(best.score)
+        return SearchResult(
+            best.move if best is not None else None, best.score if scored and best is not None else 0.0,
+            self.depth, self.nodes, (best.move,) if best is not None else (), elapsed,
+            bool(moves) and all(entry.settled for entry in self.entries), {"snapshot": snapshot},
+        )
+
+    def _publish(self) -> None:
+        if self.progress is not None:
+            self.progress(self._result(finished=not self.open))
 
 
 class Analysis:
-    """Analyses one position in the background (a daemon thread, cancellable)."""
+    """Analyses one position in the background (an ``ai.worker.SearchWorker``, cancellable).
 
-    MAX_DEPTH = 30
+    ``seconds``: how long (None: until every move is proven, the depth limit, or ``cancel``).  ``poll`` never
+    blocks; ``wait`` does (for the console and tests, never a window's thread).
+    """
 
-    def __init__(self, game: Game, state: State, seconds: float | None = None) -> None:
-        self.game, self.state = game, state
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        self.token = CancelToken(deadline)
-        self._latest: Snapshot | None = None
-        self._lock = threading.Lock()
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self) -> None:
-        game, state = self.game, self.state
-        engine = registry.make_engine(game, "pvs")
-        moves = game.legal_moves(state)
-        mover = game.to_move(state)
-        for depth in range(1, self.MAX_DEPTH + 1):
-            values = []
-            try:
-                for move in moves:
-                    child = game.apply(state, move)
-                    if game.is_terminal(child):
-                        score, proven = final_score(game, child, mover), True
-                    else:
-                        result = engine.search(child, Limits(depth=depth - 1) if depth > 1 else Limits(depth=1),
-                                               self.token)
-                        sign = 1 if game.to_move(child) == mover else -1
-                        score, proven = sign * result.score, result.exhaustive
-                    values.append(MoveValue(move, explain.move_name(game, state, move), score, proven, depth,
-                                            value_words(game, score, proven, depth)))
-            except SearchAborted:
-                self._publish(None, depth - 1, True)
-                return
-            values.sort(key=lambda value: -value.score)
-            finished = all(value.proven for value in values) or depth == self.MAX_DEPTH or self.token.expired()
-            self._publish(tuple(values), depth, finished)
-            if finished:
-                return
-
-    def _publish(self, moves: tuple[MoveValue, ...] | None, depth: int, finished: bool) -> None:
-        with self._lock:
-            if moves is None:
-                if self._latest is not None:
-                    self._latest = Snapshot(self._latest.moves, self._latest.depth, True)
-                return
-            self._latest = Snapshot(moves, depth, finished)
+    def __init__(self, game: Game, state: State, seconds: float | None = None, memory: float = SEARCH_MEMORY,
+                 max_depth: int = MAX_PLIES) -> None:
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"an analysis needs a positive number of seconds or None (no limit), not {seconds!r}")
+        self.game = game
+        self.state = state
+        self.seconds = seconds
+        self.worker = SearchWorker(AnalysisEngine(game, memory, max_depth), state, Limits(time=seconds))
+        self._snapshot: Snapshot | None = None
+        self.error: str | None = None
+        self.worker.start()
 
     def poll(self) -> Snapshot | None:
-        with self._lock:
-            return self._latest
+        """The latest snapshot (None before the first); never blocks."""
+        for message in self.worker.poll():
+            if isinstance(message, Progress):
+                self._take(message.result, finished=False)
+            elif isinstance(message, Finished):
+                self._take(message.result, finished=True)
+            elif isinstance(message, Failed):
+                self.error = message.error
+                self._snapshot = replace(self._snapshot or self._unscored(), finished=True, error=message.error)
+        return self._snapshot
 
     def cancel(self) -> None:
-        self.token.cancel()
+        """Stop the analysis; returns at once (the next ``poll`` gives the last snapshot, finished)."""
+        self.worker.cancel()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the analysis is over or ``timeout`` seconds pass; True when over.  Not for a window."""
+        return self.worker.wait(timeout)
+
+    @property
+    def done(self) -> bool:
+        return self.worker.done
+
+    def _take(self, result: SearchResult, finished: bool) -> None:
+        snapshot = result.info.get("snapshot")
+        if not isinstance(snapshot, Snapshot):
+            snapshot = self._snapshot or self._unscored()
+        if finished and not snapshot.finished:
+            snapshot = replace(snapshot, finished=True)
+        self._snapshot = snapshot
+
+    def _unscored(self) -> Snapshot:
+        game, state = self.game, self.state
+        moves = tuple(MoveValue(move, move_name(game, state, move), math.nan, False, 0, UNSCORED, True, "")
+                      for move in game.legal_moves(state))
+        return Snapshot(moves, 0, False)
 
 
-def position_value(game: Game, state: State, seconds: float = 0.2) -> tuple[float, bool]:
+# -- the evaluation graph ----------------------------------------------------------------------------------------
+def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
+                   cancel: CancelToken | None = None) -> tuple[float, bool]:
+    """A quick value of ``state`` for the evaluation graph, from South's / Black's view: (score, proven).
+    Exact for a finished game and a position the endgame tables hold; otherwise a search of ``seconds``
+    (blocking: call it from a background thread)."""
     if game.is_terminal(state):
         return final_score(game, state, 0), True
-    engine = registry.make_engine(game, "pvs")
-    result = engine.search(state, Limits(time=seconds))
-    sign = 1 if game.to_move(state) == 0 else -1
-    return sign * result.score, bool(result.exhaustive)
+    south = 1 if game.to_move(state) == 0 else -1
+    tables = _tables(game)
+    if tables is not None:
+        margin = table_value(game, tables, state)
+        if margin is not None:
+            return south * proven_score(margin), True
+    engine = PVSEngine(game, time=seconds, memory=16)
+    if tables is not None:
+        engine.tables = use_tables(engine.kernel)
+    result = engine.search(state, Limits(time=seconds), cancel)
+    proven = result.exhaustive or abs(result.score) >= HEURISTIC_BOUND
+    return south * result.score, proven
 
+
+def graph_value(game: Game, score: float, proven: bool) -> float:
+    """A value (South's / Black's view) squeezed into -1..1 for drawing: a proven win +1, a loss -1, a proven
+    draw 0; a heuristic score ``x`` as ``x / (|x| + half)`` (half: 4 seeds, or 200 for the cave)."""
+    if math.isnan(score) or (proven and score == 0):
+        return 0.0
+    if abs(score) >= HEURISTIC_BOUND:
+        return 1.0 if score > 0 else -1.0
+    half = 200.0 if is_cave(game) else 4.0
+    return score / (abs(score) + half)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One position's value on the graph: South's / Black's view, in the engines' scale."""
+
+    score: float
+    proven: bool
+
+
+class EvaluationHistory:
+    """The values of the positions of one game so far (see the module docstring); thread-safe for one filling
+    thread and the window's thread."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._values: dict[Hashable, Point] = {}
+        self._thread: threading.Thread | None = None
+        self._token: CancelToken | None = None
+
+    def record(self, state: State, score: float, proven: bool = False) -> None:
+        """A score from the side to move in ``state`` (the engines' scale)."""
+        if not math.isfinite(score):
+            return
+        south = 1 if self.game.to_move(state) == 0 else -1
+        self._values[state] = Point(south * score, proven or abs(score) >= HEURISTIC_BOUND)
+
+    def record_result(self, state: State, result: SearchResult) -> bool:
+        """The computer's own search of ``state`` (the position it moved from); True when kept.  Kept when its
+        score is on the engines' scale: an exhaustive result, or a search with an evaluator (PVS, alpha-beta)
+        that completed at least one ply; a Monte Carlo or greedy score is not comparable."""
+        if result.info.get("fallback") or result.info.get("book"):
+            return False
+        if not (result.exhaustive or (result.depth >= 1 and "evaluator" in result.info)):
+            return False
+        self.record(state, float(result.score), result.exhaustive)
+        return True
+
+    def value(self, state: State) -> Point | None:
+        return self._values.get(state)
+
+    def values(self, states: Sequence[State]) -> list[Point | None]:
+        """One value per position (South's / Black's view), None where not known yet."""
+        return [self._values.get(state) for state in states]
+
+    def missing(self, states: Sequence[State]) -> list[State]:
+        return [state for state in states if state not in self._values]
+
+    def fill(self, states: Sequence[State], seconds: float = POSITION_SECONDS,
+             cancel: CancelToken | None = None) -> int:
+        """Compute the missing values with ``position_value`` (blocking); how many were added."""
+        added = 0
+        for state in self.missing(states):
+            if cancel is not None and cancel.expired():
+                break
+            score, proven = position_value(self.game, state, seconds, cancel)
+            if cancel is not None and cancel.is_cancelled:
+                break  # a search stopped midway is not a value
+            self._values[state] = Point(score, proven)
+            added += 1
+        return added
+
+    def start(self, states: Sequence[State], seconds: float = POSITION_SECONDS) -> None:
+        """``fill`` in a daemon thread (any filling already under way is stopped first)."""
+        self.stop()
+        token = self._token = CancelToken()
+        self._thread = threading.Thread(target=self.fill, args=(tuple(states), seconds, token),
+                                        name="evaluation-history", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the filling thread, if any (returns at once)."""
+        if self._token is not None:
+            self._token.cancel()
+        self._token = None
+
+    @property
+    def filling(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()

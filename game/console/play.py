@@ -1,7 +1,7 @@
 """One game played at a terminal: the line dialogue (:class:`Terminal`) and the turns (:class:`GameLoop`).
 
 The loop shows the board after every move, reads a human's move or command (help, board, undo, redo, hint,
-save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
+analyse, save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
 spec, and sees only the immutable state: the same position and settings give the same search, and no engine
 can keep or change anything of the game.  Its move is checked against the rules before it is played.
 """
@@ -13,12 +13,18 @@ from typing import Callable, TextIO
 
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
+from game.analysis import Analysis, how_words, value_phrase
 from game.console.seats import hint_engine, seat_label, seconds_per_move
 from game.savegame import Seat
 from game.session import Session
 from rules import Move, RulesError
+from rules.base import clip
 
-COMMANDS = "help, board, undo, redo, hint, save [FILE], quit"
+COMMANDS = "help, board, undo, redo, hint, analyse [SECONDS], save [FILE], quit"
+ANALYSE_SECONDS = 3.0
+"""How long ``analyse`` deepens when no time is given."""
+ANALYSE_LIMITS = (0.1, 600.0)
+"""The seconds ``analyse SECONDS`` accepts."""
 
 
 def moves_text(count: int) -> str:
@@ -136,6 +142,8 @@ class GameLoop:
             self._moved_in_history(len(session.redo()), "Replayed", "there is no undone move to replay")
         elif command == "hint" and not argument:
             self._hint()
+        elif command in ("analyse", "analyze"):
+            self._analyse(argument)
         elif command == "save":
             self.save(argument or None)
         elif command in ("quit", "exit") and not argument:
@@ -162,13 +170,18 @@ class GameLoop:
         session = self.session
         game = session.game
         self.io.say("Type a move as the list below writes it, or a command:")
-        self.io.say("  help             this text and the legal moves")
-        self.io.say("  board            show the board again")
-        self.io.say("  undo             take back your last move (and the computer's replies)")
-        self.io.say("  redo             replay what undo took back")
-        self.io.say("  hint             ask the computer for a good move")
-        self.io.say("  save [FILE]      save the game and go on playing")
-        self.io.say("  quit             back to the start menu (where you can save, resume or leave)")
+        for command, text in (
+            ("help", "this text and the legal moves"),
+            ("board", "show the board again"),
+            ("undo", "take back your last move (and the computer's replies)"),
+            ("redo", "replay what undo took back"),
+            ("hint", "ask the computer for a good move"),
+            ("analyse [SECONDS]", f"every legal move's value, best first, proven or searched (deepens "
+                                  f"{ANALYSE_SECONDS:g} s unless given)"),
+            ("save [FILE]", "save the game and go on playing"),
+            ("quit", "back to the start menu (where you can save, resume or leave)"),
+        ):
+            self.io.say(f"  {command:<18} {text}")
         moves = ", ".join(game.move_label(session.state, m) for m in game.legal_moves(session.state))
         self.io.say(f"Legal moves: {moves}")
 
@@ -233,6 +246,42 @@ class GameLoop:
         move = game.move_label(session.state, result.move)
         self.io.say(f"Hint: {move}  ({spec}: {_thinking(result, time.perf_counter() - started)})")
 
+    def _analyse(self, argument: str) -> None:
+        """``analyse [SECONDS]``: every legal move with its value, best first, after deepening for SECONDS."""
+        seconds = analyse_seconds(argument)
+        if seconds is None:
+            low, high = ANALYSE_LIMITS
+            self.io.invalid(f"{clip(argument)!r} is not a number of seconds for analyse",
+                            f"analyse (for {ANALYSE_SECONDS:g} s) or analyse SECONDS with SECONDS from {low:g} to "
+                            f"{high:g}, e.g. analyse 10")
+            return
+        session = self.session
+        game = session.game
+        player = game.player_names[game.to_move(session.state)]
+        self.io.say(f"Analysing every move of {player} for up to {seconds:g} s (Ctrl-C stops early)...")
+        analysis = Analysis(game, session.state, seconds)
+        stopped = ""
+        try:
+            analysis.wait(seconds + 5.0)  # the worker answers at its deadline; the margin only guards a hang
+        except KeyboardInterrupt:
+            stopped = " (stopped early)"
+        analysis.cancel()  # already over, or out of patience: the values so far stand
+        snapshot = analysis.poll()
+        if snapshot is None or not snapshot.moves:
+            reason = f": {analysis.error}" if analysis.error else ""
+            self.io.say(f"No analysis{reason}.")
+            return
+        settled = all(move.proven and move.exact for move in snapshot.moves)
+        reach = "every move proven" if settled else f"searched {snapshot.depth} plies deep"
+        self.io.say(f"Moves of {player}, best first ({reach}, {snapshot.seconds:.1f} s{stopped}):")
+        width = max(len(move.name) for move in snapshot.moves)
+        phrases = [value_phrase(game, move.score, move.proven, move.exact) for move in snapshot.moves]
+        phrase_width = max(len(phrase) for phrase in phrases)
+        for move, phrase in zip(snapshot.moves, phrases):
+            self.io.say(f"  {move.name:<{width}}  {phrase:<{phrase_width}}  {how_words(move)}")
+        if analysis.error:
+            self.io.say(f"The analysis stopped early: {analysis.error}")
+
     def _announce(self) -> None:
         session = self.session
         game = session.game
@@ -244,6 +293,22 @@ class GameLoop:
         scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(outcome.scores) if i < len(names))
         result = "a draw" if outcome.winner is None else f"{names[outcome.winner]} wins"
         self.io.say(f"Game over after {moves_text(len(session.moves))}: {result} ({outcome.reason.value}). Score: {scores}.")
+
+
+def analyse_seconds(argument: str) -> float | None:
+    """The seconds of ``analyse [SECONDS]`` (``ANALYSE_SECONDS`` when empty; ``10`` or ``10s``), or None when
+    the argument is not a number within ``ANALYSE_LIMITS``."""
+    text = argument.strip().lower()
+    if not text:
+        return ANALYSE_SECONDS
+    if text.endswith("s"):
+        text = text[:-1].rstrip()
+    try:
+        seconds = float(text) if len(text) <= 20 else math.nan
+    except ValueError:
+        return None
+    low, high = ANALYSE_LIMITS
+    return seconds if math.isfinite(seconds) and low <= seconds <= high else None
 
 
 def _thinking(result: SearchResult, elapsed: float) -> str:
