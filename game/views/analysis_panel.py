@@ -22,20 +22,18 @@ from typing import Any, Callable, Sequence
 import arcade
 import pyglet
 
-from ai.evaluators import HEURISTIC_BOUND, as_margin
-from game import explain, theme
-from game.analysis import MoveValue, Snapshot
+from game import theme
+from game.analysis import MoveValue, Point, Snapshot, graph_value, is_settled_phrase, plies, value_phrase
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
-from game.views.analysis_feed import AnalysisFeed, GraphValue
+from game.explain import is_cave
+from game.views.analysis_feed import AnalysisFeed
 
 PAD = 14
 ROW, SMALL_ROW = 22, 18
 """Pixels between rows of the move list at the body size, and at the small size (a tight two-column list)."""
 HEADING_ROOM = 30
 """Pixels a panel heading (the label size) takes."""
-EDGE = 0.85
-"""How far up (or down) the graph an unproven value may go; the edge beyond is for proven wins and losses."""
 PLOT_BACK = (22, 18, 16, 255)
 
 
@@ -49,25 +47,18 @@ def short_words(words: str) -> str:
     return re.sub(r"\s*\([^()]*\)$", "", words) or words
 
 
-def graph_y(value: float, proven: bool, scale: float) -> float:
-    """Where a South's-side value sits on the graph, from -1 (bottom) to 1 (top)."""
-    if abs(value) >= HEURISTIC_BOUND:
-        return math.copysign(1.0, value)
-    return max(-EDGE, min(EDGE, value / scale * EDGE)) if scale > 0 else 0.0
-
-
-def point_words(names: Sequence[str], value: GraphValue | None) -> str:
-    """A graph point's value in words, from the side it favours."""
+def point_words(game: Any, value: Point | None) -> str:
+    """A graph point's value (South's side) in words, from the side it favours: "North wins by 3 (proven)",
+    "South ahead by about 2.5", "Black slightly better", "even"."""
     if value is None:
         return "not valued yet"
-    score = value.score
-    if abs(score) >= HEURISTIC_BOUND:
-        return f"{names[0 if score > 0 else 1]} wins by {abs(as_margin(score)):g} (proven)"
-    if value.proven and abs(score) < 0.05:
-        return "a draw (proven)"
-    if abs(score) < 0.05:
-        return "about even"
-    return f"{names[0 if score > 0 else 1]} ahead by about {abs(score):.1f}" + (" (proven)" if value.proven else "")
+    side = game.player_names[0 if value.score >= 0 else 1]
+    phrase = value_phrase(game, abs(value.score), value.proven)  # from the side ahead
+    if is_settled_phrase(game, value.score, value.proven, True):
+        return "a draw (proven)" if phrase == "draws" else f"{side} {phrase} (proven)"
+    if is_cave(game) or phrase == "about 0":
+        return "even" if phrase in ("even", "about 0") else f"{side} {phrase}"
+    return f"{side} ahead by {phrase.replace('+', '')}"
 
 
 class AnalysisPanel(arcade.Section):
@@ -95,7 +86,7 @@ class AnalysisPanel(arcade.Section):
         self.caption = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
         self.states: Sequence[Any] = ()
         self.moves: Sequence[Any] = ()
-        self.points: list[GraphValue | None] = []
+        self.points: list[Point | None] = []
         self.current = 0
         self.hover: int | None = None
         self.plot = (0.0, 0.0, 1.0, 1.0)
@@ -133,8 +124,12 @@ class AnalysisPanel(arcade.Section):
             self.subline.text = f"{mover}'s moves, best first"
             if snapshot is None:
                 self.status.text = "thinking..."
+            elif snapshot.depth == 0:
+                self.status.text = "done" if snapshot.finished else "searching"
+            elif snapshot.error:
+                self.status.text = "stopped: failed"
             else:
-                depth = explain.plural(snapshot.depth, "ply").replace("plys", "plies")
+                depth = plies(snapshot.depth)
                 self.status.text = depth if snapshot.finished else f"{depth}, searching"
         rows: tuple[MoveValue, ...] = snapshot.moves if snapshot is not None and state is not None else ()
         self._rows = rows
@@ -278,8 +273,7 @@ class AnalysisPanel(arcade.Section):
         self.ahead[0].text, self.ahead[1].text = f"{names[0]} ahead", f"{names[1]} ahead"
         self.ahead[0].position = left + 6, bottom + height - 15
         self.ahead[1].position = left + 6, bottom + 6
-        scale = max([abs(p.score) for p in self.points if p is not None and abs(p.score) < HEURISTIC_BOUND] + [1.0])
-        located = [(self.point_x(i), middle + graph_y(p.score, p.proven, scale) * (height / 2 - 8), p)
+        located = [(self.point_x(i), middle + graph_value(self.game, p.score, p.proven) * (height / 2 - 8), p)
                    if p is not None else None for i, p in enumerate(self.points)]
         for first, second in zip(located, located[1:]):  # the areas, then the line between known points
             if first is not None and second is not None:
@@ -312,8 +306,7 @@ class AnalysisPanel(arcade.Section):
         """The line under the graph: the hovered (or shown) point's position and value in words."""
         if not self.states:
             return ""
-        names = self.game.player_names
-        value = point_words(names, self.points[index] if index < len(self.points) else None)
+        value = point_words(self.game, self.points[index] if index < len(self.points) else None)
         if index == 0:
             return f"Start: {value}"
         return f"Move {index}: {value}"

@@ -172,13 +172,12 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     def on_hide_view(self) -> None:
         self.cancel_search()
-        self.analysis.stop()
         super().on_hide_view()
         self.section_manager.disable()
 
     def cancel_search(self) -> None:
         self.controller.cancel_search()
-        self.analysis.feed.cancel()  # shown again, the panel analyses afresh
+        self.analysis.stop()  # while the panel is shown it starts again on the next frame
 
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move: Move) -> None:
