@@ -31,7 +31,10 @@ from game.views.analysis_feed import AnalysisFeed
 
 PAD = 14
 ROW, SMALL_ROW = 22, 18
-"""Pixels between rows of the move list at the body size, and at the small size (a tight two-column list)."""
+"""Pixels between rows of the move list at the body size, and at the small size (a tight two-column list); a
+wide panel adds ``2 * grow``."""
+WIDE = 360
+"""A panel at least this wide (a window of 1600 pixels and more) sets its words a step larger (``grow``)."""
 HEADING_ROOM = 30
 """Pixels a panel heading (the label size) takes."""
 PLOT_BACK = (22, 18, 16, 255)
@@ -39,7 +42,7 @@ PLOT_BACK = (22, 18, 16, 255)
 
 def panel_width(window_width: int) -> int:
     """The panel's width: the side panel's 300 pixels, a little more in a wide window."""
-    return 300 if window_width < 1600 else 360
+    return 300 if window_width < 1600 else WIDE
 
 
 def short_words(words: str) -> str:
@@ -89,6 +92,7 @@ class AnalysisPanel(arcade.Section):
         self.points: list[Point | None] = []
         self.current = 0
         self.hover: int | None = None
+        self._rows: tuple[MoveValue, ...] = ()
         self.plot = (0.0, 0.0, 1.0, 1.0)
         """The graph's rectangle (left, bottom, width, height)."""
         self._drawn: tuple | None = None
@@ -135,16 +139,33 @@ class AnalysisPanel(arcade.Section):
         self._rows = rows
 
     # -- geometry ---------------------------------------------------------------------------------------------
+    @property
+    def grow(self) -> int:
+        """Points added to the type scale's sizes in a wide panel."""
+        return 2 if self.width >= WIDE else 0
+
+    def style(self, base: theme.TypeStyle) -> theme.TypeStyle:
+        return theme.sized(base, base.size + self.grow * (2 if base is theme.LABEL else 1))
+
+    def _apply_sizes(self) -> None:
+        for text, base in ((self.heading, theme.LABEL), (self.graph_heading, theme.LABEL), (self.status, theme.SMALL),
+                           (self.subline, theme.SMALL), (self.legend, theme.SMALL), (self.more, theme.SMALL),
+                           (self.caption, theme.SMALL), *((text, theme.SMALL) for text in self.ahead),
+                           *((text, theme.SMALL) for text in self.tags)):
+            size = self.style(base).size
+            if text.font_size != size:
+                text.font_size = size
+
     def _graph_height(self) -> float:
         """The graph takes what the move list leaves (room for six rows at least), within limits."""
-        fixed = 2 * PAD + 2 * HEADING_ROOM + 22 + 22 + 8
-        rows = max(6, len(getattr(self, "_rows", ()))) * ROW
+        fixed = 2 * PAD + 2 * (HEADING_ROOM + 2 * self.grow) + 2 * (22 + self.grow) + 8
+        rows = max(6, len(self._rows)) * (ROW + 2 * self.grow)
         return max(70.0, min(self.height * 0.45, 340.0, self.height - fixed - rows))
 
     def _list_room(self) -> tuple[float, float]:
         """The move list's top and bottom."""
-        top = self.top - PAD - HEADING_ROOM - 22
-        bottom = self.bottom + PAD + 22 + self._graph_height() + HEADING_ROOM + 8
+        top = self.top - PAD - HEADING_ROOM - 22 - 3 * self.grow
+        bottom = self.bottom + PAD + 22 + self.grow + self._graph_height() + HEADING_ROOM + 2 * self.grow + 8
         return top, bottom
 
     def _row_plan(self, count: int) -> tuple[int, int, int, theme.TypeStyle]:
@@ -152,11 +173,13 @@ class AnalysisPanel(arcade.Section):
         fit, else two, at the small size if need be (the rest then summed up in a line)."""
         top, bottom = self._list_room()
         room = max(0.0, top - bottom)
-        for columns, pitch, style in ((1, ROW, theme.BODY), (2, ROW, theme.BODY), (2, SMALL_ROW, theme.SMALL)):
+        row, small_row, grow = ROW + 2 * self.grow, SMALL_ROW + 2 * self.grow, self.grow
+        body, small = self.style(theme.BODY), self.style(theme.SMALL)
+        for columns, pitch, style in ((1, row, body), (2, row, body), (2, small_row, small)):
             per = max(1, int(room // pitch))
             if per * columns >= count:
                 return columns, per, pitch, style
-        return 2, max(1, int((room - SMALL_ROW) // SMALL_ROW)), SMALL_ROW, theme.SMALL
+        return 2, max(1, int((room - small_row - grow) // small_row)), small_row, small
 
     def _text_pool(self, count: int) -> None:
         while len(self.names) < count:
@@ -191,7 +214,7 @@ class AnalysisPanel(arcade.Section):
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def on_draw(self) -> None:
-        rows = getattr(self, "_rows", ())
+        rows = self._rows
         key = (self.left, self.bottom, self.width, self.height, rows, tuple(self.points), self.current, self.hover,
                self.status.text, self.subline.text)
         if key != self._drawn:
@@ -206,10 +229,12 @@ class AnalysisPanel(arcade.Section):
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
         mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)
         x, right = self.left + PAD, self.right - PAD
-        self.heading.position = x, self.top - PAD - 22
-        self.status.position = right, self.top - PAD - 20
-        self.subline.position = x, self.top - PAD - HEADING_ROOM - 14
-        self.legend.position = right, self.top - PAD - HEADING_ROOM - 14
+        self._apply_sizes()
+        grow = self.grow
+        self.heading.position = x, self.top - PAD - 22 - 2 * grow
+        self.status.position = right, self.top - PAD - 20 - 2 * grow
+        self.subline.position = x, self.top - PAD - HEADING_ROOM - 14 - 3 * grow
+        self.legend.position = right, self.top - PAD - HEADING_ROOM - 14 - 3 * grow
         self.legend.text = "proven" if any(row.proven for row in rows) else ""
         if self.legend.text:
             _diamond(mesh, self.legend.left - 9, self.legend.y + 4, 5, theme.PROVEN)
@@ -225,15 +250,27 @@ class AnalysisPanel(arcade.Section):
         column_width = (self.width - 2 * PAD - (columns - 1) * 10) / columns
         for text in (*self.names, *self.words, *self.tags):
             text.text = ""
+        for text in (*self.names, *self.words):
+            if text.font_size != style.size:
+                text.font_size = style.size
+        self.more.text = ""
+        if not rows:
+            return
+        name_width = 0.0
+        for index, row in enumerate(rows[:shown]):  # the names' column: as wide as the widest (set bold: the best)
+            self.names[index].bold = True
+            self.names[index].text = row.name
+            name_width = max(name_width, self.names[index].content_width)
+        self.tags[0].text = "proven"
+        tag_room = self.tags[0].content_width + 26
+        self.tags[0].text = ""
+        marks = columns > 1 and any(row.proven for row in rows[:shown])
+        # two columns leave no room for tags: a diamond between name and words marks a proven value
         for index, row in enumerate(rows[:shown]):
             column, line = divmod(index, per)
             left = self.left + PAD + column * (column_width + 10)
             middle = top - (line + 0.5) * pitch
             name, words, tag = self.names[index], self.words[index], self.tags[index]
-            for text in (name, words):
-                if text.font_size != style.size:
-                    text.font_size = style.size
-            name.text = row.name
             name.bold = index == 0
             scored = not math.isnan(row.score)
             words.color = theme.TEXT if scored else theme.TEXT_DIM
@@ -242,36 +279,39 @@ class AnalysisPanel(arcade.Section):
                 mesh.rounded_rectangle(left - 4, middle - pitch / 2 + 1, column_width + 8, pitch - 2, 5,
                                        with_alpha(accent, 55))
             name.position = left + 2, middle
-            name_room = 54 if style is theme.BODY else 44
+            name_room = name_width + (22 if marks else 10)
             words.position = left + name_room, middle
             room = column_width - name_room
             words.text = short_words(row.words)  # the depth is in the status line; "proven" is a tag or a diamond
             if row.proven and columns == 1:
                 tag.text = "proven"
-            while words.content_width > room - (62 if tag.text else 12) and len(words.text) > 4:
+            room -= tag_room if tag.text else 12
+            if words.content_width > room:  # a tight column: "+3.5" says "about +3.5"
+                words.text = words.text.replace("about ", "")
+            while words.content_width > room and len(words.text) > 4:
                 words.text = words.text[:-4] + "..."
             if tag.text:  # in a column at the row's right end
                 tag.position = left + column_width - 4 - tag.content_width / 2 - 6, middle
-                mesh.rounded_rectangle(tag.left - 6, middle - 9, tag.content_width + 12, 18, 6, theme.PROVEN)
+                half = tag.content_height / 2 + 1
+                mesh.rounded_rectangle(tag.left - 6, middle - half, tag.content_width + 12, 2 * half, 6, theme.PROVEN)
             elif row.proven:
-                _diamond(mesh, words.left - 8, middle, 4, theme.PROVEN)
-                words.x += 4
+                _diamond(mesh, left + name_width + 13, middle, 4, theme.PROVEN)
         hidden = len(rows) - shown
         self.more.text = f"and {hidden} more moves" if hidden > 0 else ""
-        self.more.position = self.left + PAD, top - per * pitch - 14
+        self.more.position = self.left + PAD, top - per * pitch - 14 - self.grow
 
     def _place_graph(self, mesh: Mesh) -> None:
         names = self.game.player_names
         x = self.left + PAD
         height = self._graph_height()
-        bottom = self.bottom + PAD + 22
+        bottom = self.bottom + PAD + 22 + self.grow
         self.plot = (x, bottom, self.width - 2 * PAD, height)
         left, _, width, _ = self.plot
         self.graph_heading.position = x, bottom + height + 10
         mesh.rounded_rectangle(left, bottom, width, height, 6, PLOT_BACK)
         middle = bottom + height / 2
         self.ahead[0].text, self.ahead[1].text = f"{names[0]} ahead", f"{names[1]} ahead"
-        self.ahead[0].position = left + 6, bottom + height - 15
+        self.ahead[0].position = left + 6, bottom + height - 15 - self.grow
         self.ahead[1].position = left + 6, bottom + 6
         located = [(self.point_x(i), middle + graph_value(self.game, p.score, p.proven) * (height / 2 - 8), p)
                    if p is not None else None for i, p in enumerate(self.points)]

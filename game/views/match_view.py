@@ -304,12 +304,15 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         controller.board_index = controller.board_target = index
         controller.result_shown = False
         self.show_state(self.match.states[index])
+        where = f"the position after move {index} of {len(self.match.moves)}" if index else "the start"
+        self.say(f"Showing {where}: Escape returns to the game.")
 
     def stop_replay(self) -> None:
         """End a replay: the stones in flight land first, then the game's position is shown at once."""
         self.scene.finish()
         if self.controller.stop_replay():
             self.show_state(self.match.state)
+            self.say("")
 
     # -- frame ------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:

@@ -155,11 +155,12 @@ def test_a_click_on_the_graph_replays_that_position(gui):  # type: ignore[no-unt
     gui.frame(5)
     assert panel.feed.state == state  # and the panel analyses it
     assert panel.current == 2 and panel.caption.text.startswith("Move 2")
+    assert view.notice == "Showing the position after move 2 of 6: Escape returns to the game."
     gui.frame(60)
     assert controller.replay_index == 2  # it stays there: a paused replay
     assert controller.turn() == ("Replay", None) and controller.last_text().startswith("Replay 2/6")
     gui.key(arcade.key.ESCAPE)  # ends the replay: the game's own position again
-    assert controller.replay_index is None and view.window.current_view is view
+    assert controller.replay_index is None and view.window.current_view is view and view.notice == ""
     assert view.scene.counts == view.spec.counts(view.match.state)
     gui.frame(3)
     assert panel.feed.state == view.match.state
