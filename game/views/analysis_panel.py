@@ -85,7 +85,9 @@ class AnalysisPanel(arcade.Section):
         self.tags: list[arcade.Text] = []
         self.more = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
         self.graph_heading = theme.text("Evaluation", theme.LABEL, theme.ACCENTS[0], batch=self.texts)
-        self.ahead = [theme.text("", theme.SMALL, accent, batch=self.texts) for accent in theme.ACCENTS]
+        self.ahead = [theme.text("", theme.SMALL, accent, anchor_x="right", batch=self.texts)
+                      for accent in theme.ACCENTS]
+        """Which way is whose, stacked right of the graph's heading (inside the graph the line would cross them)."""
         self.caption = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
         self.states: Sequence[Any] = ()
         self.moves: Sequence[Any] = ()
@@ -310,9 +312,9 @@ class AnalysisPanel(arcade.Section):
         self.graph_heading.position = x, bottom + height + 10
         mesh.rounded_rectangle(left, bottom, width, height, 6, PLOT_BACK)
         middle = bottom + height / 2
-        self.ahead[0].text, self.ahead[1].text = f"{names[0]} ahead", f"{names[1]} ahead"
-        self.ahead[0].position = left + 6, bottom + height - 15 - self.grow
-        self.ahead[1].position = left + 6, bottom + 6
+        self.ahead[0].text, self.ahead[1].text = f"\u25b2 {names[0]} ahead", f"\u25bc {names[1]} ahead"
+        self.ahead[0].position = left + width, bottom + height + 25 + 2 * self.grow
+        self.ahead[1].position = left + width, bottom + height + 7
         located = [(self.point_x(i), middle + graph_value(self.game, p.score, p.proven) * (height / 2 - 8), p)
                    if p is not None else None for i, p in enumerate(self.points)]
         for first, second in zip(located, located[1:]):  # the areas, then the line between known points
