@@ -64,6 +64,30 @@ def point_words(game: Any, value: Point | None) -> str:
     return f"{side} ahead by {phrase.replace('+', '')}"
 
 
+class Ruler:
+    """How wide words are set in a style: measured once on a text of its own, outside the panel's batch (changing a
+    batched text re-lays it out, the costly part of drawing text), then remembered."""
+
+    def __init__(self) -> None:
+        self._text = theme.text("", theme.BODY)
+        self._known: dict[tuple[str, int, bool], float] = {}
+
+    def width(self, content: str, style: theme.TypeStyle, bold: bool = False) -> float:
+        key = (content, style.size, bold)
+        width = self._known.get(key)
+        if width is None:
+            if len(self._known) > 4000:
+                self._known.clear()
+            text = self._text
+            if text.font_size != style.size:
+                text.font_size = style.size
+            if text.bold != bold:
+                text.bold = bold
+            text.text = content
+            width = self._known[key] = text.content_width
+        return width
+
+
 class AnalysisPanel(arcade.Section):
     """The move values and the evaluation graph, down the right of the game screen."""
 
@@ -95,6 +119,7 @@ class AnalysisPanel(arcade.Section):
         self.current = 0
         self.hover: int | None = None
         self._rows: tuple[MoveValue, ...] = ()
+        self._ruler = Ruler()
         self.plot = (0.0, 0.0, 1.0, 1.0)
         """The graph's rectangle (left, bottom, width, height)."""
         self._drawn: tuple | None = None
@@ -245,54 +270,48 @@ class AnalysisPanel(arcade.Section):
         self._shapes = mesh.build()
 
     def _place_rows(self, mesh: Mesh, rows: Sequence[MoveValue]) -> None:
+        """The move list: each text changed only where its words, place, weight or colour differ."""
         columns, per, pitch, style = self._row_plan(len(rows))
         shown = min(len(rows), columns * per)
         self._text_pool(len(rows))
         top, _ = self._list_room()
         column_width = (self.width - 2 * PAD - (columns - 1) * 10) / columns
-        for text in (*self.names, *self.words, *self.tags):
-            text.text = ""
-        for text in (*self.names, *self.words):
-            if text.font_size != style.size:
-                text.font_size = style.size
-        self.more.text = ""
-        if not rows:
-            return
-        name_width = 0.0
-        for index, row in enumerate(rows[:shown]):  # the names' column: as wide as the widest (set bold: the best)
-            self.names[index].bold = True
-            self.names[index].text = row.name
-            name_width = max(name_width, self.names[index].content_width)
-        self.tags[0].text = "proven"
-        tag_room = self.tags[0].content_width + 26
-        self.tags[0].text = ""
+        for index in range(shown, len(self.names)):
+            self.names[index].text = self.words[index].text = self.tags[index].text = ""
+        name_width = max((self._ruler.width(row.name, style, True) for row in rows[:shown]), default=0.0)
+        tag_room = self._ruler.width("proven", self.style(theme.SMALL)) + 26
         marks = columns > 1 and any(row.proven for row in rows[:shown])
         # two columns leave no room for tags: a diamond between name and words marks a proven value
+        name_room = name_width + (22 if marks else 10)
         for index, row in enumerate(rows[:shown]):
             column, line = divmod(index, per)
             left = self.left + PAD + column * (column_width + 10)
             middle = top - (line + 0.5) * pitch
             name, words, tag = self.names[index], self.words[index], self.tags[index]
-            name.bold = index == 0
             scored = not math.isnan(row.score)
-            words.color = theme.TEXT if scored else theme.TEXT_DIM
+            tagged = row.proven and columns == 1
+            room = column_width - name_room - (tag_room if tagged else 12)
+            text = short_words(row.words)  # the depth is in the status line; "proven" is a tag or a diamond
+            if self._ruler.width(text, style) > room:  # a tight column: "+3.5" says "about +3.5"
+                text = text.replace("about ", "")
+            while self._ruler.width(text, style) > room and len(text) > 4:
+                text = text[:-4] + "..."
+            for item in (name, words):
+                if item.font_size != style.size:
+                    item.font_size = style.size
+            if name.bold != (index == 0):
+                name.bold = index == 0
+            colour = theme.TEXT if scored else theme.TEXT_DIM
+            if tuple(words.color) != colour:
+                words.color = colour
+            name.text, words.text, tag.text = row.name, text, "proven" if tagged else ""
+            name.position = left + 2, middle
+            words.position = left + name_room, middle
             if index == 0 and scored:  # the best move on a plate of the mover's colour
                 accent = theme.ACCENTS[self.game.to_move(self.feed.state)] if self.feed.state is not None else theme.TEXT
                 mesh.rounded_rectangle(left - 4, middle - pitch / 2 + 1, column_width + 8, pitch - 2, 5,
                                        with_alpha(accent, 55))
-            name.position = left + 2, middle
-            name_room = name_width + (22 if marks else 10)
-            words.position = left + name_room, middle
-            room = column_width - name_room
-            words.text = short_words(row.words)  # the depth is in the status line; "proven" is a tag or a diamond
-            if row.proven and columns == 1:
-                tag.text = "proven"
-            room -= tag_room if tag.text else 12
-            if words.content_width > room:  # a tight column: "+3.5" says "about +3.5"
-                words.text = words.text.replace("about ", "")
-            while words.content_width > room and len(words.text) > 4:
-                words.text = words.text[:-4] + "..."
-            if tag.text:  # in a column at the row's right end
+            if tagged:  # in a column at the row's right end
                 tag.position = left + column_width - 4 - tag.content_width / 2 - 6, middle
                 half = tag.content_height / 2 + 1
                 mesh.rounded_rectangle(tag.left - 6, middle - half, tag.content_width + 12, 2 * half, 6, theme.PROVEN)
