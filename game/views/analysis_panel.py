@@ -308,7 +308,8 @@ class AnalysisPanel(arcade.Section):
             name.position = left + 2, middle
             words.position = left + name_room, middle
             if index == 0 and scored:  # the best move on a plate of the mover's colour
-                accent = theme.ACCENTS[self.game.to_move(self.feed.state)] if self.feed.state is not None else theme.TEXT
+                state = self.feed.state
+                accent = theme.ACCENTS[self.game.to_move(state)] if state is not None else theme.TEXT
                 mesh.rounded_rectangle(left - 4, middle - pitch / 2 + 1, column_width + 8, pitch - 2, 5,
                                        with_alpha(accent, 55))
             if tagged:  # in a column at the row's right end

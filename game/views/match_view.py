@@ -4,10 +4,10 @@ A subclass (``SowingView``, ``CaveView``) builds the scene (a ``game.scenes.cont
 move maps to a place on it, how a position is shown or a move animated, and why a click cannot play.  All that
 is not input or drawing (session, searches, hint, replay, the texts) is the controller, asked each frame what to
 do (``update`` returns a step).  A click or key during an animation first finishes it, then acts.  Keys: H hint,
-U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, Tab move list, A analysis, Space finish
-the animation, Left/Right and Enter choose a move, F1 rules, Escape leaves (or ends a replay).  The analysis panel
-(``game.views.analysis_panel``) takes the move list's place while shown; a click on its graph shows that position
-as a paused replay (``replay_at``).
+U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, Tab move list, A analysis panel
+(``game.views.analysis_panel``, in the move list's place), Space finish the animation, Left/Right and Enter choose
+a move, Shift+Left/Right step through the game's positions (a paused replay, ``replay_at``, as a click on the
+panel's graph), F1 rules, Escape leaves (or ends a replay).
 """
 from __future__ import annotations
 
@@ -305,7 +305,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         controller.result_shown = False
         self.show_state(self.match.states[index])
         where = f"the position after move {index} of {len(self.match.moves)}" if index else "the start"
-        self.say(f"Showing {where}: Escape returns to the game.")
+        self.say(f"Showing {where}: Shift+Left/Right step, Escape returns to the game.")
 
     def stop_replay(self) -> None:
         """End a replay: the stones in flight land first, then the game's position is shown at once."""
@@ -387,6 +387,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         if ctrl and symbol in CTRL_KEYS or symbol in KEYS:
             name = (CTRL_KEYS if ctrl and symbol in CTRL_KEYS else KEYS)[symbol]
             (getattr(self, name, None) or getattr(self.controller, name))()
+        elif symbol in (_K.LEFT, _K.RIGHT) and modifiers & _K.MOD_SHIFT and self.show_analysis:  # the graph's points
+            self.replay_at(max(0, self.analysis.current + (1 if symbol == _K.RIGHT else -1)))
         elif symbol in (_K.LEFT, _K.RIGHT):
             count = max(1, len(self.legal_locations()))
             self.cursor = 0 if self.cursor < 0 else (self.cursor + (1 if symbol == _K.RIGHT else -1)) % count

@@ -26,7 +26,8 @@ QUICK = 0.4
 """Seconds the panel's analysis gets per position in these tests."""
 
 
-def open_game(gui, name: str, moves: int = 0, width: int = 1280, height: int = 720) -> MatchView:  # type: ignore[no-untyped-def]
+def open_game(gui, name: str, moves: int = 0, width: int = 1280,  # type: ignore[no-untyped-def]
+              height: int = 720) -> MatchView:
     """A hot-seat game of ``name`` after ``moves`` plies (the first legal move each time), its panel's analysis
     shortened to ``QUICK``."""
     if (gui.window.width, gui.window.height) != (width, height):
@@ -155,7 +156,7 @@ def test_a_click_on_the_graph_replays_that_position(gui):  # type: ignore[no-unt
     gui.frame(5)
     assert panel.feed.state == state  # and the panel analyses it
     assert panel.current == 2 and panel.caption.text.startswith("Move 2")
-    assert view.notice == "Showing the position after move 2 of 6: Escape returns to the game."
+    assert view.notice == "Showing the position after move 2 of 6: Shift+Left/Right step, Escape returns to the game."
     gui.frame(60)
     assert controller.replay_index == 2  # it stays there: a paused replay
     assert controller.turn() == ("Replay", None) and controller.last_text().startswith("Replay 2/6")
@@ -164,6 +165,22 @@ def test_a_click_on_the_graph_replays_that_position(gui):  # type: ignore[no-unt
     assert view.scene.counts == view.spec.counts(view.match.state)
     gui.frame(3)
     assert panel.feed.state == view.match.state
+
+
+def test_shift_and_the_arrows_step_through_the_games_positions(gui):  # type: ignore[no-untyped-def]
+    view = open_game(gui, "kalah", moves=4)
+    gui.key(arcade.key.RIGHT, arcade.key.MOD_SHIFT)  # without the panel: only the keyboard's pit choice
+    assert view.controller.replay_index is None and view.cursor == 0
+    gui.key(arcade.key.A)
+    gui.key(arcade.key.LEFT, arcade.key.MOD_SHIFT)
+    assert view.controller.replay_index == 3 and view.scene.counts == view.spec.counts(view.match.states[3])
+    gui.key(arcade.key.LEFT, arcade.key.MOD_SHIFT)
+    gui.key(arcade.key.LEFT, arcade.key.MOD_SHIFT)
+    assert view.controller.replay_index == 1 and view.analysis.current == 1
+    assert view.cursor == 0  # the pit choice did not move
+    for _ in range(3):
+        gui.key(arcade.key.RIGHT, arcade.key.MOD_SHIFT)
+    assert view.controller.replay_index is None and view.controller.board_index == 4  # back in the game
 
 
 def test_a_click_on_the_last_point_returns_to_the_game(gui):  # type: ignore[no-untyped-def]
