@@ -18,7 +18,7 @@ works on a position:
 Scores are from the side to move's view in the engines' scale (``ai.evaluators``: a proven win is
 ``WIN + margin``); ``value_words`` turns them into what a player reads, never a raw score.  ``Analysis`` runs it
 all in an ``ai.worker.SearchWorker`` (a daemon thread, cancellable, never blocking the caller); ``poll`` gives the
-latest ``Snapshot``.
+latest ``Snapshot`` (its ``working`` says how far the iteration under way is, for a progress line).
 
 The evaluation graph's helpers:
 
@@ -29,8 +29,9 @@ The evaluation graph's helpers:
   redo and a loaded game need no bookkeeping), South's / Black's view:
 
   - ``record(state, score, proven=False)``: a score from the side to move in ``state`` (engine scale);
-  - ``record_result(state, result) -> bool``: the computer's own ``SearchResult`` for the position it moved
-    from (kept when its score is on the engines' scale: a PVS or alpha-beta search, or an exhaustive one);
+  - ``record_result(state, result, engine=None) -> bool``: the computer's own ``SearchResult`` for the
+    position it moved from, ``engine`` its spec (kept when the score is on the engines' scale: PVS, alpha-beta,
+    minimax, or the exact solver's margin; not Monte Carlo or greedy);
   - ``values(states) -> list[Point | None]`` (``Point(score, proven)``, South's / Black's view; None: not known
     yet), ``missing(states)``;
   - ``fill(states, seconds, cancel)``: computes the missing ones with ``position_value`` (blocking), and
@@ -46,22 +47,35 @@ from typing import Any, Hashable, Iterable, Sequence
 
 from ai import tables as endgame_tables
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
-from ai.evaluators import HEURISTIC_BOUND, WIN, as_margin, final_score
+from ai.evaluators import HEURISTIC_BOUND, final_score
 from ai.search import PVSEngine, use_tables
 from ai.worker import Failed, Finished, Progress, SearchWorker
+from game.analysis_words import (  # the words, re-exported: the panel reads them from here
+    HOW, UNSCORED, cave_words, how_words, is_settled_phrase, plies, proven_score, value_phrase, value_words,
+)
 from game.explain import is_cave, move_name
 from rules import Game, Move, State
 
-UNSCORED = "..."
-"""The words of a move not scored yet."""
+__all__ = [
+    "Analysis", "AnalysisEngine", "EvaluationHistory", "MoveValue", "Point", "Snapshot", "graph_value",
+    "position_value", "table_value",
+    "POSITION_SECONDS", "SEARCH_MEMORY", "MAX_PLIES",
+    "HOW", "UNSCORED", "cave_words", "how_words", "is_settled_phrase", "plies", "proven_score", "value_phrase",
+    "value_words",
+]
+
 SEARCH_MEMORY = 64.0
 """MB of transposition table for the analysis's search."""
 MAX_PLIES = 64
 """The deepest iteration (plies from the position analysed)."""
 SOLVER_EMPTIES = 22
 """Magnetic Cave: the endgame solver is tried when at most this many cells are empty after the move."""
-SOLVER_NODES = 20_000
-"""Magnetic Cave: the solver's node budget per move in its first round; four times more each round after."""
+SOLVER_NODES = 100_000
+"""Magnetic Cave: the solver's node budget per move in its first round; four times more each round after.  At
+least ``ai.cave_endgame.SOLVE_NODES``: what the search's own solver (in front of each move's search) could
+prove, this one proves first, and marks proven."""
+PROGRESS_SECONDS = 0.1
+"""Within an iteration, a snapshot saying how far it is goes out at most this often."""
 PROVER_MEMORY = 64.0
 """MB of transposition table for the Kalah prover."""
 PROVER_SLICE = (0.05, 2.0)
@@ -72,85 +86,8 @@ PROVER_SEEDS = 30
 seconds is out of reach and the time is the search's)."""
 POSITION_SECONDS = 0.2
 """The default time of one ``position_value``."""
-
-
-# -- words -------------------------------------------------------------------------------------------------------
-def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool = True) -> str:
-    """A move's value as a player reads it: ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``,
-    ``about +2.5 (18 plies)``; for Magnetic Cave, whose scores have no unit, ``wins (proven)`` or ``better (8
-    plies)``.  ``exact`` False: a proven win or loss whose margin is only a bound (``wins by 6 or more``)."""
-    phrase = value_phrase(game, score, proven, exact)
-    if phrase == UNSCORED:
-        return phrase
-    if is_settled_phrase(game, score, proven, exact):
-        return f"{phrase} (proven)"
-    return f"{phrase} ({plies(depth)})"
-
-
-def value_phrase(game: Game, score: float, proven: bool, exact: bool = True) -> str:
-    """``value_words`` without its parenthesis: ``wins by 6``, ``about +2.5``, ``better``."""
-    if math.isnan(score):
-        return UNSCORED
-    cave = is_cave(game)
-    if is_settled_phrase(game, score, proven, exact):
-        margin = round(abs(as_margin(score)))
-        more = "" if exact or cave else " or more"
-        if score > 0:
-            return "wins" if cave else f"wins by {margin}{more}"
-        if score < 0:
-            return "loses" if cave else f"loses by {margin}{more}"
-        return "draws"
-    if cave:
-        return cave_words(score)
-    shown = round(score, 1) + 0.0  # + 0.0: no "-0"
-    return f"about {shown:+g}" if shown else "about 0"
-
-
-def is_settled_phrase(game: Game, score: float, proven: bool, exact: bool) -> bool:
-    """Whether a value reads as a result (win, loss, draw) rather than a search's estimate."""
-    return abs(score) >= HEURISTIC_BOUND or (proven and exact)
-
-
-def plies(depth: int) -> str:
-    return f"{depth} ply" if depth == 1 else f"{depth} plies"
-
-
-HOW = {"end": "the move ends the game", "table": "endgame tables", "solver": "endgame solver",
-       "prover": "exact search", "search": "searched to the end"}
-
-
-def how_words(value: MoveValue) -> str:
-    """How a move's value is known, in words: ``proven (endgame tables)``, ``searched 14 plies``, ``proven
-    win (14 plies; the margin may be larger)``, ``not reached``."""
-    if math.isnan(value.score):
-        return "not reached"
-    if value.proven and value.exact:
-        return f"proven ({HOW.get(value.source, value.source or 'exact')})"
-    if value.proven:
-        return f"proven ({plies(value.depth)}; the margin may be larger)"
-    return f"searched {plies(value.depth)}"
-
-
-def cave_words(score: float) -> str:
-    """A heuristic Magnetic Cave score in words (the threat evaluator's scale, whose "small" and "clear"
-    differences ``game.explain`` also uses: 10 and 200)."""
-    size = abs(score)
-    if size < 10:
-        return "even"
-    side = "better" if score > 0 else "worse"
-    if size < 50:
-        return f"slightly {side}"
-    return side if size < 200 else f"clearly {side}"
-
-
-def proven_score(margin: int) -> float:
-    """An exact final margin in the engines' scale (``ai.evaluators.final_score``): ``WIN + margin`` for a
-    win, ``-(WIN + margin)`` for a loss, 0 for a draw."""
-    if margin > 0:
-        return WIN + margin
-    if margin < 0:
-        return -(WIN - margin)
-    return 0.0
+SCALED_ENGINES = frozenset({"pvs", "alphabeta", "minimax", "analysis", "ranked"})
+"""Engines whose scores are on the scale of ``ai.evaluators`` (a SearchResult of theirs can go on the graph)."""
 
 
 # -- the model ---------------------------------------------------------------------------------------------------
@@ -186,9 +123,13 @@ class Snapshot:
     finished: bool
     """Nothing more will come: every move proven exactly, the time or the depth limit reached, or cancelled."""
     nodes: int = 0
+    """Positions searched and solved so far."""
     seconds: float = 0.0
+    """Seconds from the start of the analysis to this snapshot."""
     error: str | None = None
     """Why the analysis stopped early, when it failed."""
+    working: tuple[int, int, int] | None = None
+    """The iteration under way: (its depth, moves searched so far, moves to search); None between them."""
 
     @property
     def best(self) -> MoveValue | None:
@@ -272,14 +213,28 @@ class AnalysisEngine(Engine):
 
     def __init__(self, game: Game, memory: float = SEARCH_MEMORY, max_depth: int = MAX_PLIES) -> None:
         super().__init__(game, memory=memory, max_depth=max_depth)
+        self.memory = memory
         self.max_depth = max_depth
-        self.search_engine = PVSEngine(game, time=None, memory=memory)
-        self.tables = _tables(game)
-        if self.tables is not None:
-            # Loaded into the search's kernel by hand: ``tables=True`` would start a build of missing ones.
-            self.search_engine.tables = use_tables(self.search_engine.kernel)
+        self._search_engine: PVSEngine | None = None
+        self.tables: Any | None = None
         self._prover: Any = None
         self._solver: Any = None
+
+    @property
+    def search_engine(self) -> PVSEngine:
+        return self.prepare()
+
+    def prepare(self) -> PVSEngine:
+        """The search, built on first use in the analysing thread (its table's memory and the endgame tables'
+        first load, a checksum of every layer, cost the caller's thread nothing)."""
+        if self._search_engine is None:
+            engine = PVSEngine(self.game, time=None, memory=self.memory)
+            self.tables = _tables(self.game)
+            if self.tables is not None:
+                # Loaded into the search's kernel by hand: ``tables=True`` would start a build of missing ones.
+                engine.tables = use_tables(engine.kernel)
+            self._search_engine = engine
+        return self._search_engine
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
@@ -293,6 +248,7 @@ class AnalysisEngine(Engine):
             snapshot = Snapshot((), 0, True)
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
                                 {"snapshot": snapshot})
+        self.prepare()
         run = _AnalysisRun(self, state, cancel, progress, started)
         max_depth = self.max_depth if limits.depth is None else min(self.max_depth, limits.depth)
         return run.run(max_depth)
@@ -311,24 +267,51 @@ class AnalysisEngine(Engine):
         return self._prover
 
     def solver(self, cancel: CancelToken) -> Any:
-        """Magnetic Cave's endgame solver (the compiled one when the core is built) stopping at ``cancel``."""
+        """Magnetic Cave's endgame solver (kept: its table of proven bounds serves every round) stopping at
+        ``cancel``."""
         if self._solver is None:
-            import ai.core
+            self._solver = new_cave_solver()
+        return armed(self._solver, cancel)
 
-            if ai.core.module() is not None:
-                from ai.core.kernels import CompiledEndgameSolver
 
-                self._solver = CompiledEndgameSolver()
-            else:
-                from ai.cave_endgame import SHARED_TABLE, EndgameSolver
+def new_cave_solver() -> Any:
+    """Magnetic Cave's endgame solver: the compiled one when the core is built, else ``ai.cave_endgame``'s."""
+    import ai.core
 
-                self._solver = EndgameSolver(table=SHARED_TABLE)
-        solver = self._solver
-        if hasattr(solver, "cancel_flag"):
-            solver.deadline, solver.cancel_flag = cancel.deadline, cancel.flag
-        else:
-            solver.poll = cancel.check
-        return solver
+    if ai.core.module() is not None:
+        from ai.core.kernels import CompiledEndgameSolver
+
+        return CompiledEndgameSolver()
+    from ai.cave_endgame import SHARED_TABLE, EndgameSolver
+
+    return EndgameSolver(table=SHARED_TABLE)
+
+
+def armed(solver: Any, cancel: CancelToken | None) -> Any:
+    """``solver`` stopping (``SearchAborted``) when ``cancel`` is cancelled or past its deadline."""
+    if hasattr(solver, "cancel_flag"):
+        solver.deadline = None if cancel is None else cancel.deadline
+        solver.cancel_flag = None if cancel is None else cancel.flag
+    else:
+        solver.poll = None if cancel is None else cancel.check
+    return solver
+
+
+def cave_value(state: Any, solver: Any, max_nodes: int | None) -> int | None:
+    """The exact value (+1 win, 0 tie, -1 loss) of a cave position for its side to move, or None when the
+    solver's budget ran out first (a cancel raises ``SearchAborted``)."""
+    mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
+    try:
+        value, _ = solver.solve(mine, theirs, max_nodes=max_nodes)
+    except SearchAborted:
+        return None
+    return int(value)
+
+
+def empty_cells(state: Any) -> int:
+    from rules.magnetic_cave import FULL
+
+    return int((FULL ^ (state.black | state.white)).bit_count())
 
 
 class _AnalysisRun:
@@ -343,11 +326,16 @@ class _AnalysisRun:
                         for index, move in enumerate(game.legal_moves(state))]
         self.depth = 0
         self.nodes = 0
-        self.round = 0
         self.searching = 0.0
-        """Seconds spent in the search's iterations, and in the prover: the prover never gets more than the
-        search has had (so a position it cannot prove costs at most half the time)."""
+        """Seconds spent in the search's iterations, in the prover and in the cave's solver: neither exact
+        helper gets more than the search has had (so a position they cannot prove costs at most half the
+        time); each starts with one round of its smallest budget."""
         self.proving = 0.0
+        self.solving = 0.0
+        self.solver_rounds = 0
+        self.working: tuple[int, int, int] | None = None
+        self.published = 0.0
+        """``time.perf_counter()`` of the last snapshot sent."""
 
     @property
     def open(self) -> list[_Entry]:
@@ -360,9 +348,12 @@ class _AnalysisRun:
             depth = 1
             while self.open and depth < max_depth and not self.cancel.expired():
                 depth += 1  # the first iteration searches each child one ply: two plies from the position
-                self._solve_round()
-                if not self.open:
-                    break
+                if self.solving <= self.searching:
+                    solving_started = time.perf_counter()
+                    self._solve_round()
+                    self.solving += time.perf_counter() - solving_started
+                    if not self.open:
+                        break
                 iteration_started = time.perf_counter()
                 if not self._iterate(depth):
                     break
@@ -374,7 +365,6 @@ class _AnalysisRun:
                     proving_started = time.perf_counter()
                     self._prove_round(iteration_seconds)
                     self.proving += time.perf_counter() - proving_started
-                self.round += 1
         except SearchAborted:
             pass
         return self._result(finished=True)
@@ -395,29 +385,22 @@ class _AnalysisRun:
         """Magnetic Cave: the endgame solver on every open move near the end, within this round's node budget."""
         if not is_cave(self.game):
             return
-        from rules.magnetic_cave import FULL
-
-        open_entries = [entry for entry in self.open
-                        if (FULL ^ (entry.child.black | entry.child.white)).bit_count() <= SOLVER_EMPTIES]
+        open_entries = [entry for entry in self.open if empty_cells(entry.child) <= SOLVER_EMPTIES]
         if not open_entries:
             return
         solver = self.engine.solver(self.cancel)
-        budget = SOLVER_NODES * 4 ** self.round
+        budget = SOLVER_NODES * 4 ** self.solver_rounds
+        self.solver_rounds += 1
         solved = False
         for entry in open_entries:
-            child = entry.child
-            mine, theirs = (child.black, child.white) if child.to_move == 0 else (child.white, child.black)
             before = solver.nodes
-            try:
-                value, _ = solver.solve(mine, theirs, max_nodes=budget)
-            except SearchAborted:
-                self.nodes += solver.nodes - before
-                if self.cancel.expired():
-                    raise
-                continue
+            value = cave_value(entry.child, solver, budget)
             self.nodes += solver.nodes - before
-            entry.settle(proven_score(-value), "solver")  # the child's mover is the opponent
-            solved = True
+            if self.cancel.expired():
+                raise SearchAborted
+            if value is not None:
+                entry.settle(proven_score(-value), "solver")  # the child's mover is the opponent
+                solved = True
         if solved:
             self._publish()
 
@@ -426,12 +409,18 @@ class _AnalysisRun:
         the last complete iteration)."""
         game, engine = self.game, self.engine.search_engine
         found: list[tuple[_Entry, SearchResult]] = []
-        for entry in self.open:
+        open_entries = self.open
+        for done, entry in enumerate(open_entries):
+            if time.perf_counter() - self.published >= PROGRESS_SECONDS:
+                self.working = (depth, done, len(open_entries))
+                self._publish()
             result = engine.search(entry.child, Limits(depth=depth - 1), self.cancel)
             self.nodes += result.nodes
             if not result.exhaustive and result.depth < depth - 1:
+                self.working = None
                 return False  # cancelled or out of time inside this move's search
             found.append((entry, result))
+        self.working = None
         for entry, result in found:
             score = result.score if game.to_move(entry.child) == self.mover else -result.score
             if result.exhaustive:
@@ -481,7 +470,8 @@ class _AnalysisRun:
     def _result(self, finished: bool) -> SearchResult:
         moves = _ranked(self.game, self.entries)
         elapsed = time.perf_counter() - self.started
-        snapshot = Snapshot(moves, self.depth, finished, self.nodes, elapsed)
+        snapshot = Snapshot(moves, self.depth, finished, self.nodes, elapsed,
+                            working=None if finished else self.working)
         best = moves[0] if moves else None
         scored = best is not None and not math.isnan(best.score)
         return SearchResult(
@@ -491,6 +481,7 @@ class _AnalysisRun:
         )
 
     def _publish(self) -> None:
+        self.published = time.perf_counter()
         if self.progress is not None:
             self.progress(self._result(finished=not self.open))
 
@@ -542,8 +533,8 @@ class Analysis:
         snapshot = result.info.get("snapshot")
         if not isinstance(snapshot, Snapshot):
             snapshot = self._snapshot or self._unscored()
-        if finished and not snapshot.finished:
-            snapshot = replace(snapshot, finished=True)
+        if finished and (not snapshot.finished or snapshot.working is not None):
+            snapshot = replace(snapshot, finished=True, working=None)
         self._snapshot = snapshot
 
     def _unscored(self) -> Snapshot:
@@ -557,8 +548,9 @@ class Analysis:
 def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
                    cancel: CancelToken | None = None) -> tuple[float, bool]:
     """A quick value of ``state`` for the evaluation graph, from South's / Black's view: (score, proven).
-    Exact for a finished game and a position the endgame tables hold; otherwise a search of ``seconds``
-    (blocking: call it from a background thread)."""
+    Exact for a finished game, a position the endgame tables hold and a cave position the endgame solver
+    decides within ``SOLVER_NODES``; otherwise a search of ``seconds`` (blocking: call it from a background
+    thread)."""
     if game.is_terminal(state):
         return final_score(game, state, 0), True
     south = 1 if game.to_move(state) == 0 else -1
@@ -567,6 +559,10 @@ def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
         margin = table_value(game, tables, state)
         if margin is not None:
             return south * proven_score(margin), True
+    if is_cave(game) and empty_cells(state) <= SOLVER_EMPTIES:
+        value = cave_value(state, armed(new_cave_solver(), cancel), SOLVER_NODES)
+        if value is not None:
+            return south * proven_score(value), True
     engine = PVSEngine(game, time=seconds, memory=16)
     if tables is not None:
         engine.tables = use_tables(engine.kernel)
@@ -611,13 +607,22 @@ class EvaluationHistory:
         south = 1 if self.game.to_move(state) == 0 else -1
         self._values[state] = Point(south * score, proven or abs(score) >= HEURISTIC_BOUND)
 
-    def record_result(self, state: State, result: SearchResult) -> bool:
-        """The computer's own search of ``state`` (the position it moved from); True when kept.  Kept when its
-        score is on the engines' scale: an exhaustive result, or a search with an evaluator (PVS, alpha-beta)
-        that completed at least one ply; a Monte Carlo or greedy score is not comparable."""
-        if result.info.get("fallback") or result.info.get("book"):
+    def record_result(self, state: State, result: SearchResult, engine: str | None = None) -> bool:
+        """The computer's own search of ``state`` (the position it moved from); True when kept.  ``engine``: its
+        spec (``pvs:time=1``).  Kept when the score is on the engines' scale: a search with an evaluator (PVS,
+        alpha-beta, minimax) that completed at least one ply, or the exact solver's proven margin; a Monte Carlo
+        or greedy score, a book move or a fallback is not comparable."""
+        name = (engine or "").partition(":")[0].strip().lower()
+        if result.info.get("fallback") or result.info.get("book") or not math.isfinite(result.score):
             return False
-        if not (result.exhaustive or (result.depth >= 1 and "evaluator" in result.info)):
+        if name == "solver":
+            if not result.exhaustive:
+                return False
+            self.record(state, proven_score(round(result.score)), True)  # the solver scores plain margins
+            return True
+        if "evaluator" not in result.info and name not in SCALED_ENGINES:
+            return False
+        if result.depth < 1 and not result.exhaustive:
             return False
         self.record(state, float(result.score), result.exhaustive)
         return True

@@ -248,12 +248,12 @@ class GameLoop:
 
     def _analyse(self, argument: str) -> None:
         """``analyse [SECONDS]``: every legal move with its value, best first, after deepening for SECONDS."""
-        seconds = analyse_seconds(argument)
-        if seconds is None:
+        try:
+            seconds = analyse_seconds(argument)
+        except ValueError as problem:
             low, high = ANALYSE_LIMITS
-            self.io.invalid(f"{clip(argument)!r} is not a number of seconds for analyse",
-                            f"analyse (for {ANALYSE_SECONDS:g} s) or analyse SECONDS with SECONDS from {low:g} to "
-                            f"{high:g}, e.g. analyse 10")
+            self.io.invalid(str(problem), f"analyse (for {ANALYSE_SECONDS:g} s) or analyse SECONDS with SECONDS "
+                                          f"from {low:g} to {high:g}, e.g. analyse 10")
             return
         session = self.session
         game = session.game
@@ -295,20 +295,23 @@ class GameLoop:
         self.io.say(f"Game over after {moves_text(len(session.moves))}: {result} ({outcome.reason.value}). Score: {scores}.")
 
 
-def analyse_seconds(argument: str) -> float | None:
-    """The seconds of ``analyse [SECONDS]`` (``ANALYSE_SECONDS`` when empty; ``10`` or ``10s``), or None when
-    the argument is not a number within ``ANALYSE_LIMITS``."""
+def analyse_seconds(argument: str) -> float:
+    """The seconds of ``analyse [SECONDS]`` (``ANALYSE_SECONDS`` when empty; ``10`` or ``10s``); ValueError
+    saying what is wrong when the argument is not a number of seconds within ``ANALYSE_LIMITS``."""
     text = argument.strip().lower()
     if not text:
         return ANALYSE_SECONDS
-    if text.endswith("s"):
-        text = text[:-1].rstrip()
+    number = text[:-1].rstrip() if text.endswith("s") else text
     try:
-        seconds = float(text) if len(text) <= 20 else math.nan
+        seconds = float(number) if len(number) <= 20 else math.nan
     except ValueError:
-        return None
+        seconds = math.nan
+    if not math.isfinite(seconds):
+        raise ValueError(f"{clip(argument.strip())!r} is not a number of seconds for analyse")
     low, high = ANALYSE_LIMITS
-    return seconds if math.isfinite(seconds) and low <= seconds <= high else None
+    if not low <= seconds <= high:
+        raise ValueError(f"analyse takes {low:g} to {high:g} seconds, not {seconds:g}")
+    return seconds
 
 
 def _thinking(result: SearchResult, elapsed: float) -> str:
