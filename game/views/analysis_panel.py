@@ -185,14 +185,14 @@ class AnalysisPanel(arcade.Section):
 
     def _graph_height(self) -> float:
         """The graph takes what the move list leaves (room for six rows at least), within limits."""
-        fixed = 2 * PAD + 2 * (HEADING_ROOM + 2 * self.grow) + 2 * (22 + self.grow) + 8
+        fixed = 2 * PAD + 2 * (HEADING_ROOM + 2 * self.grow) + 2 * (22 + self.grow) + 14
         rows = max(6, len(self._rows)) * (ROW + 2 * self.grow)
-        return max(70.0, min(self.height * 0.45, 340.0, self.height - fixed - rows))
+        return max(64.0, min(self.height * 0.45, 340.0, self.height - fixed - rows))
 
     def _list_room(self) -> tuple[float, float]:
         """The move list's top and bottom."""
         top = self.top - PAD - HEADING_ROOM - 22 - 3 * self.grow
-        bottom = self.bottom + PAD + 22 + self.grow + self._graph_height() + HEADING_ROOM + 2 * self.grow + 8
+        bottom = self.bottom + PAD + 22 + self.grow + self._graph_height() + HEADING_ROOM + 2 * self.grow + 14
         return top, bottom
 
     def _row_plan(self, count: int) -> tuple[int, int, int, theme.TypeStyle]:
@@ -283,6 +283,10 @@ class AnalysisPanel(arcade.Section):
         marks = columns > 1 and any(row.proven for row in rows[:shown])
         # two columns leave no room for tags: a diamond between name and words marks a proven value
         name_room = name_width + (22 if marks else 10)
+        # a tight column drops "about" from every row if one row needs it ("+3.5" says "about +3.5")
+        untagged = column_width - name_room - 12
+        terse = any(self._ruler.width(short_words(row.words), style) > untagged - (tag_room - 12) * (
+            row.proven and columns == 1) for row in rows[:shown])
         for index, row in enumerate(rows[:shown]):
             column, line = divmod(index, per)
             left = self.left + PAD + column * (column_width + 10)
@@ -292,7 +296,7 @@ class AnalysisPanel(arcade.Section):
             tagged = row.proven and columns == 1
             room = column_width - name_room - (tag_room if tagged else 12)
             text = short_words(row.words)  # the depth is in the status line; "proven" is a tag or a diamond
-            if self._ruler.width(text, style) > room:  # a tight column: "+3.5" says "about +3.5"
+            if terse:
                 text = text.replace("about ", "")
             while self._ruler.width(text, style) > room and len(text) > 4:
                 text = text[:-4] + "..."
