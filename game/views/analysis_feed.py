@@ -6,10 +6,10 @@ position cancels the old analysis and starts another; ``stop`` cancels it (the p
 left).  ``poll`` reads its latest snapshot (never blocks) and the best move's value becomes that position's
 point on the graph.
 
-The graph has one value per position of the game so far, from South's (Black's) side: the analysis's (the
-deepest) where the panel has analysed the position, else the computer's own search when it moved there
-(``EvaluationHistory.record_result``), else ``position_value`` computed by ``EvaluationHistory``'s background
-thread, only while the panel is shown (``fill``).
+The graph has one value per position of the game so far, from South's (Black's) side: the deeper of the panel's
+analysis of the position and the computer's own search when it moved there (``EvaluationHistory.record_result``
+says whether that search's score is on the engines' scale; a proof beats either), else ``position_value``
+computed by ``EvaluationHistory``'s background thread, only while the panel is shown (``fill``).
 """
 from __future__ import annotations
 
@@ -34,8 +34,11 @@ class AnalysisFeed:
         """The position analysed (None: none)."""
         self.snapshot: Snapshot | None = None
         self.history = EvaluationHistory(game)
-        self.analysed: dict[State, Point] = {}
-        """Positions the panel has analysed: their best move's value (South's side), over the history's."""
+        self.analysed: dict[State, tuple[Point, int]] = {}
+        """Positions the panel has analysed: their best move's value (South's side) and the depth it came from."""
+        self.computed: dict[State, tuple[Point, int]] = {}
+        """Positions the computer moved from: its search's value (South's side) and depth, kept here as well (the
+        history's filling thread may write a quick value over it)."""
         self._asked: tuple[State, ...] = ()
         self._computer_seen: Any = None
 
@@ -47,7 +50,7 @@ class AnalysisFeed:
         self.cancel()
         self.state = state
         if self.game.is_terminal(state):
-            self.analysed[state] = Point(final_score(self.game, state, 0), True)
+            self.analysed[state] = Point(final_score(self.game, state, 0), True), 0
         else:
             self.analysis = Analysis(self.game, state, self.seconds)
 
@@ -72,7 +75,8 @@ class AnalysisFeed:
             self.snapshot = snapshot
             best = snapshot.best
             if best is not None and best.score == best.score:  # nan: not scored yet
-                self.analysed[self.state] = Point(self.south_view(self.state, best.score), best.proven)
+                point = Point(self.south_view(self.state, best.score), best.proven)
+                self.analysed[self.state] = point, snapshot.depth
         return self.snapshot
 
     @property
@@ -89,16 +93,28 @@ class AnalysisFeed:
         if result is None or result is self._computer_seen:
             return
         self._computer_seen = result
-        self.history.record_result(*result)
+        state, search = result
+        if self.history.record_result(state, search):
+            value = self.history.value(state)
+            if value is not None:
+                self.computed[state] = value, search.depth
 
     def fill(self, states: Sequence[State]) -> None:
         """Have the history value, in its background thread, the positions of ``states`` no one has valued
         (asked again only when that list changes, so a position that cannot be valued is not retried each frame)."""
-        missing = tuple(state for state in self.history.missing(states) if state not in self.analysed)
+        missing = tuple(state for state in self.history.missing(states)
+                        if state not in self.analysed and state not in self.computed)
         if missing and missing != self._asked and not self.history.filling:
             self._asked = missing
             self.history.start(missing, self.quick_seconds)
 
     def points(self, states: Sequence[State]) -> list[Point | None]:
         """The graph's values of ``states`` in order (None: not known yet)."""
-        return [self.analysed.get(state) or self.history.value(state) for state in states]
+        return [self.value(state) for state in states]
+
+    def value(self, state: State) -> Point | None:
+        """One position's value: a proof, else the deeper of the analysis's and the computer's, else the history's."""
+        known = [found for found in (self.analysed.get(state), self.computed.get(state)) if found is not None]
+        if known:
+            return max(known, key=lambda found: (found[0].proven, found[1]))[0]
+        return self.history.value(state)

@@ -195,6 +195,27 @@ def test_a_click_on_the_last_point_returns_to_the_game(gui):  # type: ignore[no-
     assert view.controller.replay_index is None and view.controller.board_index == 4
 
 
+def test_the_graph_takes_the_computers_own_search_when_it_moved(gui):  # type: ignore[no-untyped-def]
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat("pvs:time=0.3", 0.3))))
+    gui.frame(2)
+    view = gui.window.current_view
+    view.analysis.feed.seconds = QUICK
+    gui.key(arcade.key.A)
+    gui.key(arcade.key.KEY_1)  # South's pit 1: North (the computer) to move
+    gui.frames_until(lambda: len(view.match.moves) >= 2 and view.match.is_human_turn and not view.scene.is_animating,
+                     limit=3000)
+    gui.frame(2)
+    state, search = view.controller._computer_result  # its last move (an extra turn may have come first)
+    index = view.match.states.index(state)
+    assert index >= 1 and view.match.game.to_move(state) == 1
+    point, depth = view.analysis.feed.computed[state]
+    assert point.score == pytest.approx(-search.score) and depth == search.depth >= 1  # South's side
+    analysed = view.analysis.feed.analysed.get(state)
+    if analysed is None or analysed[1] < depth and not analysed[0].proven:
+        assert view.analysis.feed.value(state) == point  # the deeper value is the graph's
+    assert view.analysis.points[index] == view.analysis.feed.value(state)
+
+
 def test_the_graph_gets_a_value_for_every_position(gui):  # type: ignore[no-untyped-def]
     view = open_game(gui, "kalah", moves=5)
     gui.key(arcade.key.A)
