@@ -272,3 +272,16 @@ def test_point_words_read_from_the_side_ahead() -> None:
     assert point_words(cave, Point(WIN + 1, True)) == "Black wins (proven)"
     assert point_words(cave, Point(-300.0, False)) == "White clearly better"
     assert short_words("wins by 6 (proven)") == "wins by 6" and short_words("about +2.5 (18 plies)") == "about +2.5"
+
+
+def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ignore[no-untyped-def]
+    view = open_game(gui, "kalah", moves=10)  # the first legal move each time ends this game after 10 plies
+    assert view.match.is_over
+    gui.key(arcade.key.A)
+    gui.frame(3)
+    panel = view.analysis
+    assert panel.subline.text == "The game is over: no moves to weigh." and listed(view) == []
+    assert panel.feed.analysis is None  # nothing to search
+    last = panel.points[-1]
+    assert last is not None and last.proven
+    assert panel.caption.text.startswith("Move 10: ") and "(proven)" in panel.caption.text
