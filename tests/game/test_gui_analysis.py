@@ -196,7 +196,7 @@ def test_a_click_on_the_last_point_returns_to_the_game(gui):  # type: ignore[no-
 
 
 def test_the_graph_takes_the_computers_own_search_when_it_moved(gui):  # type: ignore[no-untyped-def]
-    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat("pvs:time=0.3", 0.3))))
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat("pvs:time=0.1", 0.1))))
     gui.frame(2)
     view = gui.window.current_view
     view.analysis.feed.seconds = QUICK
