@@ -9,14 +9,18 @@ point on the graph.
 The graph has one value per position of the game so far, from South's (Black's) side: the deeper of the panel's
 analysis of the position and the computer's own search when it moved there (``EvaluationHistory.record_result``
 says whether that search's score is on the engines' scale; a proof beats either), else ``position_value``
-computed by ``EvaluationHistory``'s background thread, only while the panel is shown (``fill``).
+computed by ``EvaluationHistory``'s background thread, only while the panel is shown (``fill``).  ``short_words``
+and ``point_words`` put a move's and a graph point's value in the panel's words.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from ai.evaluators import final_score
-from game.analysis import POSITION_SECONDS, Analysis, EvaluationHistory, Point, Snapshot
+from game.analysis import (POSITION_SECONDS, Analysis, EvaluationHistory, Point, Snapshot, is_settled_phrase,
+                           value_phrase)
+from game.explain import is_cave
 from rules import Game, State
 
 
@@ -118,3 +122,24 @@ class AnalysisFeed:
         if known:
             return max(known, key=lambda found: (found[0].proven, found[1]))[0]
         return self.history.value(state)
+
+
+# -- words ------------------------------------------------------------------------------------------------------
+def short_words(words: str) -> str:
+    """A value's words without their trailing note: "wins by 6 (proven)" -> "wins by 6", "about +2.5 (18 plies)" ->
+    "about +2.5"."""
+    return re.sub(r"\s*\([^()]*\)$", "", words) or words
+
+
+def point_words(game: Any, value: Point | None) -> str:
+    """A graph point's value (South's side) in words, from the side it favours: "North wins by 3 (proven)",
+    "South ahead by about 2.5", "Black slightly better", "even"."""
+    if value is None:
+        return "not valued yet"
+    side = game.player_names[0 if value.score >= 0 else 1]
+    phrase = value_phrase(game, abs(value.score), value.proven)  # from the side ahead
+    if is_settled_phrase(game, value.score, value.proven, True):
+        return "a draw (proven)" if phrase == "draws" else f"{side} {phrase} (proven)"
+    if is_cave(game) or phrase == "about 0":
+        return "even" if phrase in ("even", "about 0") else f"{side} {phrase}"
+    return f"{side} ahead by {phrase.replace('+', '')}"

@@ -7,27 +7,27 @@ the searches.  ``follow(controller, animating)``, called each frame while the pa
 analysis at the position the board shows (once its stones have landed; a replayed position too), reads the
 latest snapshot, takes the computer's own search scores and keeps the graph's background values coming.
 
-Proven values are marked twice: a pale "proven" plate beside the move (a diamond before the words when two
-columns leave no room for the plate), and a diamond instead of a dot on the graph.  The graph reads from
+Each move shows its words without their note (the depth is the status line's; "proven" is marked): a pale
+"proven" plate at the row's end (a diamond between name and words when two columns leave no room for the plate),
+and on the graph a diamond instead of a dot.  The graph reads from
 South's (Black's) side: up is South ahead, the area above the middle line tinted in South's accent and below
 in North's; a proven win or loss sits on the edge.  A click on a point calls ``on_pick(index)`` (the view
-then shows that position as a paused replay); hovering names the point under the graph.
+then shows that position as a paused replay; Shift+Left/Right step there by keyboard); hovering names the point
+under the graph.
 """
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Callable, Sequence
 
 import arcade
 import pyglet
 
 from game import theme
-from game.analysis import MoveValue, Point, Snapshot, graph_value, is_settled_phrase, plies, value_phrase
+from game.analysis import MoveValue, Point, Snapshot, graph_value, plies
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
-from game.explain import is_cave
-from game.views.analysis_feed import AnalysisFeed
+from game.views.analysis_feed import AnalysisFeed, point_words, short_words
 
 PAD = 14
 ROW, SMALL_ROW = 22, 18
@@ -43,25 +43,6 @@ PLOT_BACK = (22, 18, 16, 255)
 def panel_width(window_width: int) -> int:
     """The panel's width: the side panel's 300 pixels, a little more in a wide window."""
     return 300 if window_width < 1600 else WIDE
-
-
-def short_words(words: str) -> str:
-    """A value's words without their trailing note ("wins by 6 (proven)" -> "wins by 6"), for a tight column."""
-    return re.sub(r"\s*\([^()]*\)$", "", words) or words
-
-
-def point_words(game: Any, value: Point | None) -> str:
-    """A graph point's value (South's side) in words, from the side it favours: "North wins by 3 (proven)",
-    "South ahead by about 2.5", "Black slightly better", "even"."""
-    if value is None:
-        return "not valued yet"
-    side = game.player_names[0 if value.score >= 0 else 1]
-    phrase = value_phrase(game, abs(value.score), value.proven)  # from the side ahead
-    if is_settled_phrase(game, value.score, value.proven, True):
-        return "a draw (proven)" if phrase == "draws" else f"{side} {phrase} (proven)"
-    if is_cave(game) or phrase == "about 0":
-        return "even" if phrase in ("even", "about 0") else f"{side} {phrase}"
-    return f"{side} ahead by {phrase.replace('+', '')}"
 
 
 class Ruler:

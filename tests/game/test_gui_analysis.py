@@ -17,7 +17,8 @@ import pytest
 import rules
 from game.savegame import Seat
 from game.session import Session
-from game.views.analysis_panel import AnalysisPanel, point_words, short_words
+from game.views.analysis_feed import point_words, short_words
+from game.views.analysis_panel import AnalysisPanel
 from game.views.cave_view import CaveView
 from game.views.match_view import MatchView
 from game.views.panels import SIDE_PANEL
