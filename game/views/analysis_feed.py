@@ -37,6 +37,8 @@ class AnalysisFeed:
         self.state: State | None = None
         """The position analysed (None: none)."""
         self.snapshot: Snapshot | None = None
+        self.error = ""
+        """Why the position cannot be analysed (the analysis could not start), or empty."""
         self.history = EvaluationHistory(game)
         self.analysed: dict[State, tuple[Point, int]] = {}
         """Positions the panel has analysed: their best move's value (South's side) and the depth it came from."""
@@ -56,13 +58,16 @@ class AnalysisFeed:
         if self.game.is_terminal(state):
             self.analysed[state] = Point(final_score(self.game, state, 0), True), 0
         else:
-            self.analysis = Analysis(self.game, state, self.seconds)
+            try:
+                self.analysis = Analysis(self.game, state, self.seconds)
+            except Exception as error:  # noqa: BLE001 - said in the panel; the game screen goes on
+                self.error = f"{type(error).__name__}: {error}"
 
     def cancel(self) -> None:
         """Stop the analysis (its thread finishes on its own); the next ``follow`` starts afresh."""
         if self.analysis is not None:
             self.analysis.cancel()
-        self.analysis, self.state, self.snapshot = None, None, None
+        self.analysis, self.state, self.snapshot, self.error = None, None, None, ""
 
     def stop(self) -> None:
         """Stop every background search: the analysis and the graph's values."""

@@ -100,6 +100,7 @@ class AnalysisPanel(arcade.Section):
         self.current = 0
         self.hover: int | None = None
         self._rows: tuple[MoveValue, ...] = ()
+        self._lines = ("", "")
         self._ruler = Ruler()
         self.plot = (0.0, 0.0, 1.0, 1.0)
         """The graph's rectangle (left, bottom, width, height)."""
@@ -125,24 +126,29 @@ class AnalysisPanel(arcade.Section):
         self.feed.stop()
 
     def _show_moves(self, snapshot: Snapshot | None) -> None:
+        """The status (right of the heading) and the line under it, kept whole in ``_lines`` (``_place`` cuts the
+        line to the panel's width), and the rows to list."""
         state = self.feed.state
         names = self.game.player_names
+        status = ""
         if state is None:
-            self.status.text, self.subline.text = "", "Waiting for the stones to land..."
+            line = "Waiting for the stones to land..."
+        elif self.feed.error:
+            line = "No analysis: " + self.feed.error
         elif self.game.is_terminal(state):
-            self.status.text, self.subline.text = "", "The game is over: no moves to weigh."
+            line = "The game is over: no moves to weigh."
         else:
-            mover = names[self.game.to_move(state)]
-            self.subline.text = f"{mover}'s moves, best first"
+            line = f"{names[self.game.to_move(state)]}'s moves, best first"
             if snapshot is None:
-                self.status.text = "thinking..."
-            elif snapshot.depth == 0:
-                self.status.text = "done" if snapshot.finished else "searching"
+                status = "thinking..."
             elif snapshot.error:
-                self.status.text = "stopped: failed"
+                status, line = "failed", "The analysis failed: " + snapshot.error
+            elif snapshot.depth == 0:
+                status = "done" if snapshot.finished else "searching"
             else:
                 depth = plies(snapshot.depth)
-                self.status.text = depth if snapshot.finished else f"{depth}, searching"
+                status = depth if snapshot.finished else f"{depth}, searching"
+        self._lines = status, line
         rows: tuple[MoveValue, ...] = snapshot.moves if snapshot is not None and state is not None else ()
         self._rows = rows
 
@@ -224,7 +230,7 @@ class AnalysisPanel(arcade.Section):
     def on_draw(self) -> None:
         rows = self._rows
         key = (self.left, self.bottom, self.width, self.height, rows, tuple(self.points), self.current, self.hover,
-               self.status.text, self.subline.text)
+               self._lines)
         if key != self._drawn:
             self._drawn = key
             self._place(rows)
@@ -246,6 +252,11 @@ class AnalysisPanel(arcade.Section):
         self.legend.text = "proven" if any(row.proven for row in rows) else ""
         if self.legend.text:
             _diamond(mesh, self.legend.left - 9, self.legend.y + 4, 5, theme.PROVEN)
+        self.status.text, line = self._lines
+        room = (self.legend.left - 20 if self.legend.text else right) - x
+        while self._ruler.width(line, self.style(theme.SMALL)) > room and len(line) > 4:
+            line = line[:-4] + "..."
+        self.subline.text = line
         self._place_rows(mesh, rows)
         self._place_graph(mesh)
         self._shapes = mesh.build()

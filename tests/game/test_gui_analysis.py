@@ -286,3 +286,19 @@ def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ig
     last = panel.points[-1]
     assert last is not None and last.proven
     assert panel.caption.text.startswith("Move 10: ") and "(proven)" in panel.caption.text
+
+
+def test_an_analysis_that_cannot_start_is_said_not_raised(gui, monkeypatch):  # type: ignore[no-untyped-def]
+    from game.views import analysis_feed, layout
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("no engine suits this variant of the game, whatever it may be, said at length")
+
+    monkeypatch.setattr(analysis_feed, "Analysis", refuse)
+    view = open_game(gui, "kalah", width=800, height=500)
+    gui.key(arcade.key.A)
+    gui.frame(3)
+    assert view.analysis.subline.text.startswith("No analysis: RuntimeError: no engine")
+    assert view.analysis.subline.text.endswith("...")  # cut to the panel's width
+    assert listed(view) == [] and view.window.current_view is view
+    assert not layout.problems(layout.boxes(view), 800, 500)
