@@ -125,6 +125,13 @@ class AnalysisPanel(arcade.Section):
         """Cancel every search (the panel closes, the screen is left)."""
         self.feed.stop()
 
+    def place(self, left: int, bottom: int, width: int, height: int, shown: bool) -> None:
+        """Put the panel there, shown or not (hidden, its searches stop)."""
+        self.left, self.bottom, self.width, self.height = left, bottom, max(10, width), max(10, height)
+        self.enabled = shown
+        if not shown:
+            self.stop()
+
     def _show_moves(self, snapshot: Snapshot | None) -> None:
         """The status (right of the heading) and the line under it, kept whole in ``_lines`` (``_place`` cuts the
         line to the panel's width), and the rows to list."""

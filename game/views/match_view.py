@@ -139,9 +139,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         panel = self.right_panel
         self._place_bars(width, height)
         self.side_panel.enabled = self.panel_shown and not self.show_analysis
-        self.analysis.enabled = self.show_analysis
-        self.analysis.left, self.analysis.bottom = width - panel, BOTTOM_BAR
-        self.analysis.width, self.analysis.height = max(10, panel), max(10, height - TOP_BAR - BOTTOM_BAR)
+        self.analysis.place(width - panel, BOTTOM_BAR, panel, height - TOP_BAR - BOTTOM_BAR, self.show_analysis)
         margin = 24
         self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
                             max(100, height - TOP_BAR - BOTTOM_BAR - 90))
@@ -264,7 +262,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         return self.show_panel
 
     def toggle_panel(self) -> None:
-        if self.wide_board and self.window.width < self.NARROW:
+        if self.show_analysis:  # Tab goes from the analysis back to the move list
+            self.show_analysis = False
+        elif self.wide_board and self.window.width < self.NARROW:
             self._panel_in_narrow = not self._panel_in_narrow
         else:
             self.show_panel = not self.show_panel
@@ -272,10 +272,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.show_state(self.controller.board_state)
 
     def toggle_analysis(self) -> None:
-        """Show or hide the analysis panel (hidden, its searches stop)."""
+        """Show or hide the analysis panel (hidden, its searches stop: ``AnalysisPanel.place``)."""
         self.show_analysis = not self.show_analysis
-        if not self.show_analysis:
-            self.analysis.stop()
         self._layout(self.window.width, self.window.height)
         self.show_state(self.controller.board_state)
 

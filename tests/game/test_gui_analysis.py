@@ -73,6 +73,9 @@ def test_key_a_and_the_button_show_and_hide_the_panel(gui):  # type: ignore[no-u
     assert view.show_analysis and view.analysis.enabled
     gui.key(arcade.key.A)
     assert not view.show_analysis
+    gui.key(arcade.key.A)
+    gui.key(arcade.key.TAB)  # Tab goes from the analysis back to the move list
+    assert not view.show_analysis and view.side_panel.enabled and view.analysis.feed.analysis is None
 
 
 def test_the_board_keeps_clear_of_the_panel(gui):  # type: ignore[no-untyped-def]
