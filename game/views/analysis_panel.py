@@ -363,9 +363,10 @@ class AnalysisPanel(arcade.Section):
                 mesh.ring(px, py, 9, 9, 2, theme.LAST_MOVE if index == self.current else theme.ACCENTS[0])
         shown = self.hover if self.hover is not None else self.current
         self.caption.position = x, self.bottom + PAD + 4
-        self.caption.text = self._caption(shown)
-        while self.caption.content_width > width and len(self.caption.text) > 4:
-            self.caption.text = self.caption.text[:-4] + "..."
+        caption = self._caption(shown)
+        while self._ruler.width(caption, self.style(theme.SMALL)) > width and len(caption) > 4:
+            caption = caption[:-4] + "..."
+        self.caption.text = caption
 
     def _caption(self, index: int) -> str:
         """The line under the graph: the hovered (or shown) point's position and value in words."""
