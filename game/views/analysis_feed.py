@@ -88,10 +88,6 @@ class AnalysisFeed:
                 self.analysed[self.state] = point, snapshot.depth
         return self.snapshot
 
-    @property
-    def is_searching(self) -> bool:
-        return self.analysis is not None and (self.snapshot is None or not self.snapshot.finished)
-
     # -- the graph --------------------------------------------------------------------------------------------
     def south_view(self, state: State, score: float) -> float:
         """A score from the side to move in ``state`` as South's (Black's)."""

@@ -28,6 +28,7 @@ from game.analysis import MoveValue, Point, Snapshot, graph_value, plies
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
 from game.views.analysis_feed import AnalysisFeed, point_words, short_words
+from game.views.panels import Ruler
 
 PAD = 14
 ROW, SMALL_ROW = 22, 18
@@ -43,30 +44,6 @@ PLOT_BACK = (22, 18, 16, 255)
 def panel_width(window_width: int) -> int:
     """The panel's width: the side panel's 300 pixels, a little more in a wide window."""
     return 300 if window_width < 1600 else WIDE
-
-
-class Ruler:
-    """How wide words are set in a style: measured once on a text of its own, outside the panel's batch (changing a
-    batched text re-lays it out, the costly part of drawing text), then remembered."""
-
-    def __init__(self) -> None:
-        self._text = theme.text("", theme.BODY)
-        self._known: dict[tuple[str, int, bool], float] = {}
-
-    def width(self, content: str, style: theme.TypeStyle, bold: bool = False) -> float:
-        key = (content, style.size, bold)
-        width = self._known.get(key)
-        if width is None:
-            if len(self._known) > 4000:
-                self._known.clear()
-            text = self._text
-            if text.font_size != style.size:
-                text.font_size = style.size
-            if text.bold != bold:
-                text.bold = bold
-            text.text = content
-            width = self._known[key] = text.content_width
-        return width
 
 
 class AnalysisPanel(arcade.Section):
@@ -95,12 +72,12 @@ class AnalysisPanel(arcade.Section):
         """Which way is whose, stacked right of the graph's heading (inside the graph the line would cross them)."""
         self.caption = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
         self.states: Sequence[Any] = ()
-        self.moves: Sequence[Any] = ()
         self.points: list[Point | None] = []
         self.current = 0
         self.hover: int | None = None
         self._rows: tuple[MoveValue, ...] = ()
         self._lines = ("", "")
+        self._waiting = False
         self._ruler = Ruler()
         self.plot = (0.0, 0.0, 1.0, 1.0)
         """The graph's rectangle (left, bottom, width, height)."""
@@ -111,12 +88,18 @@ class AnalysisPanel(arcade.Section):
     def follow(self, controller: MatchController, animating: bool) -> None:
         """Analyse the position the board shows and take in what the searches found (each frame, never waits)."""
         session = controller.session
-        if not animating:
+        # The computer's own search keeps the machine (two cores, shared with the window) to itself: it plays as
+        # strongly with the panel shown as without.  Its score becomes the position's point on the graph.
+        self._waiting = controller.worker is not None or controller.pending_move is not None
+        if self._waiting:
+            self.feed.stop()
+        elif not animating:
             self.feed.follow(controller.board_state)
         snapshot = self.feed.poll()
         self.feed.note_computer(getattr(controller, "_computer_result", None))  # its score when it moved
-        self.feed.fill(session.states)
-        self.states, self.moves = session.states, session.moves
+        if not self._waiting:
+            self.feed.fill(session.states)
+        self.states = session.states
         self.points = self.feed.points(session.states)
         self.current = min(controller.board_index, len(session.states) - 1)
         self._show_moves(snapshot)
@@ -139,7 +122,7 @@ class AnalysisPanel(arcade.Section):
         names = self.game.player_names
         status = ""
         if state is None:
-            line = "Waiting for the stones to land..."
+            line = "Waiting for the computer's move." if self._waiting else "Waiting for the stones to land."
         elif self.feed.error:
             line = "No analysis: " + self.feed.error
         elif self.game.is_terminal(state):

@@ -220,6 +220,23 @@ def test_the_graph_takes_the_computers_own_search_when_it_moved(gui):  # type: i
     assert view.analysis.points[index] == view.analysis.feed.value(state)
 
 
+def test_the_analysis_waits_while_the_computer_thinks(gui):  # type: ignore[no-untyped-def]
+    """The computer keeps the machine to itself while it searches: it plays as strongly with the panel shown."""
+    gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat("pvs:time=1", 1.0))))
+    gui.frame(2)
+    view = gui.window.current_view
+    gui.key(arcade.key.A)
+    assert view.analysis.feed.analysis is not None  # the human's turn: analysed
+    gui.key(arcade.key.KEY_1)
+    gui.frames_until(lambda: view.controller.worker is not None, limit=600)
+    gui.frame(2)
+    assert view.analysis.feed.analysis is None and not view.analysis.feed.history.filling
+    assert view.analysis.subline.text == "Waiting for the computer's move."
+    gui.frames_until(lambda: view.match.is_human_turn and not view.scene.is_animating, limit=3000)
+    gui.frame(2)
+    assert view.analysis.feed.state == view.match.state  # its move played: the panel analyses again
+
+
 def test_the_graph_gets_a_value_for_every_position(gui):  # type: ignore[no-untyped-def]
     view = open_game(gui, "kalah", moves=5)
     gui.key(arcade.key.A)
