@@ -73,6 +73,11 @@ HIGHLIGHT_HALO = _rgb("#232844", 190)
 LAP_TAG = _rgb("#2A2420", 240)
 """The plate of the "Lap 2 of 3" tag by the pit a Hus relay or capture empties (edged in the mover's accent)."""
 
+PROVEN = _rgb("#CCECAC")
+"""A proven value in the analysis panel: the plate of a move's "proven" tag and the graph's proven points (drawn as
+diamonds, not dots, so shape tells them apart too).  A pale green that keeps CIEDE2000 12+ from the text, the
+dimmed text, both accents and the hint for every kind of colour vision (tests/game/test_colour_vision.py)."""
+
 DISPLAY_FONT = "Quicksand"
 """The display face (titles, headings, button labels), used in its bold weight."""
 BODY_FONT = "Liberation Sans"

@@ -3,8 +3,10 @@
 Drives the real application on a hidden window (Xvfb when no display is set) and photographs every screen of
 ``game.views.tour`` at 800x500, 1280x720 and 1920x1080 (``--size 1280x720`` for one size), so the pictures
 follow the code; each picture's layout problems (a text or button outside the window or over another, as the
-layout tests check them) are printed beside its name.  Two more pictures show a moment: a legal cell glowing
-under the mouse in Magnetic Cave, and a puzzle being watched as A* searches.
+layout tests check them) are printed beside its name.  More pictures show a moment: a legal cell glowing
+under the mouse in Magnetic Cave, a puzzle being watched as A* searches, and a Kalah position replayed from a
+click on the analysis panel's evaluation graph.  The analysis screens are photographed after ``ANALYSIS_WAIT``
+seconds of real time, so the panel shows a search some plies deep and the graph its values.
 """
 from __future__ import annotations
 
@@ -23,6 +25,10 @@ from xvfb import ensure_display  # noqa: E402
 OUT = ROOT / "docs" / "screenshots"
 SIZES = ((800, 500), (1280, 720), (1920, 1080))
 CAVE_HOVER = "D4"
+ANALYSIS_WAIT = 5.0
+"""Seconds an analysis screen searches (and fills its graph) before its picture."""
+GRAPH_CLICK = 6
+"""The position of the Kalah analysis screen's graph clicked for the replay picture."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -74,8 +80,25 @@ def main(argv: list[str] | None = None) -> int:
             context.apply_settings = lambda: None  # type: ignore[method-assign]
             tour.open_screen(context, name)
             frames(90 if name == "title" else 60, 1 / 30)
-            shoot(name)
             view = window.current_view
+            if name.endswith("-analysis"):
+                began = time.perf_counter()
+                while time.perf_counter() - began < ANALYSIS_WAIT:
+                    frames(1)
+                    time.sleep(0.01)
+            shoot(name)
+            if name == "kalah-analysis" and (width, height) == (1280, 720):
+                panel = view.analysis
+                _, bottom, _, plot_height = panel.plot
+                x, y = panel.point_x(GRAPH_CLICK), bottom + plot_height / 2
+                window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
+                window.dispatch_event("on_mouse_press", int(x), int(y), 1, 0)  # that position, replayed
+                window.dispatch_event("on_mouse_release", int(x), int(y), 1, 0)
+                began = time.perf_counter()
+                while time.perf_counter() - began < ANALYSIS_WAIT:
+                    frames(1)
+                    time.sleep(0.01)
+                shoot("kalah-analysis-replay")
             if name == "magnetic-cave" and (width, height) == (1280, 720):
                 game = view.match.game
                 x, y = view.scene.centre(game.parse_move(view.match.state, CAVE_HOVER))

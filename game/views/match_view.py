@@ -4,12 +4,16 @@ A subclass (``SowingView``, ``CaveView``) builds the scene (a ``game.scenes.cont
 move maps to a place on it, how a position is shown or a move animated, and why a click cannot play.  All that
 is not input or drawing (session, searches, hint, replay, the texts) is the controller, asked each frame what to
 do (``update`` returns a step).  A click or key during an animation first finishes it, then acts.  Keys: H hint,
-U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, Tab move list, Space finish the
-animation, Left/Right and Enter choose a move, F1 rules, Escape leaves (or ends a replay).
+U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, Tab move list, A analysis panel
+(``game.views.analysis_panel``, in the move list's place), Space finish the animation, Left/Right and Enter choose
+a move, Shift+Left/Right step through the game's positions (a paused replay, ``replay_at``, as a click on the
+panel's graph), F1 rules, Escape leaves (or ends a replay).
 """
 from __future__ import annotations
 
 from pathlib import Path
+
+import math
 
 import arcade
 import arcade.gui
@@ -19,6 +23,7 @@ from game.context import AppContext
 from game.controller import SPEEDS, MatchController, PlayMove, ReplayMove, ShowResult
 from game.scenes.contract import Location, MatchScene
 from game.session import Session
+from game.views.analysis_panel import AnalysisPanel, panel_width
 from game.views.frugal_ui import FrugalUIManager
 from game.views.widgets import fit_font
 from game.views.match_panels import board_marks, button_bar, end_panel, show_controller
@@ -30,7 +35,7 @@ __all__ = ["MatchView", "SPEEDS", "Location"]
 _K = arcade.key
 KEYS = {_K.U: "undo", _K.R: "redo", _K.H: "hint", _K.F1: "show_rules", _K.N: "new_game", _K.P: "toggle_pause",
         _K.PLUS: "faster", _K.EQUAL: "faster", _K.NUM_ADD: "faster", _K.MINUS: "slower", _K.NUM_SUBTRACT: "slower",
-        _K.TAB: "toggle_panel"}
+        _K.TAB: "toggle_panel", _K.A: "toggle_analysis"}
 CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
 """The commands of plain keys and of Ctrl (or Command) with a key: methods of the view, else of the controller."""
 
@@ -58,6 +63,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         """Keyboard selection among the legal places; -1 until the arrow keys are used."""
         self.show_panel = bool(context.settings.get("show_panel"))
         self._panel_in_narrow = False
+        self.show_analysis = False
+        self.analysis = AnalysisPanel(match.game, self.replay_at)
+        self.section_manager.add_section(self.analysis)
         self._buttons: dict[str, arcade.gui.UIFlatButton] = {}
         self._apply_speed()
         self._layout(context.window.width, context.window.height)
@@ -122,10 +130,16 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         return False
 
     # -- geometry and widgets ---------------------------------------------------------------------------------
+    @property
+    def right_panel(self) -> int:
+        """The width of the panel down the right (the analysis, else the move list; 0 when neither is shown)."""
+        return panel_width(self.window.width) if self.show_analysis else SIDE_PANEL if self.panel_shown else 0
+
     def _layout(self, width: int, height: int) -> None:
-        panel = SIDE_PANEL if self.panel_shown else 0
+        panel = self.right_panel
         self._place_bars(width, height)
-        self.side_panel.enabled = self.panel_shown
+        self.side_panel.enabled = self.panel_shown and not self.show_analysis
+        self.analysis.place(width - panel, BOTTOM_BAR, panel, height - TOP_BAR - BOTTOM_BAR, self.show_analysis)
         margin = 24
         self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
                             max(100, height - TOP_BAR - BOTTOM_BAR - 90))
@@ -133,8 +147,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         controller = self.controller
         actions = {"Hint": controller.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
                    "New game": self.new_game, "Menu": self.leave, "Pause": controller.toggle_pause,
-                   "Speed": controller.faster}
+                   "Speed": controller.faster, "Analysis": self.toggle_analysis}
         names = self.controller.button_names()
+        names.insert(names.index("Menu"), "Analysis")
         bar, self._buttons = button_bar({name: self.controller.button_text(name) for name in names}, actions, width)
         for button in self._buttons.values():
             fit_font(button)  # a narrow window: smaller words rather than cut-off ones
@@ -160,6 +175,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     def cancel_search(self) -> None:
         self.controller.cancel_search()
+        self.analysis.stop()  # while the panel is shown it starts again on the next frame
 
     # -- playing ----------------------------------------------------------------------------------------------
     def play(self, move: Move) -> None:
@@ -246,10 +262,18 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         return self.show_panel
 
     def toggle_panel(self) -> None:
-        if self.wide_board and self.window.width < self.NARROW:
+        if self.show_analysis:  # Tab goes from the analysis back to the move list
+            self.show_analysis = False
+        elif self.wide_board and self.window.width < self.NARROW:
             self._panel_in_narrow = not self._panel_in_narrow
         else:
             self.show_panel = not self.show_panel
+        self._layout(self.window.width, self.window.height)
+        self.show_state(self.controller.board_state)
+
+    def toggle_analysis(self) -> None:
+        """Show or hide the analysis panel (hidden, its searches stop: ``AnalysisPanel.place``)."""
+        self.show_analysis = not self.show_analysis
         self._layout(self.window.width, self.window.height)
         self.show_state(self.controller.board_state)
 
@@ -264,11 +288,29 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self._hide_overlay()
         self.show_state(self.controller.start_replay())
 
+    def replay_at(self, index: int) -> None:
+        """Show the game's position ``index`` and stay there (a click on the evaluation graph): a replay paused at
+        that move, which Escape or any button ends; the game's own position ends it at once."""
+        controller = self.controller
+        if index >= len(self.match.states) - 1:
+            self.stop_replay()
+            return
+        self.scene.finish()
+        self._hide_overlay()
+        controller.cancel_search()
+        controller.replay_index, controller.replay_wait = index, math.inf  # the next move never comes due
+        controller.board_index = controller.board_target = index
+        controller.result_shown = False
+        self.show_state(self.match.states[index])
+        where = f"the position after move {index} of {len(self.match.moves)}" if index else "the start"
+        self.say(f"Showing {where}: Shift+Left/Right step, Escape returns to the game.")
+
     def stop_replay(self) -> None:
         """End a replay: the stones in flight land first, then the game's position is shown at once."""
         self.scene.finish()
         if self.controller.stop_replay():
             self.show_state(self.match.state)
+            self.say("")
 
     # -- frame ------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
@@ -284,20 +326,23 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
             self._show_result()
         for text, warning in self.controller.take_notices():  # what the commands and the step had to say
             self.say(text, warning=warning)
+        if self.show_analysis:
+            self.analysis.follow(self.controller, self.scene.is_animating)
 
     def _show_result(self) -> None:
         result = self.controller.result()
         colour = theme.TEXT if result.winner is None else theme.ACCENTS[result.winner]
         actions = {"Replay": self.replay, "New game": self.new_game, "Undo": self.undo, "Menu": self.leave}
-        panel_width = SIDE_PANEL if self.panel_shown else 0
-        panel = end_panel(result.headline, colour, result.reason, actions, -panel_width / 2, self.GAME_OVER_AT_TOP,
-                          self.window.width - panel_width)
+        room = self.right_panel
+        panel = end_panel(result.headline, colour, result.reason, actions, -room / 2, self.GAME_OVER_AT_TOP,
+                          self.window.width - room)
         self._overlay = self.ui.add(panel, layer=1)
         self.context.sounds.play("end")
         self.controller.record_game_over()  # counted once per match, however often shown
 
     def on_draw(self) -> None:
-        show_controller(self.controller, self.top_bar, self.side_panel if self.panel_shown else None, self._buttons)
+        side_panel = self.side_panel if self.panel_shown and not self.show_analysis else None
+        show_controller(self.controller, self.top_bar, side_panel, self._buttons)
         super().on_draw()
 
     def on_draw_before_ui(self) -> None:
@@ -305,7 +350,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         hovered = self.scene.location_at(*self.mouse) if choosing else None
         self.scene.draw(*board_marks(self.legal_locations() if choosing else {}, hovered, self._cursor_location(),
                                      self.hint_location, self.last_location, self.match.to_move))
-        centre = (self.window.width - (SIDE_PANEL if self.panel_shown else 0)) / 2
+        centre = (self.window.width - self.right_panel) / 2
         self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)
 
     # -- input ------------------------------------------------------------------------------------------------
@@ -340,6 +385,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         if ctrl and symbol in CTRL_KEYS or symbol in KEYS:
             name = (CTRL_KEYS if ctrl and symbol in CTRL_KEYS else KEYS)[symbol]
             (getattr(self, name, None) or getattr(self.controller, name))()
+        elif symbol in (_K.LEFT, _K.RIGHT) and modifiers & _K.MOD_SHIFT and self.show_analysis:  # the graph's points
+            self.replay_at(max(0, self.analysis.current + (1 if symbol == _K.RIGHT else -1)))
         elif symbol in (_K.LEFT, _K.RIGHT):
             count = max(1, len(self.legal_locations()))
             self.cursor = 0 if self.cursor < 0 else (self.cursor + (1 if symbol == _K.RIGHT else -1)) % count

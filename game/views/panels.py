@@ -1,7 +1,8 @@
 """The panels of the game screen, as arcade Sections: the top bar and the right-hand move list.
 
 They only draw; what they show comes from the view each frame through ``show`` calls, which re-lay text out
-only when it changed (laying out text is the expensive part of drawing it).  Each panel's background is a mesh
+only when it changed (laying out text is the expensive part of drawing it; ``Ruler`` measures words on a text of
+its own, so a panel can fit its words before it sets them).  Each panel's background is a mesh
 built when the panel moves and its texts are one pyglet batch, so a panel costs two draw calls a frame.
 """
 from __future__ import annotations
@@ -24,6 +25,30 @@ BOTTOM_BAR = 78
 def _set(text: arcade.Text, value: str) -> None:
     if text.text != value:
         text.text = value
+
+
+class Ruler:
+    """How wide words are set in a style: measured once on a text of its own, outside the panel's batch (changing a
+    batched text re-lays it out, the costly part of drawing text), then remembered."""
+
+    def __init__(self) -> None:
+        self._text = theme.text("", theme.BODY)
+        self._known: dict[tuple[str, int, bool], float] = {}
+
+    def width(self, content: str, style: theme.TypeStyle, bold: bool = False) -> float:
+        key = (content, style.size, bold)
+        width = self._known.get(key)
+        if width is None:
+            if len(self._known) > 4000:
+                self._known.clear()
+            text = self._text
+            if text.font_size != style.size:
+                text.font_size = style.size
+            if text.bold != bold:
+                text.bold = bold
+            text.text = content
+            width = self._known[key] = text.content_width
+        return width
 
 
 class _Panel(arcade.Section):

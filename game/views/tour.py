@@ -18,6 +18,9 @@ OPENINGS = {"kalah": [2, 3, 0], "oware": [2, 3, 5, 0], "hus": [3, 5, 20]}
 """A few legal moves per sowing game, so the pictures show play in progress (a move not legal is skipped)."""
 CAVE_OPENING = ["A4", "H4", "B4", "H5", "A5", "G4", "A3", "H3", "C4", "A6", "B5", "H6", "B3", "G5", "C3", "G3"]
 """Magnetic Cave moves (Black, White, ...): bricks on both walls, a diagonal growing."""
+ANALYSIS_PLIES = 14
+"""The analysis screens' sowing games go on this many plies (the same simple choice each time: the first legal
+move after the middle) so the evaluation graph has a game to show."""
 PUZZLE_LEVEL, PUZZLE_ROUNDS = "lewis-05", 9
 """The puzzle screen: this level after this many rounds of its solution."""
 
@@ -65,7 +68,7 @@ def _load(context: AppContext) -> None:
     context.show_load()
 
 
-def _played(name: str, seats: tuple[Seat, ...]) -> Session:
+def _played(name: str, seats: tuple[Seat, ...], plies: int = 0) -> Session:
     game = rules.get_game(name)
     session = Session.new(game, seats)
     if name == "magnetic-cave":
@@ -74,6 +77,9 @@ def _played(name: str, seats: tuple[Seat, ...]) -> Session:
     for move in OPENINGS.get(name, ()):
         if move in session.legal_moves:
             session.play(move)
+    while len(session.moves) < plies and not session.is_over:
+        legal = session.legal_moves
+        session.play(legal[len(legal) // 2])
     return session
 
 
@@ -81,6 +87,16 @@ def _match(name: str) -> Callable[[AppContext], None]:
     def show(context: AppContext) -> None:
         session = _played(name, (Seat(), Seat()))
         context.show_match(session)
+
+    return show
+
+
+def _analysis(name: str) -> Callable[[AppContext], None]:
+    """A game some moves in with the analysis panel shown (key A), searching the position on the board."""
+    def show(context: AppContext) -> None:
+        session = _played(name, (Seat(), Seat()), ANALYSIS_PLIES)
+        context.show_match(session)
+        context.window.current_view.toggle_analysis()  # type: ignore[union-attr]
 
     return show
 
@@ -129,6 +145,9 @@ SCREENS: dict[str, Callable[[AppContext], None]] = {
     "oware": _match("oware"),
     "hus": _match("hus"),
     "magnetic-cave": _match("magnetic-cave"),
+    "kalah-analysis": _analysis("kalah"),
+    "hus-analysis": _analysis("hus"),
+    "magnetic-cave-analysis": _analysis("magnetic-cave"),
     "puzzles": _puzzles,
     "puzzle": _puzzle,
     "learn": lambda context: context.show_learn(),

@@ -42,6 +42,14 @@ def pairs() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
         "North's accent (White's brick edge) / the cave": (NORTH, theme.CAVE),
         "White's brick / the cave": (theme.BRICKS[1], theme.CAVE),
         "the hint / the cave": (theme.HINT, theme.CAVE),
+        # The analysis panel: a proven value (tag plate, graph diamond) against the panel, its texts, the graph's
+        # ordinary points (the text colour) and the sides' colours the graph's areas and the best move are tinted in.
+        "a proven value / the panel": (theme.PROVEN, theme.PANEL),
+        "a proven value / the text (an ordinary point)": (theme.PROVEN, theme.TEXT),
+        "a proven value / the dimmed text": (theme.PROVEN, theme.TEXT_DIM),
+        "a proven value / South's accent": (theme.PROVEN, SOUTH),
+        "a proven value / North's accent": (theme.PROVEN, NORTH),
+        "a proven value / the hint": (theme.PROVEN, theme.HINT),
     }
     for ground_name, ground in GROUNDS.items():
         marks = {"South's glow": glow(SOUTH, ground), "North's glow": glow(NORTH, ground),

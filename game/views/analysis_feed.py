@@ -1,0 +1,146 @@
+"""What the analysis panel shows, less the drawing: the analysis of the position on the board and the values of
+the game's positions for the evaluation graph.  Nothing here imports arcade, and nothing here waits.
+
+``AnalysisFeed.follow(state)`` keeps one ``game.analysis.Analysis`` running on the position shown: a new
+position cancels the old analysis and starts another; ``stop`` cancels it (the panel closes, the screen is
+left).  ``poll`` reads its latest snapshot (never blocks) and the best move's value becomes that position's
+point on the graph.
+
+The graph has one value per position of the game so far, from South's (Black's) side: the deeper of the panel's
+analysis of the position and the computer's own search when it moved there (``EvaluationHistory.record_result``
+says whether that search's score is on the engines' scale; a proof beats either), else ``position_value``
+computed by ``EvaluationHistory``'s background thread, only while the panel is shown (``fill``).  ``short_words``
+and ``point_words`` put a move's and a graph point's value in the panel's words.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from ai.evaluators import final_score
+from game.analysis import (POSITION_SECONDS, Analysis, EvaluationHistory, Point, Snapshot, is_settled_phrase,
+                           value_phrase)
+from game.explain import is_cave
+from rules import Game, State
+
+
+class AnalysisFeed:
+    """The analysis of the shown position and the graph's values for one game screen."""
+
+    def __init__(self, game: Game, seconds: float | None = None, quick_seconds: float = POSITION_SECONDS) -> None:
+        self.game = game
+        self.seconds = seconds
+        """The analysis's time per position (None: until it finishes or is cancelled); tests shorten it."""
+        self.quick_seconds = quick_seconds
+        """The background value's time per position of the graph."""
+        self.analysis: Analysis | None = None
+        self.state: State | None = None
+        """The position analysed (None: none)."""
+        self.snapshot: Snapshot | None = None
+        self.error = ""
+        """Why the position cannot be analysed (the analysis could not start), or empty."""
+        self.history = EvaluationHistory(game)
+        self.analysed: dict[State, tuple[Point, int]] = {}
+        """Positions the panel has analysed: their best move's value (South's side) and the depth it came from."""
+        self.computed: dict[State, tuple[Point, int]] = {}
+        """Positions the computer moved from: its search's value (South's side) and depth, kept here as well (the
+        history's filling thread may write a quick value over it)."""
+        self._asked: tuple[State, ...] = ()
+        self._computer_seen: Any = None
+
+    # -- the shown position -----------------------------------------------------------------------------------
+    def follow(self, state: State) -> None:
+        """Analyse ``state`` (nothing new when it is already the one analysed; a finished game is not searched)."""
+        if self.state is not None and state == self.state:
+            return
+        self.cancel()
+        self.state = state
+        if self.game.is_terminal(state):
+            self.analysed[state] = Point(final_score(self.game, state, 0), True), 0
+        else:
+            try:
+                self.analysis = Analysis(self.game, state, self.seconds)
+            except Exception as error:  # noqa: BLE001 - said in the panel; the game screen goes on
+                self.error = f"{type(error).__name__}: {error}"
+
+    def cancel(self) -> None:
+        """Stop the analysis (its thread finishes on its own); the next ``follow`` starts afresh."""
+        if self.analysis is not None:
+            self.analysis.cancel()
+        self.analysis, self.state, self.snapshot, self.error = None, None, None, ""
+
+    def stop(self) -> None:
+        """Stop every background search: the analysis and the graph's values."""
+        self.cancel()
+        self.history.stop()
+        self._asked = ()
+
+    def poll(self) -> Snapshot | None:
+        """The latest snapshot of the analysis (kept once seen), its best value recorded for the graph."""
+        if self.analysis is None or self.state is None:
+            return self.snapshot
+        snapshot = self.analysis.poll()
+        if snapshot is not None and snapshot is not self.snapshot:
+            self.snapshot = snapshot
+            best = snapshot.best
+            if best is not None and best.score == best.score:  # nan: not scored yet
+                point = Point(self.south_view(self.state, best.score), best.proven)
+                self.analysed[self.state] = point, snapshot.depth
+        return self.snapshot
+
+    # -- the graph --------------------------------------------------------------------------------------------
+    def south_view(self, state: State, score: float) -> float:
+        """A score from the side to move in ``state`` as South's (Black's)."""
+        return score if self.game.to_move(state) == 0 else -score
+
+    def note_computer(self, result: tuple[State, Any] | None) -> None:
+        """The computer's last search (the position it moved in and its ``SearchResult``), read once."""
+        if result is None or result is self._computer_seen:
+            return
+        self._computer_seen = result
+        state, search = result
+        if self.history.record_result(state, search):
+            value = self.history.value(state)
+            if value is not None:
+                self.computed[state] = value, search.depth
+
+    def fill(self, states: Sequence[State]) -> None:
+        """Have the history value, in its background thread, the positions of ``states`` no one has valued
+        (asked again only when that list changes, so a position that cannot be valued is not retried each frame)."""
+        missing = tuple(state for state in self.history.missing(states)
+                        if state not in self.analysed and state not in self.computed)
+        if missing and missing != self._asked and not self.history.filling:
+            self._asked = missing
+            self.history.start(missing, self.quick_seconds)
+
+    def points(self, states: Sequence[State]) -> list[Point | None]:
+        """The graph's values of ``states`` in order (None: not known yet)."""
+        return [self.value(state) for state in states]
+
+    def value(self, state: State) -> Point | None:
+        """One position's value: a proof, else the deeper of the analysis's and the computer's, else the history's."""
+        known = [found for found in (self.analysed.get(state), self.computed.get(state)) if found is not None]
+        if known:
+            return max(known, key=lambda found: (found[0].proven, found[1]))[0]
+        return self.history.value(state)
+
+
+# -- words ------------------------------------------------------------------------------------------------------
+def short_words(words: str) -> str:
+    """A value's words without their trailing note: "wins by 6 (proven)" -> "wins by 6", "about +2.5 (18 plies)" ->
+    "about +2.5"."""
+    return re.sub(r"\s*\([^()]*\)$", "", words) or words
+
+
+def point_words(game: Any, value: Point | None) -> str:
+    """A graph point's value (South's side) in words, from the side it favours: "North wins by 3 (proven)",
+    "South ahead by about 2.5", "Black slightly better", "even"."""
+    if value is None:
+        return "not valued yet"
+    side = game.player_names[0 if value.score >= 0 else 1]
+    phrase = value_phrase(game, abs(value.score), value.proven)  # from the side ahead
+    if is_settled_phrase(game, value.score, value.proven, True):
+        return "a draw (proven)" if phrase == "draws" else f"{side} {phrase} (proven)"
+    if is_cave(game) or phrase == "about 0":
+        return "even" if phrase in ("even", "about 0") else f"{side} {phrase}"
+    return f"{side} ahead by {phrase.replace('+', '')}"
