@@ -550,7 +550,8 @@ def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
     """A quick value of ``state`` for the evaluation graph, from South's / Black's view: (score, proven).
     Exact for a finished game, a position the endgame tables hold and a cave position the endgame solver
     decides within ``SOLVER_NODES``; otherwise a search of ``seconds`` (blocking: call it from a background
-    thread)."""
+    thread), valued as the mean of its last two completed iterations: the evaluators swing between odd and even
+    depths (Hus by 10 seeds or more), and a graph of single-depth scores would zigzag from move to move."""
     if game.is_terminal(state):
         return final_score(game, state, 0), True
     south = 1 if game.to_move(state) == 0 else -1
@@ -566,9 +567,13 @@ def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
     engine = PVSEngine(game, time=seconds, memory=16)
     if tables is not None:
         engine.tables = use_tables(engine.kernel)
-    result = engine.search(state, Limits(time=seconds), cancel)
-    proven = result.exhaustive or abs(result.score) >= HEURISTIC_BOUND
-    return south * result.score, proven
+    completed: list[SearchResult] = []
+    result = engine.search(state, Limits(time=seconds), cancel, completed.append)
+    if result.exhaustive or abs(result.score) >= HEURISTIC_BOUND:
+        return south * result.score, True
+    last_two = [found.score for found in completed[-2:] if abs(found.score) < HEURISTIC_BOUND]
+    score = sum(last_two) / 2 if len(last_two) == 2 else result.score
+    return south * score, False
 
 
 def graph_value(game: Game, score: float, proven: bool) -> float:
