@@ -77,6 +77,26 @@ def test_every_entry_is_the_exact_value_of_its_board(folder, pits, empty_capture
     assert checked > 3000
 
 
+@pytest.mark.parametrize("empty_capture", [True, False])
+def test_six_pit_entries_equal_an_exact_search_on_random_boards(folder, empty_capture):
+    # the shipped tables have 6 pits: 1000 random boards of each size 6..10 seeds against the rules' negamax
+    loaded, _ = tables.build_kalah_tables(folder, 6, empty_capture, 10)
+    game = get_game("kalah", pits=6, seeds=4, empty_capture=empty_capture)
+    exact = exact_by_rules(game)
+    rng = random.Random(6)
+    for seeds in range(6, 11):
+        checked = 0
+        while checked < 1000:
+            board = [0] * 12
+            for _ in range(seeds):
+                board[rng.randrange(12)] += 1
+            state = state_of(tuple(board), 6)
+            if game.is_terminal(state):
+                continue
+            assert loaded.tables.lookup(board[:6], board[6:]) == exact(state), (board, seeds)
+            checked += 1
+
+
 def test_the_stores_do_not_change_the_best_play_of_the_board(folder):
     game = get_game("kalah", pits=3, seeds=3)
     loaded, _ = tables.build_kalah_tables(folder, 3, True, 9)
