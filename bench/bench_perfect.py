@@ -71,6 +71,11 @@ class Tally:
         return ", ".join(f"plies {name}: {100 * sum(self.by_band[name]) / len(self.by_band[name]):.0f}%"
                          f" of {len(self.by_band[name])}" for name in ordered)
 
+    def source_words(self) -> str:
+        """Where the moves came from, e.g. ``94 from the tables, 134 proved, 77 searched``."""
+        names = {"tables": "from the tables", "prover": "proved", "search": "searched"}
+        return ", ".join(f"{count} {names.get(source, source)}" for source, count in self.sources.items())
+
     def summary(self) -> str:
         wins = sum(r == 1.0 for r in self.results)
         draws = sum(r == 0.5 for r in self.results)
@@ -79,7 +84,7 @@ class Tally:
         proven = sum(sum(v) for v in self.by_band.values()) / max(1, sum(len(v) for v in self.by_band.values()))
         return (f"+{wins} ={draws} -{losses}, score {100 * estimate.score:.1f}% (Elo {estimate.format()}); "
                 f"mean margin {statistics.mean(self.margins):+.1f}; {100 * proven:.0f}% of its moves proven "
-                f"({dict(self.sources)}); mean {statistics.mean(self.times):.2f} s, max {max(self.times):.2f} s a move")
+                f"({self.source_words()}); mean {statistics.mean(self.times):.2f} s, max {max(self.times):.2f} s a move")
 
 
 def perfect_player(game: Any, seconds: float, tally: Tally) -> Callable[[Any, int], Any]:
