@@ -124,6 +124,11 @@ class MatchController:
 
     # -- what the screen shows --------------------------------------------------------------------------------
     @property
+    def computer_result(self) -> tuple[State, SearchResult] | None:
+        """The computer's latest finished search and the position it searched (the analysis graph's point)."""
+        return self._computer_result
+
+    @property
     def watching(self) -> bool:
         """Only computers play."""
         return not self.session.has_human

@@ -96,7 +96,7 @@ class AnalysisPanel(arcade.Section):
         elif not animating:
             self.feed.follow(controller.board_state)
         snapshot = self.feed.poll()
-        self.feed.note_computer(getattr(controller, "_computer_result", None))  # its score when it moved
+        self.feed.note_computer(controller.computer_result)  # its score when it moved
         if not self._waiting:
             self.feed.fill(session.states)
         self.states = session.states
