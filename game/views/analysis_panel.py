@@ -71,6 +71,9 @@ class AnalysisPanel(arcade.Section):
                       for accent in theme.ACCENTS]
         """Which way is whose, stacked right of the graph's heading (inside the graph the line would cross them)."""
         self.caption = theme.text("", theme.SMALL, theme.TEXT_DIM, batch=self.texts)
+        self.ticks = [theme.text("", theme.SMALL, theme.TEXT_DIM, anchor_x="center", batch=self.texts)
+                      for _ in range(9)]
+        """Move numbers along the graph's foot, every 5, 10, 20... moves (at most nine)."""
         self.states: Sequence[Any] = ()
         self.points: list[Point | None] = []
         self.current = 0
@@ -154,7 +157,7 @@ class AnalysisPanel(arcade.Section):
     def _apply_sizes(self) -> None:
         for text, base in ((self.heading, theme.LABEL), (self.graph_heading, theme.LABEL), (self.status, theme.SMALL),
                            (self.subline, theme.SMALL), (self.legend, theme.SMALL), (self.more, theme.SMALL),
-                           (self.caption, theme.SMALL), *((text, theme.SMALL) for text in self.ahead),
+                           (self.caption, theme.SMALL), *((text, theme.SMALL) for text in (*self.ahead, *self.ticks)),
                            *((text, theme.SMALL) for text in self.tags)):
             size = self.style(base).size
             if text.font_size != size:
@@ -327,6 +330,12 @@ class AnalysisPanel(arcade.Section):
             if first is not None and second is not None:
                 _area(mesh, first[:2], second[:2], middle)
         mesh.rectangle(left + 4, middle - 0.5, width - 8, 1, with_alpha(theme.TEXT_DIM, 110))
+        step = next(step for step in (5, 10, 20, 50, 100, 1000) if len(self.states) // step <= len(self.ticks))
+        for label, index in zip(self.ticks, [*range(step, len(self.states), step), *[None] * len(self.ticks)]):
+            label.text = "" if index is None else str(index)  # a faint line and its move number at the foot
+            if index is not None:
+                mesh.rectangle(self.point_x(index) - 0.5, bottom + 3, 1, height - 6, with_alpha(theme.TEXT_DIM, 45))
+                label.position = self.point_x(index), bottom + 4
         for first, second in zip(located, located[1:]):
             if first is not None and second is not None:
                 mesh.polyline([first[:2], second[:2]], 2, theme.TEXT)

@@ -152,6 +152,8 @@ def test_a_click_on_the_graph_replays_that_position(gui):  # type: ignore[no-unt
     panel: AnalysisPanel = view.analysis
     left, bottom, width, height = panel.plot
     assert len(panel.states) == 7
+    numbered = [tick for tick in panel.ticks if tick.text]  # the move numbers along the graph's foot
+    assert [tick.text for tick in numbered] == ["5"] and numbered[0].x == panel.point_x(5)
     gui.click(panel.point_x(2), bottom + height / 2)
     controller = view.controller
     assert controller.replay_index == 2 and controller.board_index == 2
