@@ -109,6 +109,8 @@ class GameRecord:
     stats: tuple[MoveStats, MoveStats]
     forfeit: str | None = None
     """Why a game was forfeited (an engine's exception or illegal move), or None."""
+    moves: tuple[str, ...] = ()
+    """Every move from the start, the opening's included, in the game's notation (``format_move``)."""
 
 
 def _limit_for(params: dict[str, Any], time_limit: float | None) -> float | None:
@@ -129,7 +131,9 @@ def play_game(task: GameTask) -> GameRecord:
     """Play one game of the tournament (runs in a worker process, or in-process with one job)."""
     game = parse_game_spec(task.game)
     state: State = game.initial_state()
+    moves: list[str] = []
     for move in task.opening_moves:
+        moves.append(game.format_move(state, move))
         state = game.apply(state, move)
     built = [_build(game, spec, seed) for spec, seed in zip(task.specs, task.seeds)]
     limits = [_limit_for(params, task.time_limit) for _, params in built]
@@ -163,19 +167,21 @@ def play_game(task: GameTask) -> GameRecord:
         s["fallbacks"] += bool(result.info.get("fallback"))
         s["nodes"] += result.nodes
         s["depth_sum"] += result.depth
+        moves.append(game.format_move(state, result.move))
         state = game.apply(state, result.move)
         plies += 1
     move_stats = (MoveStats(**stats[0]), MoveStats(**stats[1]))
     if forfeit is not None:
         loser, why = forfeit
         return GameRecord(task.index, task.opening, task.a_seat, "AB"[1 - loser], "forfeit", (), plies,
-                          move_stats, why)
+                          move_stats, why, tuple(moves))
     outcome = game.outcome(state)
     if outcome is None:  # the ply cap
-        return GameRecord(task.index, task.opening, task.a_seat, None, "ply cap", (), plies, move_stats)
+        return GameRecord(task.index, task.opening, task.a_seat, None, "ply cap", (), plies, move_stats,
+                          moves=tuple(moves))
     winner = None if outcome.winner is None else "AB"[seat_of[outcome.winner]]
     return GameRecord(task.index, task.opening, task.a_seat, winner, outcome.reason.value, tuple(outcome.scores),
-                      plies, move_stats)
+                      plies, move_stats, moves=tuple(moves))
 
 
 # -- the result -----------------------------------------------------------------------------------------------------
@@ -623,6 +629,7 @@ def _record_from_dict(item: dict[str, Any]) -> GameRecord:
         fields = dict(item)
         fields["scores"] = tuple(fields["scores"])
         fields["stats"] = tuple(MoveStats(**stats) for stats in fields["stats"])
+        fields["moves"] = tuple(fields.get("moves", ()))  # checkpoints written before records kept moves have none
         return GameRecord(**fields)
     except (KeyError, TypeError) as error:
         raise checkpoints.CheckpointError(f"a checkpoint line is not a game record: {error}") from None

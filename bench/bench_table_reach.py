@@ -7,8 +7,8 @@
 A table answers a position exactly when the seeds still in the pits (not the stores) are at most its top
 seed count; sowing never adds seeds to the board, so once a game is inside it stays inside.  ``play`` runs an
 ``ai.tournament.compare`` tournament (both colours, balanced openings; an engine is a spec or a preset name)
-whose game records also keep every move, and writes its JSON (``stonecave compare --json``'s document, each
-game with a ``moves`` list, plus how the games were played).  ``reach`` replays those records and reports,
+and writes its JSON (``stonecave compare --json``'s document, whose game records keep every move, plus how the
+games were played).  ``reach`` replays those records and reports,
 for each threshold, the share of the positions still in play at ply 0, 5, 10, ... (Oware: 0, 10, 20, ...)
 whose board seeds are within it, the mean board seeds, and the first ply by which half of the games have
 been inside.  Plies count from the start position, the opening's included.  Without ``--records`` it reads
@@ -23,7 +23,7 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,9 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ai import registry  # noqa: E402
-from ai.base import CancelToken, EngineError, Limits, SearchAborted  # noqa: E402
-from ai.tournament import GameRecord, GameTask, MoveStats, compare  # noqa: E402
-from ai.worker import fallback_result  # noqa: E402
+from ai.base import EngineError  # noqa: E402
+from ai.tournament import compare  # noqa: E402
 from bench import record as recorder  # noqa: E402
 from rules import Game, RulesError, parse_game_spec  # noqa: E402
 
@@ -59,67 +58,6 @@ AREA_ABOUT = (
     "ply (games that have ended drop out); 'half the games inside by ply' counts every game, a game that "
     "ended before reaching the threshold as never inside."
 )
-
-
-# -- playing games that keep their moves --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class MovesRecord(GameRecord):
-    """A tournament's game record with every move, the opening's included, in the game's notation."""
-
-    moves: tuple[str, ...] = ()
-
-
-def play_with_moves(task: GameTask) -> MovesRecord:
-    """Play one tournament game as ``ai.tournament.play_game`` does, keeping its moves.
-
-    ``GameRecord`` keeps no moves, so this is the same loop (engines built from the specs, the time limit as
-    ``Limits.time`` and a cancel deadline, an engine's empty result replaced by ``fallback_result``).  An
-    engine that fails raises: a bench run should stop on it rather than count a forfeit.
-    """
-    game = parse_game_spec(task.game)
-    state = game.initial_state()
-    moves: list[str] = []
-    for move in task.opening_moves:
-        moves.append(game.format_move(state, move))
-        state = game.apply(state, move)
-    engines, limits = [], []
-    for spec, seed in zip(task.specs, task.seeds):
-        info, params = registry.parse_engine_spec(spec)
-        if seed is not None and "seed" in params:
-            params["seed"] = seed
-        engines.append(info.load()(game, **params))
-        own = params.get("time")
-        limits.append(task.time_limit if task.time_limit is not None else
-                      float(own) if isinstance(own, (int, float)) and not isinstance(own, bool) else None)
-    stats = [MoveStats(), MoveStats()]
-    seat_of = {task.a_seat: 0, 1 - task.a_seat: 1}
-    plies = 0
-    while not game.is_terminal(state) and plies < task.max_plies:
-        who = seat_of[game.to_move(state)]
-        limit = limits[who]
-        started = time.perf_counter()
-        try:
-            found = engines[who].search(state, Limits(time=limit),
-                                        CancelToken(started + limit if limit is not None else None))
-        except SearchAborted:
-            found = None
-        elapsed = time.perf_counter() - started
-        result = fallback_result(game, state, found, elapsed)
-        game.check_move(state, result.move)
-        old = stats[who]
-        stats[who] = MoveStats(old.moves + 1, old.total_time + elapsed, max(old.max_time, elapsed),
-                               old.overruns + (limit is not None and elapsed > limit + task.overrun_margin),
-                               old.fallbacks + bool(result.info.get("fallback")), old.nodes + result.nodes,
-                               old.depth_sum + result.depth)
-        moves.append(game.format_move(state, result.move))
-        state = game.apply(state, result.move)
-        plies += 1
-    outcome = game.outcome(state)
-    winner = None if outcome is None or outcome.winner is None else "AB"[seat_of[outcome.winner]]
-    return MovesRecord(task.index, task.opening, task.a_seat, winner,
-                       "ply cap" if outcome is None else outcome.reason.value,
-                       tuple(outcome.scores) if outcome is not None else (), plies, (stats[0], stats[1]),
-                       moves=tuple(moves))
 
 
 def resolve_engine(game: Game, name: str) -> str:
@@ -147,7 +85,7 @@ def play(args: argparse.Namespace) -> None:
                 prepare_tables(game, spec, None, threads=1)
         result = compare(game, specs[0], specs[1], games=args.games, jobs=args.jobs, openings=args.openings,
                          opening_plies=args.opening_plies, seed=args.seed, time_limit=args.time_limit,
-                         progress=progress, play=play_with_moves)
+                         progress=progress)
     except (RulesError, EngineError, ValueError) as error:  # a bad game, spec, time limit: say which
         raise SystemExit(f"bench_table_reach.py play: {error}") from None
     document = json.loads(result.to_json())
@@ -209,8 +147,8 @@ def read_records(path: Path) -> RecordSet:
     seeds = []
     for item in document["games"]:
         if "moves" not in item:
-            raise SystemExit(f"{path}: game {item.get('index', '?')} has no moves (stonecave compare keeps none); "
-                             "make the records with bench_table_reach.py play")
+            raise SystemExit(f"{path}: game {item.get('index', '?')} has no moves (a file written before "
+                             "game records kept them); make the records with bench_table_reach.py play")
         try:
             seeds.append(board_seeds(game, item["moves"]))
         except Exception as error:  # noqa: BLE001 - any unreadable move: name the game and the reason

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ai.tournament import GameTask
-from bench.bench_table_reach import board_seeds, entry_ply, play_with_moves, reach, read_records
+from ai.tournament import GameTask, play_game
+from bench.bench_table_reach import board_seeds, entry_ply, reach, read_records
 from rules import parse_game_spec
 
 # Three hand-made games, each the seeds on the board before ply 0, 1, 2, ...
@@ -79,7 +79,7 @@ def test_a_played_game_keeps_every_move_from_the_start_and_they_replay_to_its_en
     game = parse_game_spec("kalah:pits=3,seeds=2")
     task = GameTask(index=1, game=game.spec, specs=("greedy", "alphabeta:depth=2"), a_seat=1, opening=1,
                     opening_moves=(0,), seeds=(None, None), time_limit=None)
-    played = play_with_moves(task)
+    played = play_game(task)
     assert played.moves[0] == "0" and len(played.moves) == 1 + played.plies
     state = game.initial_state()
     for text in played.moves:
