@@ -18,8 +18,8 @@ import re
 from typing import Any, Sequence
 
 from ai.evaluators import final_score
-from game.analysis import (POSITION_SECONDS, Analysis, EvaluationHistory, Point, Snapshot, is_settled_phrase,
-                           value_phrase)
+from game.analysis import Analysis, Snapshot, is_settled_phrase, value_phrase
+from game.evaluation_graph import POSITION_SECONDS, EvaluationHistory, Point
 from game.explain import is_cave
 from rules import Game, State
 
@@ -43,8 +43,7 @@ class AnalysisFeed:
         self.analysed: dict[State, tuple[Point, int]] = {}
         """Positions the panel has analysed: their best move's value (South's side) and the depth it came from."""
         self.computed: dict[State, tuple[Point, int]] = {}
-        """Positions the computer moved from: its search's value (South's side) and depth, kept here as well (the
-        history's filling thread may write a quick value over it)."""
+        """Positions the computer moved from: its search's value (South's side) and the depth it came from."""
         self._asked: tuple[State, ...] = ()
         self._computer_seen: Any = None
 

@@ -24,7 +24,8 @@ import arcade
 import pyglet
 
 from game import theme
-from game.analysis import MoveValue, Point, Snapshot, graph_value, plies
+from game.analysis import MoveValue, Snapshot, plies
+from game.evaluation_graph import Point, graph_value
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
 from game.views.analysis_feed import AnalysisFeed, point_words, short_words

@@ -20,9 +20,9 @@ from ai.evaluators import HEURISTIC_BOUND, WIN, get_evaluator
 from ai.minimax import minimax_value
 from ai.solver import SolverEngine
 from game.analysis import (
-    Analysis, AnalysisEngine, EvaluationHistory, MoveValue, Point, Snapshot, graph_value, how_words, position_value, proven_score,
-    table_value, value_words,
+    Analysis, AnalysisEngine, MoveValue, Snapshot, how_words, proven_score, table_value, value_words,
 )
+from game.evaluation_graph import EvaluationHistory, Point, graph_value, position_value
 from rules import get_game
 from rules.magnetic_cave import FULL
 
@@ -499,3 +499,19 @@ def test_game_analysis_offers_every_word_helper():
         "annotations", "math", "TYPE_CHECKING", "HEURISTIC_BOUND", "WIN", "as_margin", "is_cave", "Game"}
     assert public <= set(game.analysis.__all__), public - set(game.analysis.__all__)
     assert all(hasattr(game.analysis, name) for name in game.analysis.__all__)
+
+
+def test_a_value_recorded_while_the_history_fills_is_kept(no_tables, monkeypatch):
+    import game.evaluation_graph as graph
+
+    game = get_game("kalah", pits=3, seeds=2)
+    state = game.initial_state()
+    history = EvaluationHistory(game)
+
+    def quick_value(game, position, seconds, cancel):  # the computer's deeper search lands during the quick one
+        history.record(position, 7.0)
+        return -1.0, False
+
+    monkeypatch.setattr(graph, "position_value", quick_value)
+    assert history.fill([state]) == 1
+    assert history.value(state) == Point(7.0, False)

@@ -285,7 +285,7 @@ def test_the_cave_screen_has_the_panel_too(gui):  # type: ignore[no-untyped-def]
 
 def test_point_words_read_from_the_side_ahead() -> None:
     from ai.evaluators import WIN
-    from game.analysis import Point
+    from game.evaluation_graph import Point
 
     kalah, cave = rules.get_game("kalah"), rules.get_game("magnetic-cave")
     assert point_words(kalah, Point(-(WIN + 3), True)) == "North wins by 3 (proven)"
