@@ -30,7 +30,6 @@ beside a computer's move) gets a prover of its own.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +37,7 @@ from ai import tables as endgame_tables
 from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused,
 )
-from ai.evaluators import WIN, final_margin, final_score
+from ai.evaluators import WIN, final_margin, final_score, proven_score
 from ai.search import Budget, PVSEngine, check_memory
 from rules import Game, State
 
@@ -56,15 +55,6 @@ in a hundredth of a second (``bench/bench_perfect.py reach``), and a whole game 
 24 seeds) as fast."""
 FOLLOW_LIMIT = 400
 """Positions examined when checking that a position follows the last proved one by the opponent's moves."""
-
-
-def proven_score(margin: float) -> float:
-    """An exact margin on the engines' scale: ``WIN + margin`` for a win, ``-(WIN + margin)`` for a loss, 0."""
-    if margin > 0:
-        return WIN + margin
-    if margin < 0:
-        return -(WIN - margin)
-    return 0.0
 
 
 @dataclass
@@ -179,12 +169,10 @@ class PerfectEngine(Engine):
         outcome = game.outcome(state)
         if outcome is not None:
             return int(outcome.margin(player))
-        n = game.pits  # type: ignore[attr-defined]
-        pits = state.pits  # type: ignore[attr-defined]
+        margin = endgame_tables.table_value(game, loaded, state)
+        if margin is None:
+            raise ValueError("exact_margin needs a position the tables hold")
         mover = game.to_move(state)
-        own, other = (pits[:n], pits[n:]) if mover == 0 else (pits[n:], pits[:n])
-        stores = state.stores  # type: ignore[attr-defined]
-        margin = stores[mover] - stores[1 - mover] + loaded.lookup(own, other)
         return margin if mover == player else -margin
 
     def _proven(self, state: State, bounds: Any, budget: Budget, knowledge: _Knowledge) -> SearchResult:

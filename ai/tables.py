@@ -714,6 +714,30 @@ def tables_for(game: Any) -> Any | None:
     return loaded.tables if loaded.top >= 0 else None
 
 
+def table_value(game: Any, tables: Any, state: Any) -> int | None:
+    """The exact final margin of ``state`` for its side to move from endgame tables that hold its board (the
+    stores' difference plus the table's margin of the seeds still in play), or None.  Works with any tables
+    object offering ``lookup(own pits, other pits)`` and ``top`` (the most seeds a table holds)."""
+    lookup = getattr(tables, "lookup", None)
+    pits = getattr(state, "pits", None)
+    stores = getattr(state, "stores", None)
+    if lookup is None or pits is None or stores is None or game.is_terminal(state):
+        return None
+    top = getattr(tables, "top", None)
+    if isinstance(top, int) and sum(pits) > top:
+        return None
+    half = len(pits) // 2
+    mover = game.to_move(state)
+    own, other = (pits[:half], pits[half:]) if mover == 0 else (pits[half:], pits[:half])
+    try:
+        rest = lookup(tuple(own), tuple(other))
+    except (ValueError, IndexError, TypeError, KeyError):  # tables that do not hold this board after all
+        return None
+    if rest is None:
+        return None
+    return int(stores[mover] - stores[1 - mover] + rest)
+
+
 def _stamp(path: Path) -> int | None:
     try:
         return path.stat().st_mtime_ns

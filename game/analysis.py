@@ -4,9 +4,9 @@ Window-free (the analysis panel and the console's ``analyse`` both read it).  Th
 works on a position:
 
 1. *Finished games*: a move that ends the game has its final score.
-2. *Endgame tables*: when ``ai.tables.tables_for(game)`` gives tables with ``lookup(own, other)`` (Kalah now,
-   Oware later), a move whose child position they hold is exact: the stores' difference after the move plus
-   the table's margin of the child's board (``table_value``).
+2. *Endgame tables*: when ``ai.tables.tables_for(game)`` gives tables with ``lookup(own, other)`` (Kalah and
+   Oware), a move whose child position they hold is exact: the stores' difference after the move plus
+   the table's margin of the child's board (``ai.tables.table_value``).
 3. *Exact solvers*, in rounds with a growing budget between the search's iterations: Magnetic Cave's endgame
    solver (``ai.cave_endgame``, win / tie / loss) for the last ``SOLVER_EMPTIES`` empty cells, and the Kalah
    prover (``ai.kalah_solve.KalahProver``, the exact margin) with the compiled core.
@@ -30,12 +30,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from ai import tables as endgame_tables
+from ai.tables import table_value
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
-from ai.evaluators import HEURISTIC_BOUND, final_score
+from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
 from ai.search import PVSEngine, use_tables
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game.analysis_words import (  # the words, re-exported: the panel reads them from here
-    HOW, UNSCORED, cave_words, how_words, is_settled_phrase, plies, proven_score, value_phrase, value_words,
+    HOW, UNSCORED, cave_words, how_words, is_settled_phrase, plies, value_phrase, value_words,
 )
 from game.explain import is_cave, move_name
 from rules import Game, Move, State
@@ -149,30 +150,6 @@ def _ranked(game: Game, entries: Iterable[_Entry]) -> tuple[MoveValue, ...]:
         return (unscored, 0.0 if unscored else -entry.score, not entry.settled, entry.source != "end", entry.index)
 
     return tuple(entry.value(game) for entry in sorted(entries, key=key))
-
-
-def table_value(game: Game, tables: Any, state: State) -> int | None:
-    """The exact final margin of ``state`` for its side to move from endgame tables that hold its board (the
-    stores' difference plus the table's margin of the seeds still in play), or None.  Works with any tables
-    object offering ``lookup(own pits, other pits)`` and ``top`` (the most seeds a table holds)."""
-    lookup = getattr(tables, "lookup", None)
-    pits = getattr(state, "pits", None)
-    stores = getattr(state, "stores", None)
-    if lookup is None or pits is None or stores is None or game.is_terminal(state):
-        return None
-    top = getattr(tables, "top", None)
-    if isinstance(top, int) and sum(pits) > top:
-        return None
-    half = len(pits) // 2
-    mover = game.to_move(state)
-    own, other = (pits[:half], pits[half:]) if mover == 0 else (pits[half:], pits[:half])
-    try:
-        rest = lookup(tuple(own), tuple(other))
-    except (ValueError, IndexError, TypeError, KeyError):  # tables that do not hold this board after all
-        return None
-    if rest is None:
-        return None
-    return int(stores[mover] - stores[1 - mover] + rest)
 
 
 def usable_tables(game: Game) -> Any | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ai.evaluators import HEURISTIC_BOUND, WIN, as_margin
+from ai.evaluators import HEURISTIC_BOUND, as_margin
 from game.explain import is_cave
 from rules import Game
 
@@ -86,13 +86,3 @@ def cave_words(score: float) -> str:
     if size < 50:
         return f"slightly {side}"
     return side if size < 200 else f"clearly {side}"
-
-
-def proven_score(margin: int) -> float:
-    """An exact final margin in the engines' scale (``ai.evaluators.final_score``): ``WIN + margin`` for a
-    win, ``-(WIN + margin)`` for a loss, 0 for a draw."""
-    if margin > 0:
-        return WIN + margin
-    if margin < 0:
-        return -(WIN - margin)
-    return 0.0

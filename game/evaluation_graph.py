@@ -28,8 +28,9 @@ from typing import Hashable, Sequence
 from ai.base import CancelToken, Limits, SearchResult
 from ai.evaluators import HEURISTIC_BOUND, final_score
 from ai.search import PVSEngine, use_tables
+from ai.tables import table_value
 from game.analysis import (SOLVER_EMPTIES, SOLVER_NODES, armed, cave_value, empty_cells, new_cave_solver,
-                           proven_score, table_value, usable_tables)
+                           proven_score, usable_tables)
 from game.explain import is_cave
 from rules import Game, State
 

@@ -85,6 +85,16 @@ def describe_score(score: float) -> str:
     return f"{score:+.2f}"
 
 
+def proven_score(margin: float) -> float:
+    """An exact final margin on the engines' scale (``final_score``'s): ``WIN + margin`` for a win,
+    ``-(WIN - margin)`` for a loss, 0 for a draw (``as_margin`` turns it back)."""
+    if margin > 0:
+        return WIN + margin
+    if margin < 0:
+        return -(WIN - margin)
+    return 0.0
+
+
 def as_margin(score: float) -> float:
     """A proven win or loss score turned back into its final margin; any other score unchanged."""
     if score >= HEURISTIC_BOUND:
