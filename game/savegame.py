@@ -392,12 +392,16 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         start = game.from_text(start_text)
     except (RulesError, ValueError, OverflowError) as error:
         raise SaveError(f"not a {game.title} position: {_clip(str(error), 200)}", number, "start") from None
+    _check_bounds(game, start, number, "start")
 
     number, count_text = lines.field("moves", "the number of moves")
     if not (count_text.isascii() and count_text.isdigit()) or len(count_text) > 7 or int(count_text) > MAX_MOVES:
         raise SaveError(f"expected the number of moves (digits 0-9, at most {MAX_MOVES}), not {_clip(count_text)!r}",
                         number, "moves")
     count = int(count_text)
+    if count > game.max_moves:
+        raise SaveError(f"{count} moves, but a game of {game.title} ({game.spec}) lasts at most {game.max_moves}",
+                        number, "moves")
 
     moves: list[Move] = []
     state = start
@@ -416,6 +420,7 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         position = game.from_text(position_text)
     except (RulesError, ValueError, OverflowError) as error:
         raise SaveError(f"not a {game.title} position: {_clip(str(error), 200)}", number, "position") from None
+    _check_bounds(game, position, number, "position")
     # Compared as notation, so a game whose state keeps more than its notation shows is not refused wrongly.
     if game.to_text(position) != game.to_text(state):
         raise SaveError(
@@ -424,6 +429,16 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         )
     lines.end()
     return SavedGame(game, seats, start, tuple(moves), seed)
+
+
+def _check_bounds(game: Game, state: State, number: int, field_name: str) -> None:
+    """SaveError unless ``state`` is within what ``game``'s variant allows (``Game.check_position``): the
+    bounds come from the game, never from the file, and are checked before anything replays or draws it."""
+    try:
+        game.check_position(state)
+    except (RulesError, ValueError, OverflowError) as error:
+        raise SaveError(f"not a position {game.title} can reach: {_clip(str(error), 200)}", number,
+                        field_name) from None
 
 
 def _read_game(spec: str, number: int, expect_game: str | None) -> Game:
