@@ -39,8 +39,6 @@ import math
 import os
 import re
 import stat
-import tempfile
-import time as clock
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -60,7 +58,7 @@ SEAT_TIME = (0.001, 3600.0)
 """The seconds per move a seat may give a computer (the engines' own ``time`` range)."""
 MAX_MOVES = 1_000_000
 """Most moves a save may list (far beyond any real game; refuses a ``moves:`` count of endless digits)."""
-STALE_TEMPORARY = 60.0
+STALE_TEMPORARY = files.STALE_TEMPORARY
 """Seconds after which a ``.NAME.*.tmp`` left by a save that was killed is removed."""
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,19}")
 """A whole number as a save writes it: ASCII digits only (no ``٣``, ``３``, ``²`` or ``+``), at most 19 of them."""
@@ -190,50 +188,23 @@ def save(path: str | os.PathLike[str], saved: SavedGame, durable: bool = True) -
     crash of the program, but not necessarily a power cut; the autosave uses it, once per move.
     """
     target = writable_target(Path(path))
-    data = dumps(saved).encode("utf-8")
-    folder = target.parent
-    remove_stale_temporaries(folder, target.name)
-    try:
-        mode = target.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            if durable:
-                os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-    if durable:
-        _sync_folder(folder)
+    files.write_atomically(target, dumps(saved), durable=durable, hidden=True, make_folder=False)
 
 
 def writable_target(target: Path) -> Path:
     """The regular file a save to ``target`` replaces (a symbolic link resolved), or SaveError naming what
     is there instead."""
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
-        return target
-    except OSError:
-        return target  # the write reports it
+    info = files.status(target, follow=False)
+    if info is None:
+        return target  # nothing there (or it cannot be looked at: the write reports it)
     if stat.S_ISLNK(info.st_mode):
         resolved = Path(os.path.realpath(target))
-        try:
-            mode = os.stat(resolved).st_mode
-        except OSError:
+        found = files.status(resolved)
+        if found is None:
             raise SaveError(f"{str(target)!r} is a symbolic link to {str(resolved)!r}, which does not exist; "
-                            "give the name of a file to save to") from None
-        if not stat.S_ISREG(mode):
-            raise SaveError(f"{str(target)!r} is a symbolic link to {file_kind(mode)}, not a save file; "
+                            "give the name of a file to save to")
+        if not stat.S_ISREG(found.st_mode):
+            raise SaveError(f"{str(target)!r} is a symbolic link to {file_kind(found.st_mode)}, not a save file; "
                             "give another name")
         return resolved
     if not stat.S_ISREG(info.st_mode):
@@ -245,36 +216,7 @@ def writable_target(target: Path) -> Path:
 def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
     """Remove ``.NAME.*.tmp`` files (of ``name``, or of any save when None) in ``folder`` older than
     ``STALE_TEMPORARY`` seconds: what saves killed midway left; a save in progress elsewhere is younger."""
-    removed: list[Path] = []
-    pattern = f".{name}.*.tmp" if name else ".*.tmp"
-    now = clock.time()
-    try:
-        candidates = list(folder.glob(pattern))
-    except OSError:
-        return removed
-    for candidate in candidates:
-        try:
-            info = os.lstat(candidate)
-            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMPORARY:
-                os.unlink(candidate)
-                removed.append(candidate)
-        except OSError:
-            continue
-    return removed
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable where the platform allows it (POSIX); harmless to skip elsewhere."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
+    return files.remove_stale_matching(folder, f".{name}.*.tmp" if name else ".*.tmp")
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -503,7 +445,7 @@ def summary(path: str | os.PathLike[str]) -> SaveSummary:
     """The summary of the save at ``path``; a file that cannot be read gets the reason instead (never raises
     SaveError; OSError only when the file itself has gone)."""
     target = Path(path)
-    modified = target.stat().st_mtime
+    modified = files.modified(target)
     try:
         saved = load(target)
     except (SaveError, RulesError, ValueError) as error:
