@@ -153,6 +153,8 @@ class _Scanner(ast.NodeVisitor):
         self.lines = text.splitlines()
         self.aliases: dict[str, str] = {}
         self.guarded: set[str] = set()
+        self.modules: set[str] = set()
+        """Names bound by ``import X``: a module's function called ``open`` or ``exists`` is no Path method."""
         self.findings: list[Finding] = []
 
     # -- imports --------------------------------------------------------------------------------------------
@@ -161,6 +163,7 @@ class _Scanner(ast.NodeVisitor):
             local = alias.asname or alias.name.split(".")[0]
             target = alias.name if alias.asname else alias.name.split(".")[0]
             self.aliases[local] = target
+            self.modules.add(local)
             if target.split(".")[0] == GUARDED:
                 self.guarded.add(local)
 
@@ -200,8 +203,11 @@ class _Scanner(ast.NodeVisitor):
             receiver = node.func.value
             if isinstance(receiver, ast.Name) and (receiver.id in ("self", "cls") or receiver.id in self.guarded):
                 return
-            if name is not None and name.split(".")[0] in (GUARDED, "numpy", "os", "json", "yaml", "io"):
-                return  # a module function of that name was judged above (or is harmless, e.g. os.path.join)
+            head = receiver
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id in self.modules:
+                return  # a module's own function (webbrowser.open, os.path.exists judged above by its full name)
             instead = METHODS[node.func.attr]
             if node.func.attr == "open":
                 instead = _instead(instead, node, mode_index=0)
@@ -350,6 +356,7 @@ PASSED = [
     "import os\nos.path.join(a, b)",
     "import yaml\nyaml.safe_dump(data, sort_keys=False)",
     "import json\njson.loads(text)",
+    "import webbrowser\nwebbrowser.open(url)",
     "folder.mkdir(parents=True, exist_ok=True)",
     "sorted(folder.glob('*.yaml'))",
     "path.unlink(missing_ok=True)",

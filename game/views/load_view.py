@@ -75,7 +75,8 @@ def open_save(context: AppContext, path: Path) -> str | None:
 
 
 def resume(context: AppContext) -> str | None:
-    """Open the autosaved game as a new, unsaved game; on failure return the message (the file set aside)."""
+    """Open the autosaved game as a new, unsaved game; on failure return the message (the file is set aside,
+    so the title screen never offers it again)."""
     assert context.autosave is not None
     saved, problem = context.autosave.load()
     if saved is None:
@@ -86,7 +87,8 @@ def resume(context: AppContext) -> str | None:
             return None
         match = match_from_saved(saved)
     except (savegame.SaveError, OSError, ValueError) as error:
-        return f"The game you were playing could not be restored: {error}"
+        _aside, phrase = files.set_aside(context.autosave.path)  # never offered for Resume again
+        return f"The game you were playing could not be restored ({error}); {phrase}."
     context.show_match(match, save_path=None)
     return None
 

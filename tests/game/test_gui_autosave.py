@@ -133,3 +133,29 @@ def test_loading_a_save_with_1000_seeds_in_a_pit_says_why_and_changes_nothing(gu
     assert view._message.text.startswith("Cannot load kalah-hostile.save: line 6 (start): not a position Kalah "
                                          "can reach"), view._message.text
     assert (folder / "kalah-hostile.save").exists(), "a save the player named is reported, never moved"
+
+
+def test_an_autosave_that_cannot_be_resumed_is_set_aside_not_offered_again(gui, monkeypatch):  # type: ignore[no-untyped-def]
+    """A game the window cannot open (here made so by the test) is reported once and the file set aside, so
+    the title screen stops offering a Resume that can only fail."""
+    from game.views import load_view
+
+    view = _human_kalah(gui)
+    gui.key(arcade.key.KEY_3)
+    path = gui.context.save_dir / NAME
+    assert path.exists() and view.match.moves
+    gui.context.show_title()
+    gui.frame()
+
+    def cannot(saved):  # type: ignore[no-untyped-def]
+        raise savegame.SaveError("Kalah games cannot be played in this window yet")
+
+    monkeypatch.setattr(load_view, "match_from_saved", cannot)
+    gui.press("Resume the game you were playing")
+    title = gui.window.current_view
+    assert isinstance(title, TitleView)
+    assert "could not be restored" in title._message.text and "set aside" in title._message.text
+    assert not path.exists() and list(gui.context.save_dir.glob(NAME + ".bad-*"))
+    gui.context.show_title()
+    gui.frame()
+    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))

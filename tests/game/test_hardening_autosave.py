@@ -194,3 +194,20 @@ def test_states_made_by_hand_are_refused_with_what_the_game_allows() -> None:
     _refused(cave, CaveState(1, 1, 1), "both a Black and a White brick")
     _refused(cave, CaveState(1 << 3, 0, 1), "one unbroken run")
     _refused(cave, CaveState(1, 0, 1, winner=0), "winner is recorded")
+
+
+def test_the_console_refuses_a_hostile_save_given_with_load_in_one_line(tmp_path: Path) -> None:
+    """``stonecave text kalah --load FILE`` with 60,000 seeds in a pit: a one-line reason, no traceback, and the
+    console goes on (here it meets the end of its input and leaves)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "hostile.save"
+    start = f"pits=60000,{KALAH_ROW}/4,{KALAH_ROW} stores=0,0 move=S"
+    path.write_text(_save_text("kalah", start), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "game", "text", "kalah", "--load", str(path)], input="",
+                          capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output
+    assert "cannot load" in output and "line 6 (start): not a position Kalah can reach" in output
+    assert "always has exactly 48" in output
