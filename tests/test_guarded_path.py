@@ -87,6 +87,7 @@ METHODS = {
     "samefile": LOOK,
 }
 WRITE_MODE = re.compile(r"[wax+]")
+WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_APPEND", "O_TRUNC"}
 
 ALLOWED = {
     # (module, the call as written) -> why it is not file access of the kind this test guards
@@ -193,6 +194,10 @@ class _Scanner(ast.NodeVisitor):
         name = self._dotted(node.func)
         if name is not None and name.split(".")[0] == "np":
             name = "numpy" + name[2:]
+        if name == "os.open":
+            writes = any(isinstance(n, ast.Attribute) and n.attr in WRITE_FLAGS for n in ast.walk(node))
+            self._found(node, "os.open()", source, WRITE if writes else READ)
+            return
         if name in CALLS:
             self._found(node, f"{name}()", source, _instead(CALLS[name], node))
             return
@@ -313,6 +318,7 @@ CAUGHT = [
     ("open(path, mode='ab')", "open()", WRITE),
     ("import io\nio.open(path)", "io.open()", READ),
     ("import os\nos.open(path, os.O_RDONLY)", "os.open()", READ),
+    ("import os\nos.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)", "os.open()", WRITE),
     ("import os as system\nsystem.stat(path)", "os.stat()", LOOK),
     ("from os import lstat\nlstat(path)", "os.lstat()", LOOK),
     ("import os\nos.path.getsize(path)", "os.path.getsize()", LOOK),
