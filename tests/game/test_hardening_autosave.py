@@ -68,6 +68,13 @@ HOSTILE = {
                                                         "select=free", "0", "at most 46"),
     "solitaire: a history with other stones": ("solitaire", "holes=4,4,4,4,4,4/4,4,4,4,4,4 stores=0,0 select=1 "
                                                "seen=9.4.4.4.4.4.4.4.4.4.4.4@free", "0", "seen"),
+    "oware: a negative house": ("oware", "pits=-4,4,4,4,4,4/4,4,4,4,4,12 stores=0,0 move=S", "0", "out of range"),
+    "hus: a negative pit": ("hus", "pits=-2," + ",".join(["2"] * 23 + ["0"] * 8) + "/"
+                            + ",".join(["2"] * 24 + ["0"] * 8) + " move=S turn=0", "0", "out of range"),
+    "solitaire: a negative hole": ("solitaire", "holes=-1,5,4,4,4,4/4,4,4,4,4,4 stores=0,0 select=free", "0",
+                                   "out of range"),
+    "magnetic cave: bricks no game can lay": ("cave", "rows=BBBBBBBB/......../......../......../......../"
+                                              "......../......../........ move=B", "0", "as many bricks as White"),
     "magnetic cave: more moves than cells": ("cave", "rows=......../......../......../......../......../......../"
                                              "......../........ move=B", "65", "lasts at most 64"),
 }
