@@ -118,7 +118,7 @@ def book_for(game: Game) -> OpeningBook | None:
 def _load(spec: str) -> OpeningBook | None:
     name = BOOK_FILES.get(spec)
     path = DATA / name if name else None
-    if path is None or not path.exists():
+    if path is None or not files.is_regular(path):
         return None
     return OpeningBook.parse(rules.parse_game_spec(spec), files.read_text(path, 16 * 1024 * 1024), str(path))
 
@@ -207,7 +207,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         f"Built by: python -m ai.book --game {game.spec} --plies {args.plies} --depth {args.depth} --memory {args.memory:g}",
         "Fields: position (rules notation), move, score (side to move), depth",
     )
-    output.write_text(book.to_text(), encoding="utf-8")
+    files.write_atomically(output, book.to_text())
     print(f"{len(book)} positions written to {output} in {time.perf_counter() - started:.0f} s")
     return 0
 

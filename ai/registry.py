@@ -273,7 +273,7 @@ def format_engine_spec(name: str, params: dict[str, Any]) -> str:
 @lru_cache(maxsize=1)
 def _load_presets() -> dict[str, dict[str, str]]:
     path = DATA_DIR / "presets.yaml"
-    if not path.exists():
+    if not files.is_regular(path):
         return {}
     data = files.load_yaml(path) or {}
     return {str(game): {str(level): str(spec) for level, spec in (levels or {}).items()} for game, levels in data.items()}

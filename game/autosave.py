@@ -59,11 +59,11 @@ class Autosave:
             pass
 
     def exists(self) -> bool:
-        return self.path.is_file()
+        return files.is_regular(self.path)
 
     def load(self) -> tuple[SavedGame | None, str]:
         """The game kept, or (None, a message) when there is none or it cannot be read (it is then set aside)."""
-        if not self.path.exists() and not self.path.is_symlink():
+        if not files.exists(self.path):
             return None, ""
         try:
             return savegame.load(self.path), ""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 USAGE = __doc__.split("\n\n", 1)[1]
@@ -144,31 +143,9 @@ def check_output_paths(argv: list[str]) -> str | None:
 
 
 def _unwritable(path: Path) -> str | None:
-    import stat
+    from guarded.files import writable_problem
 
-    from guarded.files import file_kind
-
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as error:
-        return error.strerror or str(error)
-    if mode is not None and not stat.S_ISREG(mode):
-        return f"it is {file_kind(mode)}, not a regular file"
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        return f"the folder {folder} does not exist"
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".stonecave-check-", suffix=".tmp") as probe:
-            probe.write(b"x" * 4096)
-            probe.flush()
-            os.fsync(probe.fileno())
-    except OSError as error:
-        return error.strerror or str(error)
-    if mode is not None and not os.access(path, os.W_OK):
-        return "the file is read-only"
-    return None
+    return writable_problem(path)
 
 
 def main(argv: list[str] | None = None) -> int:

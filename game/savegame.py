@@ -39,8 +39,6 @@ import math
 import os
 import re
 import stat
-import tempfile
-import time as clock
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -60,7 +58,7 @@ SEAT_TIME = (0.001, 3600.0)
 """The seconds per move a seat may give a computer (the engines' own ``time`` range)."""
 MAX_MOVES = 1_000_000
 """Most moves a save may list (far beyond any real game; refuses a ``moves:`` count of endless digits)."""
-STALE_TEMPORARY = 60.0
+STALE_TEMPORARY = files.STALE_TEMPORARY
 """Seconds after which a ``.NAME.*.tmp`` left by a save that was killed is removed."""
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,19}")
 """A whole number as a save writes it: ASCII digits only (no ``٣``, ``３``, ``²`` or ``+``), at most 19 of them."""
@@ -190,50 +188,23 @@ def save(path: str | os.PathLike[str], saved: SavedGame, durable: bool = True) -
     crash of the program, but not necessarily a power cut; the autosave uses it, once per move.
     """
     target = writable_target(Path(path))
-    data = dumps(saved).encode("utf-8")
-    folder = target.parent
-    remove_stale_temporaries(folder, target.name)
-    try:
-        mode = target.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            if durable:
-                os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-    if durable:
-        _sync_folder(folder)
+    files.write_atomically(target, dumps(saved), durable=durable, hidden=True, make_folder=False)
 
 
 def writable_target(target: Path) -> Path:
     """The regular file a save to ``target`` replaces (a symbolic link resolved), or SaveError naming what
     is there instead."""
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
-        return target
-    except OSError:
-        return target  # the write reports it
+    info = files.status(target, follow=False)
+    if info is None:
+        return target  # nothing there (or it cannot be looked at: the write reports it)
     if stat.S_ISLNK(info.st_mode):
         resolved = Path(os.path.realpath(target))
-        try:
-            mode = os.stat(resolved).st_mode
-        except OSError:
+        found = files.status(resolved)
+        if found is None:
             raise SaveError(f"{str(target)!r} is a symbolic link to {str(resolved)!r}, which does not exist; "
-                            "give the name of a file to save to") from None
-        if not stat.S_ISREG(mode):
-            raise SaveError(f"{str(target)!r} is a symbolic link to {file_kind(mode)}, not a save file; "
+                            "give the name of a file to save to")
+        if not stat.S_ISREG(found.st_mode):
+            raise SaveError(f"{str(target)!r} is a symbolic link to {file_kind(found.st_mode)}, not a save file; "
                             "give another name")
         return resolved
     if not stat.S_ISREG(info.st_mode):
@@ -245,36 +216,7 @@ def writable_target(target: Path) -> Path:
 def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
     """Remove ``.NAME.*.tmp`` files (of ``name``, or of any save when None) in ``folder`` older than
     ``STALE_TEMPORARY`` seconds: what saves killed midway left; a save in progress elsewhere is younger."""
-    removed: list[Path] = []
-    pattern = f".{name}.*.tmp" if name else ".*.tmp"
-    now = clock.time()
-    try:
-        candidates = list(folder.glob(pattern))
-    except OSError:
-        return removed
-    for candidate in candidates:
-        try:
-            info = os.lstat(candidate)
-            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMPORARY:
-                os.unlink(candidate)
-                removed.append(candidate)
-        except OSError:
-            continue
-    return removed
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable where the platform allows it (POSIX); harmless to skip elsewhere."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
+    return files.remove_stale_matching(folder, f".{name}.*.tmp" if name else ".*.tmp")
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -392,12 +334,16 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         start = game.from_text(start_text)
     except (RulesError, ValueError, OverflowError) as error:
         raise SaveError(f"not a {game.title} position: {_clip(str(error), 200)}", number, "start") from None
+    _check_bounds(game, start, number, "start")
 
     number, count_text = lines.field("moves", "the number of moves")
     if not (count_text.isascii() and count_text.isdigit()) or len(count_text) > 7 or int(count_text) > MAX_MOVES:
         raise SaveError(f"expected the number of moves (digits 0-9, at most {MAX_MOVES}), not {_clip(count_text)!r}",
                         number, "moves")
     count = int(count_text)
+    if count > game.max_moves:
+        raise SaveError(f"{count} moves, but a game of {game.title} ({game.spec}) lasts at most {game.max_moves}",
+                        number, "moves")
 
     moves: list[Move] = []
     state = start
@@ -416,6 +362,7 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         position = game.from_text(position_text)
     except (RulesError, ValueError, OverflowError) as error:
         raise SaveError(f"not a {game.title} position: {_clip(str(error), 200)}", number, "position") from None
+    _check_bounds(game, position, number, "position")
     # Compared as notation, so a game whose state keeps more than its notation shows is not refused wrongly.
     if game.to_text(position) != game.to_text(state):
         raise SaveError(
@@ -424,6 +371,16 @@ def loads(text: str, expect_game: str | None = None) -> SavedGame:
         )
     lines.end()
     return SavedGame(game, seats, start, tuple(moves), seed)
+
+
+def _check_bounds(game: Game, state: State, number: int, field_name: str) -> None:
+    """SaveError unless ``state`` is within what ``game``'s variant allows (``Game.check_position``): the
+    bounds come from the game, never from the file, and are checked before anything replays or draws it."""
+    try:
+        game.check_position(state)
+    except (RulesError, ValueError, OverflowError) as error:
+        raise SaveError(f"not a position {game.title} can reach: {_clip(str(error), 200)}", number,
+                        field_name) from None
 
 
 def _read_game(spec: str, number: int, expect_game: str | None) -> Game:
@@ -488,7 +445,7 @@ def summary(path: str | os.PathLike[str]) -> SaveSummary:
     """The summary of the save at ``path``; a file that cannot be read gets the reason instead (never raises
     SaveError; OSError only when the file itself has gone)."""
     target = Path(path)
-    modified = target.stat().st_mtime
+    modified = files.modified(target)
     try:
         saved = load(target)
     except (SaveError, RulesError, ValueError) as error:

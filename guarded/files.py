@@ -234,33 +234,146 @@ def set_aside(path: str | os.PathLike[str]) -> tuple[Path | None, str]:
     return target, f"it was set aside as {target.name}"
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale(path)
-    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, durable: bool = True,
+                     hidden: bool = False, make_folder: bool = True) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` so that a crash leaves either the old file or the new one.
+
+    The data goes to a temporary file beside ``path`` (``NAME.*.tmp``, or ``.NAME.*.tmp`` when ``hidden``),
+    which then replaces ``path`` in one rename; an existing file's permissions are kept.  ``durable`` also
+    fsyncs the data and the folder (about 10 ms on a disk), so the write survives a power cut, not only a
+    crash of the program.  ``make_folder`` creates missing folders (a save the player names does not).  Raises OSError when the file cannot be written; ``path`` is then untouched and no
+    temporary file is left.  Temporaries that writes killed midway left are removed (``remove_stale``).
+    """
+    target = Path(path)
+    folder = target.parent
+    if make_folder:
+        folder.mkdir(parents=True, exist_ok=True)
+    prefix = f".{target.name}." if hidden else f"{target.name}."
+    remove_stale_matching(folder, prefix + "*.tmp")
+    before = status(target)
+    mode = stat.S_IMODE(before.st_mode) if before is not None and stat.S_ISREG(before.st_mode) else None
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    handle, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
             stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
+            if durable:
+                os.fsync(stream.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    if durable:
+        _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename durable where the platform allows it (POSIX); harmless to skip elsewhere."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+# -- looking at a file without opening it ------------------------------------------------------------------------
+def status(path: str | os.PathLike[str], follow: bool = True) -> os.stat_result | None:
+    """What is at ``path`` (a symbolic link followed, unless ``follow`` is false), or None when nothing is
+    there or it cannot be looked at (a link loop, no permission, a name too long).  Never opens it (so a FIFO
+    or a device cannot block), never raises."""
+    try:
+        return os.stat(path) if follow else os.lstat(path)
+    except (OSError, ValueError):
+        return None
+
+
+def exists(path: str | os.PathLike[str]) -> bool:
+    """Something is at ``path``, even a link to nothing (which a write must not silently replace)."""
+    return status(path, follow=False) is not None
+
+
+def is_regular(path: str | os.PathLike[str]) -> bool:
+    """``path`` is (or links to) a regular file: one ``read_bytes`` may read."""
+    found = status(path)
+    return found is not None and stat.S_ISREG(found.st_mode)
+
+
+def is_folder(path: str | os.PathLike[str]) -> bool:
+    """``path`` is (or links to) a folder."""
+    found = status(path)
+    return found is not None and stat.S_ISDIR(found.st_mode)
+
+
+def modified(path: str | os.PathLike[str]) -> float:
+    """When ``path`` was last written (seconds since the epoch); FileNotFoundError when it has gone."""
+    found = status(path)
+    if found is None:
+        raise FileNotFoundError(errno.ENOENT, "no such file", str(path))
+    return found.st_mtime
+
+
+def writable_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why a file cannot be written at ``path`` (not a regular file, no folder, a full disk, read-only), or
+    None when a 4 kB probe written, flushed and fsynced beside it worked.  Asked before a long run, so it does
+    not end in a write that fails."""
+    target = Path(path)
+    try:
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as error:
+        return getattr(error, "strerror", None) or str(error)
+    if mode is not None and not stat.S_ISREG(mode):
+        return f"it is {file_kind(mode)}, not a regular file"
+    folder = target.parent if str(target.parent) else Path(".")
+    if not is_folder(folder):
+        return f"the folder {folder} does not exist"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".stonecave-check-", suffix=".tmp") as probe:
+            probe.write(b"x" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as error:
+        return error.strerror or str(error)
+    if mode is not None and not os.access(target, os.W_OK):
+        return "the file is read-only"
+    return None
 
 
 STALE_TEMPORARY = 60.0
 """Seconds after which a ``NAME.*.tmp`` that a killed write left beside ``NAME`` is removed."""
 
 
-def remove_stale(path: Path) -> None:
-    """Remove the temporary files that writes of ``path`` killed midway left behind (older than a minute, so a
-    write in progress elsewhere is never touched)."""
+def remove_stale(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files (``NAME.*.tmp``) that writes of ``path`` killed midway left behind."""
+    target = Path(path)
+    return remove_stale_matching(target.parent, target.name + ".*.tmp")
+
+
+def remove_stale_matching(folder: str | os.PathLike[str], pattern: str) -> list[Path]:
+    """Remove the regular files matching ``pattern`` in ``folder`` older than ``STALE_TEMPORARY`` (so a write
+    in progress elsewhere is never touched); never follows a link, never raises.  Returns what it removed."""
+    removed: list[Path] = []
     now = time.time()
-    for candidate in path.parent.glob(path.name + ".*.tmp"):
+    try:
+        candidates = list(Path(folder).glob(pattern))
+    except OSError:
+        return removed
+    for candidate in candidates:
+        found = status(candidate, follow=False)
+        if found is None or not stat.S_ISREG(found.st_mode) or now - found.st_mtime <= STALE_TEMPORARY:
+            continue
         try:
-            if candidate.is_file() and not candidate.is_symlink() and now - candidate.stat().st_mtime > STALE_TEMPORARY:
-                candidate.unlink()
+            candidate.unlink()
         except OSError:
             continue
+        removed.append(candidate)
+    return removed

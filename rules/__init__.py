@@ -25,6 +25,7 @@ from rules.base import (
     Param,
     ParameterError,
     Player,
+    PositionError,
     Reason,
     RulesError,
     State,
@@ -32,7 +33,7 @@ from rules.base import (
 
 __all__ = [
     "Game", "GameInfo", "IllegalMoveError", "Move", "NotationError", "Outcome", "Param", "ParameterError",
-    "Player", "Reason", "RulesError", "State", "get_game", "list_games", "parse_game_spec", "game_class",
+    "Player", "PositionError", "Reason", "RulesError", "State", "get_game", "list_games", "parse_game_spec", "game_class",
 ]
 
 # name -> (module, class).  Modules are imported on first use so that importing ``rules`` stays cheap.

@@ -48,9 +48,17 @@ class NotationError(RulesError):
     """Text that is not a valid position or move in the game's notation; the message says what was expected."""
 
 
+class PositionError(RulesError):
+    """A well-formed position this variant can never reach: seeds that are not the variant's, a count out of
+    range, a history longer than the game allows.  Raised by ``Game.check_position`` on what a file says."""
+
+
 class ParameterError(RulesError):
     """An unknown game, an unknown parameter or a parameter value out of range."""
 
+
+MOST_MOVES = 1_000_000
+"""The most moves a game of a variant with no tighter proven bound may last (``Game.max_moves``)."""
 
 WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
 """How every StoneCave console, notation and save reads a number: ASCII digits 0-9 only, no sign, no spaces, at
@@ -255,6 +263,26 @@ class Game(ABC, Generic[StateT, MoveT]):
 
         The conformance suite checks it is conserved along every playout.
         """
+
+    # -- bounds of a position read from a file ---------------------------------------------------------------
+    def check_position(self, state: StateT) -> None:
+        """Raise PositionError unless ``state`` is within what this variant allows.
+
+        Run on every position a file gives (a save, the autosave) before anything allocates, animates or
+        searches with it, so the bounds come from the game and not from the file.  The default checks the
+        count every move conserves (``material``) against the start's; each game adds its own bounds.
+        """
+        expected = self.material(self.initial_state(seed=0))
+        found = self.material(state)
+        if found != expected:
+            raise PositionError(f"the position's conserved count is {found}; every {self.title} position of "
+                                f"this variant has {expected}")
+
+    @property
+    def max_moves(self) -> int:
+        """The most moves one game of this variant can last: a proven bound where the game has one, else
+        ``MOST_MOVES``.  A save listing more moves is refused before they are replayed."""
+        return MOST_MOVES
 
     # -- moves as text ----------------------------------------------------------------------------------------
     def format_move(self, state: StateT, move: MoveT) -> str:

@@ -46,9 +46,9 @@ import random
 from dataclasses import dataclass
 from typing import Hashable
 
-from rules.base import Game, IllegalMoveError, Outcome, Param, Player, Reason
+from rules.base import Game, IllegalMoveError, Outcome, Param, Player, PositionError, Reason
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
-from rules.sowing import SIDE_LETTERS, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields
+from rules.sowing import SIDE_LETTERS, check_seeds, check_side, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields
 
 RING = 32
 """Pits per player."""
@@ -362,6 +362,21 @@ class Hus(Game[HusState, int]):
             turn += player
             player = 1 - player
         return HusState(tuple(rings[0] + rings[1]), player, turn), plies
+
+    # -- bounds of a position read from a file -------------------------------------------------------------
+    def check_position(self, state: HusState) -> None:
+        """64 pits holding the 96 seeds of the start (Hus conserves them: captures are sown, never removed) and
+        no more completed turns than the turn limit."""
+        check_seeds("Hus", state.pits, 2 * RING, 2 * START_PITS * START_SEEDS, "the pits")
+        check_side(state.to_move)
+        turn = state.turn
+        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= self.turn_limit:
+            raise PositionError(f"turn: {turn!r} is out of range (expected 0 to the turn limit, {self.turn_limit})")
+
+    @property
+    def max_moves(self) -> int:
+        """A game is a draw after ``turn_limit`` turns of two moves each."""
+        return 2 * self.turn_limit + 2
 
     # -- text -------------------------------------------------------------------------------------------------
     def to_text(self, state: HusState) -> str:

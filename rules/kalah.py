@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Player, Reason
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
-from rules.sowing import format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields, render_two_rows, SIDE_LETTERS
+from rules.sowing import check_seeds, check_side, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields, render_two_rows, SIDE_LETTERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +129,20 @@ class Kalah(Game[KalahState, int]):
         n1 = self.pits + 1
         ring = state.ring
         return ring if state.to_move == 0 else ring[n1:] + ring[:n1]
+
+    # -- bounds of a position read from a file -------------------------------------------------------------
+    def check_position(self, state: KalahState) -> None:
+        """Every pit and store a count of at least 0, adding up to ``2 * pits * seeds`` (Kalah conserves them)."""
+        check_seeds(f"Kalah with {self.pits} pits of {self.seeds} seeds", state.ring, self._ring_length,
+                    2 * self.pits * self.seeds, "the pits and stores")
+        check_side(state.to_move)
+
+    @property
+    def max_moves(self) -> int:
+        """Proven: a move either adds to a store (at most ``T`` times, ``T`` the seeds) or, sowing only on the
+        mover's side, lowers the sum of every seed's distance to its owner's store (at most ``T * pits``)."""
+        total = 2 * self.pits * self.seeds
+        return (total + 1) * (total * self.pits + 1)
 
     # -- the move ---------------------------------------------------------------------------------------------
     def _check(self, state: KalahState, move: object) -> int:

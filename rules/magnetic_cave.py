@@ -33,7 +33,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from rules.base import Game, IllegalMoveError, NotationError, Outcome, Player, Reason
+from rules.base import Game, IllegalMoveError, NotationError, Outcome, Player, PositionError, Reason
 from rules.events import MoveEvents, Place
 from rules.sowing import read_fields
 
@@ -216,6 +216,32 @@ class MagneticCave(Game[CaveState, int]):
         """
         black, white = state.bricks
         return black - white - (1 if state.to_move == 1 else 0)
+
+    def check_position(self, state: CaveState) -> None:
+        """Two disjoint 64-cell bitboards with the brick counts, packed rows and lines of five a game can make
+        (``from_text``'s checks, applied to a state however it was made)."""
+        black, white = state.black, state.white
+        for bits in (black, white):
+            if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= FULL:
+                raise PositionError(f"a colour's bricks must be a 64-cell board, not {bits!r}")
+        if black & white:
+            raise PositionError("a cell holds both a Black and a White brick")
+        if state.to_move not in (0, 1):
+            raise PositionError(f"the side to move must be B or W, not {state.to_move!r}")
+        occupied = black | white
+        if any(((occupied >> (row * SIZE)) & 0xFF) not in PACKED_BYTES for row in range(SIZE)):
+            raise PositionError("a row's empty cells must form one unbroken run: a row fills inwards from both walls")
+        try:
+            winner = _check_position(black, white, state.to_move)
+        except NotationError as error:
+            raise PositionError(str(error)) from None
+        if winner != state.winner:
+            raise PositionError(f"the winner is recorded as {state.winner!r} but the bricks say {winner!r}")
+
+    @property
+    def max_moves(self) -> int:
+        """One brick a move on 64 cells."""
+        return CELLS
 
     def key(self, state: CaveState) -> tuple[int, int]:
         """The two bitboards: the side to move and the winner follow from them."""

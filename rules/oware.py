@@ -61,10 +61,10 @@ import random
 from dataclasses import dataclass
 from typing import Iterator
 
-from rules.base import (Game, IllegalMoveError, NotationError, Outcome, Param, ParameterError, Player, Reason, clip,
+from rules.base import (Game, IllegalMoveError, NotationError, PositionError, Outcome, Param, ParameterError, Player, Reason, clip,
                         read_whole_number)
 from rules.events import Capture, Lap, LapKind, MoveEvents, Place
-from rules.sowing import SIDE_LETTERS, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields, render_two_rows
+from rules.sowing import SIDE_LETTERS, check_seeds, check_side, format_sides, parse_pit_label, parse_count, parse_side, parse_sides, read_fields, render_two_rows
 
 HOUSES = 6
 """Houses per side."""
@@ -497,6 +497,29 @@ class Oware(Game[OwareState, int]):
                 f"{typed!r} is not a house number: type one of your houses 0..{HOUSES - 1} (legal now: {legal})"
             )
         return self._check(state, move)
+
+    # -- bounds of a position read from a file -------------------------------------------------------------
+    def check_position(self, state: OwareState) -> None:
+        """Houses and score houses adding up to the variant's seeds, the no-capture counter within its limit
+        and no more remembered positions than moves since the last capture."""
+        check_seeds(f"Oware with {self.seeds} seeds a house", state.pits + tuple(state.stores), RING + 2,
+                    self.total, "the houses and score houses")
+        check_side(state.to_move)
+        limit = self.no_capture_limit or self.max_moves
+        since = state.since_capture
+        if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since <= limit:
+            raise PositionError(f"since_capture: {clip(repr(since))} is out of range (expected 0 to {limit})")
+        if len(state.seen) > since:
+            raise PositionError(f"seen: {len(state.seen)} positions remembered but since_capture={since}; there is "
+                                "at most one position per move since the last capture")
+
+    @property
+    def max_moves(self) -> int:
+        """Proven with a no-capture limit: a capture takes at least 2 seeds, so at most ``total / 2`` captures,
+        each after at most ``no_capture_limit`` moves without one."""
+        if not self.no_capture_limit:
+            return super().max_moves
+        return (self.total // 2 + 1) * (self.no_capture_limit + 1)
 
     def to_text(self, state: OwareState) -> str:
         south, north = state.stores

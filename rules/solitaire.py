@@ -36,9 +36,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, Reason, clip
+from rules.base import Game, IllegalMoveError, NotationError, Outcome, Param, PositionError, Reason, clip
 from rules.events import Lap, LapKind, MoveEvents, Place
-from rules.sowing import parse_count, parse_counts, read_fields
+from rules.sowing import check_seeds, parse_count, parse_counts, read_fields
 
 HOLES = 12
 STONES = 48
@@ -339,6 +339,28 @@ class Solitaire(Game[SolitaireState, Round]):
         else:
             text += f", ends in hole{events.last.number if events.last else 0:02d}"
         return text
+
+    # -- bounds of a position read from a file -------------------------------------------------------------
+    def check_position(self, state: SolitaireState) -> None:
+        """12 holes and 2 stores holding the 48 stones, no more stored than the variant's ceiling, a selected
+        hole with stones in it, and remembered round starts with as many stones on the board as now (the
+        history restarts whenever a stone is stored), at most ``max_moves`` of them."""
+        check_seeds("Solitaire Mancala", state.board + tuple(state.store_counts), HOLES + 2, STONES,
+                    "the holes and stores")
+        if state.stored > self.ceiling:
+            raise PositionError(f"stores: {state.stored} stones stored, but the {self.variant} rules store at most "
+                                f"{self.ceiling}")
+        selected = state.selected
+        if selected is not None and (isinstance(selected, bool) or selected not in range(HOLES) or not state.board[selected]):
+            raise PositionError(f"select: {selected!r} is not a hole with stones; expected one of them or free")
+        if len(state.seen) > self.max_moves:
+            raise PositionError(f"seen: {len(state.seen)} round starts remembered, more than the {self.max_moves} "
+                                "rounds a game may last")
+        for board, _select in state.seen:
+            if len(board) != HOLES or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in board) \
+                    or sum(board) != state.left:
+                raise PositionError(f"seen: a round start with {clip(repr(board))} stones; every remembered one has "
+                                    f"{state.left} on the board in 12 holes, as now (none was stored since)")
 
     # -- notation ---------------------------------------------------------------------------------------------
     def to_text(self, state: SolitaireState) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Protocol, Sequence
 
-from rules.base import IllegalMoveError, NotationError, Player, clip, read_whole_number
+from rules.base import IllegalMoveError, NotationError, Player, PositionError, clip, read_whole_number
 
 SIDE_LETTERS = ("S", "N")
 
@@ -79,6 +79,26 @@ def parse_sides(field: str, value: str, per_side: int) -> tuple[int, ...]:
     if len(sides) != 2:
         raise NotationError(f"{field}: expected South's and North's counts split by '/', got {value!r}")
     return parse_counts(field, sides[0], per_side) + parse_counts(field, sides[1], per_side)
+
+
+def check_seeds(title: str, counts: Sequence[object], length: int, total: int, where: str) -> None:
+    """PositionError unless ``counts`` (every pit and store of a position) are ``length`` whole numbers of at
+    least 0 adding up to ``total``, the seeds the variant conserves; ``where`` says what holds them."""
+    if len(counts) != length:
+        raise PositionError(f"{where}: {len(counts)} counts, but {title} has {length}")
+    for count in counts:
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise PositionError(f"{where}: {clip(repr(count))} is not a count of seeds (a whole number, 0 or more)")
+    found = sum(counts)  # type: ignore[arg-type]
+    if found != total:
+        raise PositionError(f"{where} hold {found} seeds in all, but {title} always has exactly {total} "
+                            "(no move adds or removes one)")
+
+
+def check_side(to_move: object) -> None:
+    """PositionError unless ``to_move`` is South (0) or North (1)."""
+    if to_move not in (0, 1) or isinstance(to_move, bool):
+        raise PositionError(f"the side to move must be S or N, not {clip(repr(to_move))}")
 
 
 def format_sides(pits: Sequence[int], per_side: int) -> str:

@@ -19,6 +19,7 @@ from game.session import Session
 from game.settings import describe_engine
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.widgets import Rows, text_button
+from guarded import files
 
 SUFFIX = ".save"
 PUZZLE_SCENE = "puzzle"
@@ -27,11 +28,16 @@ PUZZLE_SCENE = "puzzle"
 
 def save_files(folder: Path) -> list[Path]:
     """The save files in ``folder``, newest first."""
-    if not folder.is_dir():
+    if not files.is_folder(folder):
         return []
-    files = [path for path in folder.iterdir()
-             if path.suffix == SUFFIX and path.name != autosave.NAME and path.is_file()]
-    return sorted(files, key=lambda path: path.stat().st_mtime, reverse=True)
+    found = {}
+    for path in folder.iterdir():
+        if path.suffix == SUFFIX and path.name != autosave.NAME and files.is_regular(path):
+            try:
+                found[path] = files.modified(path)
+            except FileNotFoundError:
+                continue  # removed while the folder was read
+    return sorted(found, key=lambda path: found[path], reverse=True)
 
 
 def new_save_path(folder: Path, game_name: str) -> Path:
@@ -39,7 +45,7 @@ def new_save_path(folder: Path, game_name: str) -> Path:
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
     path = folder / f"{game_name}-{stamp}{SUFFIX}"
     counter = 2
-    while path.exists():
+    while files.exists(path):
         path = folder / f"{game_name}-{stamp}-{counter}{SUFFIX}"
         counter += 1
     return path
@@ -69,7 +75,8 @@ def open_save(context: AppContext, path: Path) -> str | None:
 
 
 def resume(context: AppContext) -> str | None:
-    """Open the autosaved game as a new, unsaved game; on failure return the message (the file set aside)."""
+    """Open the autosaved game as a new, unsaved game; on failure return the message (the file is set aside,
+    so the title screen never offers it again)."""
     assert context.autosave is not None
     saved, problem = context.autosave.load()
     if saved is None:
@@ -80,7 +87,8 @@ def resume(context: AppContext) -> str | None:
             return None
         match = match_from_saved(saved)
     except (savegame.SaveError, OSError, ValueError) as error:
-        return f"The game you were playing could not be restored: {error}"
+        _aside, phrase = files.set_aside(context.autosave.path)  # never offered for Resume again
+        return f"The game you were playing could not be restored ({error}); {phrase}."
     context.show_match(match, save_path=None)
     return None
 

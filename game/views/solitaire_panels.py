@@ -19,6 +19,7 @@ from game import theme
 from game.puzzle_session import Verdict
 from game.views.load_view import save_files
 from game.views.panels import BOTTOM_BAR, SIDE_PANEL
+from guarded import files as guarded_files
 
 SHOWN = 8
 """Saves listed in the Load panel (the newest)."""
@@ -55,6 +56,14 @@ def puzzle_saves(folder: Path) -> list[Path]:
     return [path for path in save_files(folder) if path.name.startswith("solitaire-")]
 
 
+def _modified(path: Path) -> float:
+    """When ``path`` was saved (0 when it has just gone)."""
+    try:
+        return guarded_files.modified(path)
+    except FileNotFoundError:
+        return 0.0
+
+
 def _frame(box: arcade.gui.UIWidget, colour: theme.Color, padding: int) -> arcade.gui.UIBoxLayout:
     frame = arcade.gui.UIBoxLayout()
     frame.add(box.with_padding(all=padding))
@@ -70,7 +79,7 @@ def load_panel(folder: Path, pick: Callable[[Path], object], cancel: Action,
         return None
     box = arcade.gui.UIBoxLayout(space_between=8)
     box.add(theme.label("Load a saved puzzle", theme.sized(theme.HEADING, 22), theme.ACCENTS[0]))
-    names = {path: f"{path.stem}   ({time.strftime('%d %b %H:%M', time.localtime(path.stat().st_mtime))})"
+    names = {path: f"{path.stem}   ({time.strftime('%d %b %H:%M', time.localtime(_modified(path)))})"
              for path in files[:SHOWN]}
     size = fitting_size(list(names.values()), width, (12, 11, 10))
     if fitting_size(list(names.values()), width, (size, 1)) == 1:  # too narrow for the times: the names alone

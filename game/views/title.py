@@ -102,7 +102,7 @@ class TitleView(MenuView):
         """The game the autosave holds (None when there is none or it is unreadable) and why it is unreadable."""
         if self._kept is None:
             kept = self.context.autosave
-            self._kept = kept.load() if kept is not None and kept.exists() else (None, "")
+            self._kept = kept.load() if kept is not None else (None, "")
         return self._kept
 
     def _problems(self) -> list[str]:

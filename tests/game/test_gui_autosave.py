@@ -92,3 +92,70 @@ def test_a_puzzle_in_progress_is_autosaved_and_resumed(gui):  # type: ignore[no-
     resumed = gui.window.current_view
     assert isinstance(resumed, SolitaireView) and tuple(resumed.session.moves) == (move,)
     assert resumed.save_path is None
+
+
+HOSTILE_KALAH = ("StoneCave save 2\ngame: kalah:pits=6,seeds=4,empty_capture=true\nseat South: human\n"
+                 "seat North: human\nseed: none\nstart: pits={pit},4,4,4,4,4/4,4,4,4,4,4 stores=0,0 move=S\nmoves: 1\n"
+                 "move 1: 2\nposition: pits={pit},0,5,5,5,5/4,4,4,4,4,4 stores=0,0 move=N\nend\n")
+"""A save whose first pit holds ``pit`` seeds (issue 31 item 17: 1,000 froze the window, 60,000 killed it)."""
+
+
+def test_an_autosave_with_60000_seeds_in_a_pit_is_never_offered_for_resume(gui):  # type: ignore[no-untyped-def]
+    folder = gui.context.save_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NAME).write_text(HOSTILE_KALAH.format(pit=60000))
+    gui.context.show_title()
+    gui.frame()
+    view = gui.window.current_view
+    assert isinstance(view, TitleView)
+    assert "could not be restored" in view._message.text and "always has exactly 48" in view._message.text
+    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+    assert not (folder / NAME).exists() and list(folder.glob(NAME + ".bad-*"))
+    gui.context.show_title()  # the next start (or the next visit) meets no autosave at all
+    gui.frame()
+    assert not gui.window.current_view._message.text
+    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+
+
+def test_loading_a_save_with_1000_seeds_in_a_pit_says_why_and_changes_nothing(gui):  # type: ignore[no-untyped-def]
+    from game.views.load_view import LoadView
+
+    folder = gui.context.save_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "kalah-hostile.save").write_text(HOSTILE_KALAH.format(pit=1000))
+    gui.context.show_load()
+    gui.frame()
+    view = gui.window.current_view
+    assert isinstance(view, LoadView) and len(view.saves) == 1
+    view.load(view.saves[0].path)
+    gui.frame()
+    assert gui.window.current_view is view, "a refused save must leave the screen as it was"
+    assert view._message.text.startswith("Cannot load kalah-hostile.save: line 6 (start): not a position Kalah "
+                                         "can reach"), view._message.text
+    assert (folder / "kalah-hostile.save").exists(), "a save the player named is reported, never moved"
+
+
+def test_an_autosave_that_cannot_be_resumed_is_set_aside_not_offered_again(gui, monkeypatch):  # type: ignore[no-untyped-def]
+    """A game the window cannot open (here made so by the test) is reported once and the file set aside, so
+    the title screen stops offering a Resume that can only fail."""
+    from game.views import load_view
+
+    view = _human_kalah(gui)
+    gui.key(arcade.key.KEY_3)
+    path = gui.context.save_dir / NAME
+    assert path.exists() and view.match.moves
+    gui.context.show_title()
+    gui.frame()
+
+    def cannot(saved):  # type: ignore[no-untyped-def]
+        raise savegame.SaveError("Kalah games cannot be played in this window yet")
+
+    monkeypatch.setattr(load_view, "match_from_saved", cannot)
+    gui.press("Resume the game you were playing")
+    title = gui.window.current_view
+    assert isinstance(title, TitleView)
+    assert "could not be restored" in title._message.text and "set aside" in title._message.text
+    assert not path.exists() and list(gui.context.save_dir.glob(NAME + ".bad-*"))
+    gui.context.show_title()
+    gui.frame()
+    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
