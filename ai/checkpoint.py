@@ -124,7 +124,7 @@ def check_header(first: Any) -> dict[str, Any]:
         missing = [key for key in RUN_KEYS if key not in saved]
         if missing:
             raise _Invalid(f"its run lacks {', '.join(missing)}")
-        run = {
+        run: dict[str, Any] = {
             "seed": _whole(saved["seed"], "seed", -(2**63), 2**63),
             "openings": _whole(saved["openings"], "openings", 0, MAX_OPENINGS),
             "opening_plies": _whole(saved["opening_plies"], "opening_plies", 1, MAX_OPENING_PLIES),
