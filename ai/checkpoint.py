@@ -256,6 +256,15 @@ def _header(path: Path, contents: RecordLines) -> dict[str, Any]:
         raise CheckpointError(f"{path} {error}") from None
 
 
+def has_header(path: Path) -> bool:
+    """Whether ``path`` is a checkpoint that a run can resume (an interrupted run's message says so only then)."""
+    try:
+        read_header(path)
+    except CheckpointError:
+        return False
+    return True
+
+
 def read_header(path: Path) -> tuple[dict[str, Any], RecordLines]:
     """The checkpoint's checked header and its lines; ``CheckpointError`` when it cannot be resumed."""
     contents = _read(path)

@@ -347,7 +347,8 @@ def main(argv: list[str]) -> int:
         return 1
     except KeyboardInterrupt:
         saved = args.resume or args.checkpoint
-        print("\nstonecave compare: interrupted" + (f"; continue with --resume {saved}" if saved else ""),
+        resumable = saved is not None and checkpoints.has_header(Path(saved))
+        print("\nstonecave compare: interrupted" + (f"; continue with --resume {saved}" if resumable else ""),
               file=sys.stderr)
         return 130
     print(result.table())
