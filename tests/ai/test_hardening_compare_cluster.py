@@ -214,3 +214,11 @@ def test_the_frame_bound_closes_the_connection_instead_of_allocating(monkeypatch
     with pytest.raises(CommClosedError, match="frame of 4,611,686,018,427,387,904 bytes"):
         asyncio.run(tcp.read_bytes_rw(stream, 2**62))
     assert stream.closed
+
+
+@pytest.mark.parametrize("output", ["", "x" * 1000, "nan 3", "1 2 3", "-5 40", "inf 40", "٣ 4"])
+def test_a_peer_benchmark_answer_that_is_not_two_numbers_is_refused_not_a_traceback(output, capsys):
+    from bench.peer_speed import parse_speed
+
+    assert parse_speed(output) is None and "OpenSpiel not measured" in capsys.readouterr().err
+    assert parse_speed("123.5 40.1\n") == (123.5, 40.1)
