@@ -164,7 +164,8 @@ class DaskRunner:
             raise
         except (OSError, TimeoutError) as error:
             self.close()
-            raise EngineError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+            why = str(error) or f"no answer within {CONNECT_TIMEOUT:g} s ({type(error).__name__})"
+            raise EngineError(f"cannot reach the Dask scheduler at {address}: {why}") from None
         killed: type[BaseException] | None = getattr(distributed, "KilledWorker", None)
         if killed is None:
             from distributed.scheduler import KilledWorker

@@ -155,6 +155,14 @@ def test_a_hostile_frame_after_a_real_handshake_is_bounded_too(peer):
     _assert_refused(done, fake.address)
 
 
+def test_a_peer_that_sends_a_handshake_and_then_nothing_is_reported_in_time(peer):
+    fake = peer(lambda connection: (connection.sendall(HANDSHAKE), time.sleep(120)))
+    started = time.monotonic()
+    done = compare_against(fake.address)
+    _assert_refused(done, fake.address)
+    assert "no answer within 2 s" in done.stderr and time.monotonic() - started < 60
+
+
 # -- the pieces, without a subprocess --------------------------------------------------------------------------
 def test_preflight_reads_a_real_handshake_and_bounds_every_length(peer):
     fake = peer(lambda connection: (connection.sendall(HANDSHAKE), time.sleep(30)))
