@@ -230,3 +230,66 @@ def test_a_peer_benchmark_answer_that_is_not_two_numbers_is_refused_not_a_traceb
 
     assert parse_speed(output) is None and "OpenSpiel not measured" in capsys.readouterr().err
     assert parse_speed("123.5 40.1\n") == (123.5, 40.1)
+
+
+FREEZE_SCRIPT = """
+import os, signal, sys
+import ai.cluster as c
+c.RESPONSE_TIMEOUT = 2.0
+c.POLL_SECONDS = 1.0
+from ai.base import EngineError
+from ai.tournament import compare
+
+def freeze(done, total, partial):
+    if done == 1:
+        os.kill(int(os.environ["FREEZE_PID"]), signal.SIGSTOP)
+
+if __name__ == "__main__":
+    try:
+        compare("kalah:pits=3,seeds=2", "greedy", "random", games=400, cluster=sys.argv[1], checkpoint=sys.argv[2],
+                progress=freeze)
+    except EngineError as error:
+        print(error)
+        sys.exit(3)
+"""
+
+
+def test_a_scheduler_that_stops_answering_mid_run_ends_the_run_with_a_message(tmp_path):
+    """A real scheduler on 127.0.0.1, frozen (SIGSTOP) after the first game: the run ends within seconds, names
+    the scheduler, and the checkpoint keeps what was recorded."""
+    import json
+    import signal
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        for _ in range(300):
+            if scheduler_file.exists() and scheduler_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard", "--host", "127.0.0.1"],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        script = tmp_path / "freeze.py"
+        script.write_text(FREEZE_SCRIPT)
+        checkpoint = tmp_path / "run.jsonl"
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, str(script), address, str(checkpoint)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120, env={**env, "FREEZE_PID": str(scheduler.pid)})
+        assert done.returncode == 3, done.stdout[-1000:] + done.stderr[-2000:]
+        assert f"the Dask scheduler at {address} stopped answering" in done.stdout
+        assert time.monotonic() - started < 90
+        records = checkpoint.read_text().splitlines()[1:]
+        assert 1 <= len(records) < 400
+    finally:
+        for process in (worker, scheduler):
+            if process is not None:
+                process.send_signal(signal.SIGCONT)
+                process.kill()
+                process.wait(timeout=30)
