@@ -24,6 +24,12 @@ continues that run (``ai.checkpoint``).
 Fairness details: an engine with a ``seed`` parameter that the spec leaves unset gets a fresh seed per game,
 derived from the tournament seed, so seeded-random engines do not replay one game a hundred times.  An engine
 that raises, or returns an illegal move, forfeits that game (the record says why).
+
+This module holds ``compare`` (what to play, when to stop) and the command; the other jobs have their own
+modules, whose public names are importable from here as well: ``ai.game_play`` (one game: ``GameTask``,
+``play_game``, ``GameRecord``), ``ai.tournament_result`` (``TournamentResult``: table, CSV, JSON),
+``ai.openings`` (``balanced_openings``), ``ai.compare_options`` (the options and their bounds),
+``ai.checkpoint`` (the checkpoint schema and its recovery) and ``ai.cluster`` (where games run).
 """
 from __future__ import annotations
 
