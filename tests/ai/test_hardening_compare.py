@@ -280,3 +280,52 @@ def test_the_spec_parsers_refuse_duplicates_for_every_caller():
         parse_game_spec("kalah:pits=4,pits=5")
     with pytest.raises(EngineError, match="depth twice"):
         parse_engine_spec("pvs:depth=2,depth=3")
+
+
+# -- generated damage: whatever happens to the file, a resume counts only real games ----------------------------
+def test_any_damage_to_a_checkpoint_gives_a_message_or_the_right_games(tmp_path):
+    """Bytes flipped, cut, doubled or replaced, line endings changed: resuming either refuses the file in one line
+    (a damaged header) or ends with exactly the run's games, each once, with tallies that agree.  (A flipped digit
+    can still make a valid record of another score; the schema cannot know, so only the shape is compared.)"""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from ai.checkpoint import CheckpointError
+
+    whole = compare(SMALL, *PAIR, games=4)
+    path, lines = _checkpoint(tmp_path, games=4)
+    original = ("\n".join(lines) + "\n").encode()
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+              derandomize=True)
+    @given(st.data())
+    def damaged(data):  # type: ignore[no-untyped-def]
+        content = bytearray(original)
+        for _ in range(data.draw(st.integers(1, 4))):
+            kind = data.draw(st.sampled_from(["flip", "cut", "crlf", "double", "splice", "nul"]))
+            at = data.draw(st.integers(0, max(0, len(content) - 1)))
+            if kind == "flip" and content:
+                content[at] ^= 1 << data.draw(st.integers(0, 7))
+            elif kind == "cut":
+                del content[at:]
+            elif kind == "crlf":
+                content = bytearray(bytes(content).replace(b"\n", b"\r\n"))
+            elif kind == "double":
+                end = content.find(b"\n", at)
+                content[at:at] = content[at:end + 1] if end >= 0 else b""
+            elif kind == "splice":
+                content[at:at] = data.draw(st.binary(max_size=40))
+            else:
+                content[at:at] = b"\0"
+        path.write_bytes(bytes(content))
+        try:
+            resumed = compare(SMALL, *PAIR, games=4, checkpoint=path, resume=True)
+        except CheckpointError as error:
+            assert "\n" not in str(error) and str(path) in str(error)
+            return
+        assert [(r.index, r.opening, r.a_seat) for r in resumed.records] == [
+            (r.index, r.opening, r.a_seat) for r in whole.records]
+        a, b = resumed.summaries()
+        assert (a.wins, a.draws, a.losses) == (b.losses, b.draws, b.wins) and a.games == 4
+
+    damaged()
