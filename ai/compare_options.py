@@ -97,7 +97,7 @@ def parser() -> argparse.ArgumentParser:
     result = _Parser(
         prog="stonecave compare",
         description="Play two engines against each other, both colours, and report wins, draws, losses, score "
-                    "and the Elo difference with its 95%% interval.",
+                    "and the Elo difference with its 95% interval.",
         epilog="Example: stonecave compare --game oware --engine alphabeta:depth=8 --engine mcts:time=1 "
                "--games 100 --jobs 2.  `stonecave engines GAME` lists the engines and their parameters.",
     )
