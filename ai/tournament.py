@@ -52,6 +52,7 @@ from ai.openings import JUDGES, balanced_openings, opening_text, parse_opening
 from ai.registry import engine_info, parse_engine_spec
 from ai.sprt import SprtSettings, SprtState, pair_outcome, sprt_state
 from ai.tournament_result import EngineSummary, TournamentResult
+from guarded import files as guarded_files
 from guarded.files import write_atomically
 from guarded.records import RecordWriter
 from rules import Game, Move, RulesError, parse_game_spec
@@ -321,7 +322,7 @@ def main(argv: list[str]) -> int:
     try:
         game = parse_game_spec(args.game)
         for path in (args.csv, args.json, args.checkpoint):
-            if path and not Path(path).resolve().parent.is_dir():
+            if path and not guarded_files.is_folder(Path(path).resolve().parent):
                 raise ValueError(f"cannot write {path}: the folder {Path(path).resolve().parent} does not exist")
         if args.cluster is not None and not args.cluster.strip():
             raise ValueError("--cluster needs a scheduler address (tcp://host:8786) or 'local'")
