@@ -28,7 +28,7 @@ from typing import Any, Sequence
 
 from ai.compare_options import MAX_OPENING_PLIES, MAX_OPENINGS, MAX_TIME_LIMIT
 from ai.game_play import GameRecord, MoveStats
-from guarded.files import FileProblem, quote
+from guarded.files import FileProblem, quote, writable_problem
 from guarded.records import RecordLines, RecordWriter, cut, read_lines
 
 FORMAT = "stonecave-compare-checkpoint"
@@ -289,7 +289,10 @@ def recover(path: Path, shape: RunShape) -> Recovery:
             record = check_record(parse_json_line(line.text), shape)
         except _Invalid as problem:
             if line is tail:  # a write cut short: that game is played again, and the line goes
-                cut(path, tail.start)
+                try:
+                    cut(path, tail.start)
+                except FileProblem as problem:
+                    raise CheckpointError(f"cannot cut the torn last line off {path}: it {problem}") from None
                 recovery.cut_bytes = tail.end - tail.start
             else:
                 recovery.problems.append(f"line {line.number}: {problem}")
@@ -331,6 +334,15 @@ def check_new(path: Path) -> None:
     after = list(contents.lines[1:]) + ([contents.tail] if contents.lines and contents.tail else [])
     if any(line.text is None or line.text.strip() for line in after):
         raise CheckpointError(f"{path} already exists; continue it with --resume {path}, or choose another file")
+
+
+def check_writable(path: Path) -> None:
+    """``check_new``, and a probe that a file can be written beside ``path`` (a read-only folder, a full disk),
+    so a run that could not keep its checkpoint stops before the openings are chosen or a game is played."""
+    check_new(path)
+    problem = writable_problem(path)
+    if problem:
+        raise CheckpointError(f"cannot write the checkpoint {path}: {problem} (nothing was played)")
 
 
 def start(path: Path, first_line: dict[str, Any]) -> RecordWriter:

@@ -156,7 +156,8 @@ def compare(
         stream = checkpoints.resume(path)
     else:
         if path is not None:
-            checkpoints.check_new(path)  # before the openings are chosen: a FIFO or a device is refused at once
+            checkpoints.check_writable(path)  # before the openings are chosen: a FIFO, a device or a read-only
+            # folder is refused at once
         prefixes = [()] + balanced_openings(rules_object, openings, plies=opening_plies, seed=seed, judge=judge)
         if path is not None:
             texts = [opening_text(rules_object, moves) for moves in prefixes]

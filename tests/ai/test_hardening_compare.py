@@ -218,6 +218,37 @@ def test_a_read_only_folder_gives_a_true_message(tmp_path, capsys, monkeypatch):
     assert "summary table" not in captured.err and captured.out == ""
 
 
+def test_an_unwritable_checkpoint_is_found_before_the_openings_are_chosen(tmp_path, capsys, monkeypatch):  # type: ignore[no-untyped-def]
+    import ai.checkpoint
+    import ai.tournament
+
+    def never(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("the openings were chosen before the checkpoint was checked")
+
+    monkeypatch.setattr(ai.checkpoint, "writable_problem", lambda path: "Read-only file system")
+    monkeypatch.setattr(ai.tournament, "balanced_openings", never)
+    code, out, err = _run([*BASE, "--games", "2", "--openings", "3", "--checkpoint", str(tmp_path / "run.jsonl")],
+                          capsys)
+    assert code == 2 and "Read-only file system (nothing was played)" in err and out == ""
+
+
+def test_a_torn_tail_that_cannot_be_cut_is_named_with_its_file(tmp_path, capsys, monkeypatch):  # type: ignore[no-untyped-def]
+    import guarded.records
+
+    path, lines = _checkpoint(tmp_path, games=4)
+    path.write_text("\n".join(lines[:3]) + "\n" + lines[3][:10])
+    real_open = os.open
+
+    def read_only(target, flags, *args):  # type: ignore[no-untyped-def]
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(target, flags, *args)
+
+    monkeypatch.setattr(guarded.records.os, "open", read_only)
+    code, out, err = _run([*BASE, "--games", "4", "--resume", str(path)], capsys)
+    assert code == 2 and f"cannot cut the torn last line off {path}" in err and "Read-only" in err
+
+
 def test_a_disk_that_fills_during_the_run_stops_it_with_a_true_message(tmp_path, capsys, monkeypatch):  # type: ignore[no-untyped-def]
     from guarded.records import RecordWriter
 
