@@ -312,6 +312,7 @@ def _progress_line(stream) -> ProgressHook:
 def main(argv: list[str]) -> int:
     """``stonecave compare``: parse, run the tournament, print the table, write CSV or JSON if asked."""
     parser = options.parser()
+    played = [0]
     try:
         args = parser.parse_args(argv)
         if len(args.engine) != 2:
@@ -330,7 +331,12 @@ def main(argv: list[str]) -> int:
         games = args.games if args.games is not None else SPRT_GAME_CAP if args.sprt else 100
         if args.sprt is not None and games % 2:
             raise ValueError(f"--games {games}: an SPRT plays game pairs, so the cap must be even")
-        progress = None if args.quiet else _progress_line(sys.stderr)
+        shown = None if args.quiet else _progress_line(sys.stderr)
+
+        def progress(done: int, total: int, partial: TournamentResult) -> None:
+            played[0] = done  # for the message should the run be interrupted
+            if shown is not None:
+                shown(done, total, partial)
         if args.sprt is not None and not args.quiet:
             print(f"SPRT {args.sprt.describe()}, A = {args.engine[0]}, B = {args.engine[1]}, "
                   f"at most {games} games", file=sys.stderr)
@@ -343,7 +349,7 @@ def main(argv: list[str]) -> int:
             time_limit=args.time_limit, progress=progress,
             notify=lambda message: print(f"stonecave compare: warning: {message}", file=sys.stderr),
         )
-        if progress is not None and sys.stderr.isatty():
+        if shown is not None and sys.stderr.isatty():
             sys.stderr.write("\n")
     except (RulesError, EngineError, ValueError) as error:
         print(f"stonecave compare: error: {error}", file=sys.stderr)
@@ -355,9 +361,12 @@ def main(argv: list[str]) -> int:
         return 1
     except KeyboardInterrupt:
         saved = args.resume or args.checkpoint
-        resumable = saved is not None and checkpoints.has_header(Path(saved))
-        print("\nstonecave compare: interrupted" + (f"; continue with --resume {saved}" if resumable else ""),
-              file=sys.stderr)
+        done = f"after {played[0]} game(s)"
+        if saved is not None and checkpoints.has_header(Path(saved)):
+            where = f"every finished game is in {saved}: continue with --resume {saved}"
+        else:
+            where = "nothing was saved (no checkpoint)" if saved is None else f"{saved} was not started"
+        print(f"\nstonecave compare: interrupted {done}; {where}", file=sys.stderr)
         return 130
     print(result.table())
     saved = True

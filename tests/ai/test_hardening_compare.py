@@ -360,3 +360,29 @@ def test_any_damage_to_a_checkpoint_gives_a_message_or_the_right_games(tmp_path)
         assert (a.wins, a.draws, a.losses) == (b.losses, b.draws, b.wins) and a.games == 4
 
     damaged()
+
+
+def test_ctrl_c_says_what_was_done_and_where_it_is(tmp_path, capsys, monkeypatch):  # type: ignore[no-untyped-def]
+    import ai.tournament
+
+    real_compare = ai.tournament.compare
+
+    def interrupted(*args, progress=None, **kwargs):  # type: ignore[no-untyped-def]
+        calls = [0]
+
+        def count(done, total, partial):  # type: ignore[no-untyped-def]
+            progress(done, total, partial)
+            calls[0] += 1
+            if calls[0] == 3:
+                raise KeyboardInterrupt
+
+        return real_compare(*args, progress=count, **kwargs)
+
+    monkeypatch.setattr(ai.tournament, "compare", interrupted)
+    path = tmp_path / "run.jsonl"
+    code, out, err = _run([*BASE, "--games", "6", "--checkpoint", str(path)], capsys)
+    assert code == 130 and out == ""
+    assert f"interrupted after 3 game(s); every finished game is in {path}: continue with --resume {path}" in err
+    assert len(path.read_text().splitlines()) == 4  # the header and three whole records
+    code, _, err = _run([*BASE, "--games", "6"], capsys)
+    assert code == 130 and "interrupted after 3 game(s); nothing was saved (no checkpoint)" in err
