@@ -291,8 +291,8 @@ def recover(path: Path, shape: RunShape) -> Recovery:
             if line is tail:  # a write cut short: that game is played again, and the line goes
                 try:
                     cut(path, tail.start)
-                except FileProblem as problem:
-                    raise CheckpointError(f"cannot cut the torn last line off {path}: it {problem}") from None
+                except FileProblem as unwritable:
+                    raise CheckpointError(f"cannot cut the torn last line off {path}: it {unwritable}") from None
                 recovery.cut_bytes = tail.end - tail.start
             else:
                 recovery.problems.append(f"line {line.number}: {problem}")
