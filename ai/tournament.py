@@ -34,6 +34,7 @@ modules, whose public names are importable from here as well: ``ai.game_play`` (
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 import tempfile
@@ -323,9 +324,13 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         game = parse_game_spec(args.game)
-        for path in (args.csv, args.json, args.checkpoint):
-            if path and not guarded_files.is_folder(Path(path).resolve().parent):
-                raise ValueError(f"cannot write {path}: the folder {Path(path).resolve().parent} does not exist")
+        for flag, path in (("--csv", args.csv), ("--json", args.json), ("--checkpoint", args.checkpoint),
+                           ("--resume", args.resume)):
+            if path is not None and not path.strip():
+                raise ValueError(f"{flag} needs a file name")
+            folder = Path(os.path.abspath(path)).parent if path else None  # abspath: a symlink loop cannot raise
+            if folder is not None and flag != "--resume" and not guarded_files.is_folder(folder):
+                raise ValueError(f"cannot write {path}: the folder {folder} does not exist")
         if args.cluster is not None and not args.cluster.strip():
             raise ValueError("--cluster needs a scheduler address (tcp://host:8786) or 'local'")
         games = args.games if args.games is not None else SPRT_GAME_CAP if args.sprt else 100

@@ -386,3 +386,13 @@ def test_ctrl_c_says_what_was_done_and_where_it_is(tmp_path, capsys, monkeypatch
     assert len(path.read_text().splitlines()) == 4  # the header and three whole records
     code, _, err = _run([*BASE, "--games", "6"], capsys)
     assert code == 130 and "interrupted after 3 game(s); nothing was saved (no checkpoint)" in err
+
+
+@pytest.mark.parametrize("flag", ["--checkpoint", "--resume"])
+def test_a_symlink_loop_or_an_empty_name_is_a_message_not_a_traceback(tmp_path, capsys, flag):  # type: ignore[no-untyped-def]
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    code, _, err = _run([*BASE, "--games", "2", flag, str(loop)], capsys)
+    assert code == 2 and "symbolic links" in err and "Traceback" not in err
+    code, _, err = _run([*BASE, "--games", "2", flag, ""], capsys)
+    assert code == 2 and f"{flag} needs a file name" in err
