@@ -12,6 +12,12 @@ same picklable function on the same task, so a task gives the same record wherev
   flight with it: the scheduler gives that game to another worker, and should it give up (Dask's
   ``KilledWorker`` after repeated deaths) the runner submits the game again, up to ``MAX_REPLAYS`` times.
 
+A scheduler is a peer on the network and is treated as hostile input (``ai.cluster_peer``): its address is
+checked, it must answer a pre-flight handshake within ``CONNECT_TIMEOUT`` and ``RESPONSE_TIMEOUT``, the Dask
+client itself connects under a deadline, every frame a peer announces is bounded before it is allocated, and a
+scheduler that stops answering mid-run (no game finished and no reply to a ping within ``RESPONSE_TIMEOUT``)
+stops the run with a message naming its address instead of a silent wait.
+
 Dask is an optional extra (``pip install -e ".[cluster]"``), imported only when a Dask runner is asked for.
 """
 from __future__ import annotations
@@ -21,17 +27,23 @@ import logging
 import math
 import multiprocessing
 import queue
+import threading
 import time
 import uuid
 from collections import deque
 from typing import Any, Callable, Protocol
 
 from ai.base import EngineError
+from ai.cluster_peer import PeerError, bound_frames, preflight
 
 MAX_REPLAYS = 3
 """How many times a game lost with its worker is submitted again before the run gives up."""
-CONNECT_TIMEOUT = "20s"
-"""How long to try to reach a remote scheduler before giving up."""
+CONNECT_TIMEOUT = 20.0
+"""Seconds to try to reach a remote scheduler before giving up."""
+RESPONSE_TIMEOUT = 20.0
+"""Seconds a scheduler may take to answer: its handshake, the client's start, a ping while no game finishes."""
+POLL_SECONDS = 5.0
+"""How long to wait for a game before pinging the scheduler to check that it still answers."""
 LOCAL = "local"
 """The ``--cluster`` value that starts a Dask cluster on this machine."""
 
@@ -128,9 +140,13 @@ class DaskRunner:
 
     def __init__(self, play: Play, address: str, jobs: int = 2, *, processes: bool = True) -> None:
         distributed = import_distributed()
+        bound_frames()
         self._play = play
         self._cluster = None
+        self._client: Any = None
+        self._address = address
         self._run_id = uuid.uuid4().hex[:8]
+        self._tasks: dict[Any, tuple[Any, int]] = {}
         try:
             if address == LOCAL:
                 self._cluster = distributed.LocalCluster(
@@ -139,28 +155,36 @@ class DaskRunner:
                 self._client = distributed.Client(self._cluster)
                 self.description = f"local Dask cluster of {jobs} workers"
             else:
-                self._client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+                preflight(address, CONNECT_TIMEOUT, RESPONSE_TIMEOUT)
+                self._client = _within(CONNECT_TIMEOUT + RESPONSE_TIMEOUT, address, "to accept the Dask client",
+                                       lambda: distributed.Client(address, timeout=f"{CONNECT_TIMEOUT}s"))
                 self.description = f"Dask cluster at {address}"
-        except OSError as error:
+        except PeerError:
             self.close()
-            raise EngineError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+            raise
+        except (OSError, TimeoutError) as error:
+            self.close()
+            why = str(error) or f"no answer within {CONNECT_TIMEOUT:g} s ({type(error).__name__})"
+            raise EngineError(f"cannot reach the Dask scheduler at {address}: {why}") from None
         killed: type[BaseException] | None = getattr(distributed, "KilledWorker", None)
         if killed is None:
             from distributed.scheduler import KilledWorker
 
             killed = KilledWorker
         self._killed_worker: type[BaseException] = killed
-        self._completed = distributed.as_completed()
-        self._tasks: dict[Any, tuple[Any, int]] = {}
+        self._wait = distributed.wait
         self.replays = 0
-        self._threads, self._threads_asked = 0, -math.inf
         """Games submitted again after Dask gave up on them (each worker death Dask handles itself)."""
+        self._threads, self._threads_asked = 0, -math.inf
 
     def capacity(self) -> int:
         # Workers may join or leave during a run; ask the scheduler at most once a second, not once a game.
         now = time.monotonic()
         if now - self._threads_asked > 1.0:
-            self._threads = sum(self._client.nthreads().values())
+            try:
+                self._threads = sum(self._client.nthreads(callback_timeout=RESPONSE_TIMEOUT).values())
+            except (OSError, TimeoutError) as error:
+                raise self._silent(error) from None
             self._threads_asked = now
         return 2 * max(1, self._threads)
 
@@ -168,32 +192,93 @@ class DaskRunner:
         key = f"stonecave-game-{self._run_id}-{task.index}-{attempt}"
         future = self._client.submit(self._play, task, key=key, pure=False, retries=0)
         self._tasks[future] = (task, attempt)
-        self._completed.add(future)
 
     def next_record(self) -> Any:
         while True:
-            future = next(self._completed)
+            future = self._next_done()
             task, attempt = self._tasks.pop(future)
             try:
-                return future.result()
+                return future.result(timeout=RESPONSE_TIMEOUT)
             except self._killed_worker:
                 if attempt >= MAX_REPLAYS:
                     raise EngineError(f"game {task.index} killed its worker {attempt + 1} times; giving up") from None
                 self.replays += 1
                 self.submit(task, attempt + 1)
+            except Exception as error:  # noqa: BLE001 - a game's own errors are records (forfeits), so this is Dask's
+                if type(error).__name__.endswith(("CancelledError", "CancelledFuturesGroup")):
+                    raise self._lost(error) from None
+                raise
             finally:
                 future.release()
+
+    def _next_done(self) -> Any:
+        """A finished future; while none finishes, ping the scheduler every ``POLL_SECONDS``, so one that
+        stopped answering ends the run (EngineError naming it) instead of a wait without end."""
+        if not self._tasks:
+            raise EngineError("no game is in flight on the Dask cluster")
+        while True:
+            try:
+                done, _ = self._wait(list(self._tasks), timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            except Exception as error:  # noqa: BLE001 - Dask cancels every future when it loses the scheduler
+                raise self._lost(error) from None
+            for future in done:
+                if future in self._tasks:
+                    return future
+            try:
+                self._client.sync(self._client.scheduler.identity, callback_timeout=RESPONSE_TIMEOUT)
+            except (OSError, TimeoutError) as error:
+                raise self._silent(error) from None
+
+    def _silent(self, error: BaseException) -> EngineError:
+        return EngineError(f"the Dask scheduler at {self._address} stopped answering (no reply within "
+                           f"{RESPONSE_TIMEOUT:g} s: {error or type(error).__name__}); the games recorded so far "
+                           "are kept in the checkpoint, if any")
+
+    def _lost(self, error: BaseException) -> EngineError:
+        return EngineError(f"the Dask cluster at {self._address} lost the games in flight ({type(error).__name__}: "
+                           f"{str(error)[:80]}); the games recorded so far are kept in the checkpoint, if any")
 
     def close(self) -> None:
         tasks = getattr(self, "_tasks", {})
         client = getattr(self, "_client", None)
         if client is not None:
-            if tasks:
-                client.cancel(list(tasks))
-                tasks.clear()
-            client.close()
+            try:
+                if tasks:
+                    client.cancel(list(tasks))
+                    tasks.clear()
+                client.close(timeout=RESPONSE_TIMEOUT)
+            except (OSError, TimeoutError):
+                pass  # a scheduler that went away: nothing left to release
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _within(seconds: float, address: str, what: str, call: Callable[[], Any]) -> Any:
+    """``call()`` run in a helper thread and given ``seconds``; PeerError naming ``address`` when it is not
+    done by then (the thread is left to end on its own: Dask offers no way to stop a connection attempt)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as error:  # noqa: BLE001 - handed to the caller below
+            outcome["error"] = error
+
+    helper = threading.Thread(target=run, name="stonecave-dask-connect", daemon=True)
+    helper.start()
+    helper.join(seconds)
+    if helper.is_alive():
+        raise PeerError(f"the Dask scheduler at {address} did not answer in {seconds:g} s {what}; "
+                        "is it a Dask scheduler, and is it overloaded?")
+    if "error" in outcome:
+        error = outcome["error"]
+        if isinstance(error, (OSError, TimeoutError, EngineError)):
+            raise error
+        raise PeerError(f"the peer at {address} broke the Dask protocol ({type(error).__name__}: "
+                        f"{str(error)[:80]})") from None
+    return outcome["value"]
 
 
 def make_runner(play: Play, jobs: int = 1, cluster: str | None = None) -> GameRunner:

@@ -222,6 +222,7 @@ def parse_engine_spec(spec: str) -> tuple[EngineInfo, dict[str, Any]]:
     name, _, rest = spec.strip().partition(":")
     info = engine_info(name.strip())
     params = info.defaults()
+    given: set[str] = set()
     if rest.strip():
         for item in rest.split(","):
             key, sep, value = item.partition("=")
@@ -229,6 +230,10 @@ def parse_engine_spec(spec: str) -> tuple[EngineInfo, dict[str, Any]]:
                 raise EngineError(f"bad engine parameter {quote(item)} in {quote(spec)}: expected key=value "
                                   f"(valid keys: {', '.join(p.name for p in info.params) or 'none'})")
             param = info.param(key.strip())
+            if param.name in given:  # pvs:depth=2,depth=3 is a typing slip, not a choice of the last value
+                raise EngineError(f"{info.name} is given {param.name} twice in {quote(spec)}; give each "
+                                  "parameter once")
+            given.add(param.name)
             params[param.name] = param.convert(info.name, value)
     return info, params
 

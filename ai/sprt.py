@@ -34,12 +34,15 @@ defined from the first pair on.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Sequence
 
 from ai.elo import elo_from_score, expected_score, format_elo
 
+SIGNED_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+"""How ``--sprt`` reads a number: ASCII digits (no ``٥`` or ``５``), an optional sign and decimal point."""
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A's score per game in a pair, by pentanomial outcome: 0, 1/2, 1, 3/2 or 2 points out of 2."""
 ELO_MODELS = ("logistic", "normalized")
@@ -265,10 +268,10 @@ class SprtSettings:
             if key == "model":
                 values[key] = value.strip()
                 continue
-            try:
-                values[key] = float(value)
-            except ValueError:
-                raise ValueError(f"--sprt {key} must be a number, not {value.strip()!r}") from None
+            if not SIGNED_DECIMAL.fullmatch(value.strip()):  # the one rule for numbers: ASCII digits only
+                raise ValueError(f"--sprt {key} must be a number written with the digits 0-9 (such as 5 or "
+                                 f"-1.5), not {value.strip()[:40]!r}")
+            values[key] = float(value)
         missing = [key for key in ("elo0", "elo1") if key not in values]
         if missing:
             raise ValueError(f"--sprt needs {' and '.join(missing)} (e.g. elo0=0,elo1=10)")

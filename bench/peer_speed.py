@@ -5,6 +5,7 @@ a throwaway venv, or the project's ``bench`` extra).  The playouts run in that i
 """
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 
@@ -35,5 +36,18 @@ def openspiel_speed(python: str, game_name: str, seconds: float) -> tuple[float,
     except (OSError, subprocess.SubprocessError) as error:
         print(f"OpenSpiel not measured: {error}", file=sys.stderr)
         return None
-    rate, length = result.stdout.split()
-    return float(rate), float(length)
+    return parse_speed(result.stdout)
+
+
+def parse_speed(output: str) -> tuple[float, float] | None:
+    """The subprocess's answer, "PLIES_PER_SECOND MEAN_LENGTH", checked (two finite positive numbers on a short
+    line); None, with a message, for anything else, never a traceback."""
+    fields = output.strip().split() if len(output) <= 200 and output.isascii() else []
+    try:
+        rate, length = (float(field) for field in fields) if len(fields) == 2 else (math.nan, math.nan)
+    except ValueError:
+        rate = length = math.nan
+    if not (math.isfinite(rate) and math.isfinite(length) and rate > 0 and length > 0):
+        print(f"OpenSpiel not measured: unexpected answer {output[:60]!r}", file=sys.stderr)
+        return None
+    return rate, length

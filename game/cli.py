@@ -200,9 +200,9 @@ def _main(argv: list[str] | None) -> int:
 
         try:
             return compare_main(rest)
-        except OSError as error:  # the output checked above became unwritable while the games were played
-            print(f"stonecave compare: error: could not write the results ({error.strerror or error}); "
-                  "the summary table above is complete", file=sys.stderr)
+        except OSError as error:  # an output that became unwritable; say only what is known to have happened
+            print(f"stonecave compare: error: could not write the results ({error.strerror or error})",
+                  file=sys.stderr)
             return 1
     if command == "games":
         return _list_games()

@@ -91,5 +91,8 @@ def parse_game_spec(spec: str) -> Game:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
                 raise ParameterError(f"bad game parameter {item!r} in {spec!r}: expected key=value")
+            if key.strip() in parameters:  # kalah:pits=4,pits=5 is a slip, not a choice of the last value
+                raise ParameterError(f"{name.strip()} is given {key.strip()[:40]} twice in {spec[:80]!r}; give each "
+                                     "parameter once")
             parameters[key.strip()] = value.strip()
     return get_game(name, **parameters)

@@ -119,12 +119,6 @@ AWAITING_OTHER_BRANCHES = {
     ("ai/tables", "os.open()"): "the lock's exclusive create and the folder fsync; branch h31-tables",
     ("ai/tables", ".stat()"): "the lock's age and layer stamps (item 2: UnboundLocalError); branch h31-tables",
     ("ai/tables", ".read_text()"): "the lock read whole (items 3-4: NaN pid, /dev/zero); branch h31-tables",
-    ("ai/checkpoint.py", ".exists()"): "checkpoint probes; branch h31-compare",
-    ("ai/checkpoint.py", ".stat()"): "checkpoint probes; branch h31-compare",
-    ("ai/checkpoint.py", ".open()"): "checkpoint appends and cuts (items 12-15); branch h31-compare",
-    ("ai/checkpoint.py", ".is_file()"): "checkpoint probes (item 15: a FIFO hangs); branch h31-compare",
-    ("ai/checkpoint.py", ".read_text()"): "the checkpoint read whole; branch h31-compare",
-    ("ai/tournament.py", ".is_dir()"): "the results folder probe; branch h31-compare",
 }
 AWAITING_MODULES = ("ai/tables", "ai/kalah_solve.py", "ai/perfect.py", "game/tables_command.py",
                     "game/solve_command.py", "ai/tournament.py", "ai/cluster.py", "ai/checkpoint.py")

@@ -194,7 +194,7 @@ def test_without_dask_the_message_names_the_extra(monkeypatch):
 
 
 def test_an_unreachable_scheduler_is_reported(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("ai.cluster.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("ai.cluster.CONNECT_TIMEOUT", 1.0)
     argv = ["--game", SMALL, "--engine", "random", "--engine", "random", "--games", "2", "--quiet",
             "--checkpoint", str(tmp_path / "run.jsonl")]
     code = main([*argv, "--cluster", "tcp://127.0.0.1:9"])

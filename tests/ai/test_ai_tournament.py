@@ -216,7 +216,7 @@ def test_balanced_openings_are_distinct_legal_prefixes_and_repeatable():
 def test_balanced_openings_prefer_values_near_zero(fake_registry, monkeypatch):
     # A judge that scores each candidate by a made-up signed value: the chosen openings must be exactly the
     # candidates whose values are nearest zero.
-    import ai.tournament as tournament
+    import ai.openings as tournament
 
     game = rules.get_game("kalah", pits=4, seeds=3)
     judged: dict = {}
