@@ -1,4 +1,5 @@
-"""Each game's one registration, and the main menu and list of playable games (``game/menus/main.yaml``).
+"""Each game's one registration, the main menu (``game/menus/main.yaml``) and the games Play lists
+(``game/menus/games.yaml``).
 
 ``REGISTRATIONS`` holds one ``Registration`` per game: its rules class (``rules`` registry), the engine side
 (``ai/games.py``: evaluators, kernels, time rule; presets in ``ai/data/presets.yaml``), the scene that draws it
@@ -157,7 +158,10 @@ def registration(game: rules.Game | str) -> Registration:
                          f"(scenes: {', '.join(SCENES)}; consoles: {', '.join(CONSOLES)})")
     return record
 
+
 MENU_PATH = Path(__file__).parent / "menus" / "main.yaml"
+GAMES_PATH = Path(__file__).parent / "menus" / "games.yaml"
+"""One entry per game: the Play menu's order and blurb, and the Rules screen's page (``game/views/rules_view.py``)."""
 
 
 @dataclass(frozen=True)
@@ -196,9 +200,21 @@ def _load(name: str) -> tuple[str, str]:
 @lru_cache(maxsize=1)
 def _data() -> dict:
     data = files.load_yaml(MENU_PATH)
-    if not isinstance(data, dict) or not isinstance(data.get("main"), list) or not isinstance(data.get("games"), list):
-        raise ValueError(f"{MENU_PATH.name}: expected 'main' and 'games' lists")
+    if not isinstance(data, dict) or not isinstance(data.get("main"), list):
+        raise ValueError(f"{MENU_PATH.name}: expected a 'main' list")
     return data
+
+
+@lru_cache(maxsize=1)
+def game_pages() -> tuple[dict, ...]:
+    """The entries of ``games.yaml``, in order (each a dict with at least a ``name`` text)."""
+    data = files.load_yaml(GAMES_PATH)
+    if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+        raise ValueError(f"{GAMES_PATH.name}: expected a 'games' list")
+    for index, raw in enumerate(data["games"]):
+        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+            raise ValueError(f"{GAMES_PATH.name}: games[{index}]: expected a mapping with a 'name' text")
+    return tuple(data["games"])
 
 
 def title() -> tuple[str, str]:
@@ -215,10 +231,15 @@ def main_menu() -> list[MenuItem]:
 
 
 def games() -> list[GameEntry]:
+    """The games Play offers, in ``games.yaml``'s order: every entry whose game has a game screen (not a puzzle);
+    one whose rules cannot be loaded is listed greyed out with the reason."""
     entries = []
-    for raw in _data()["games"]:
+    for raw in game_pages():
         name = str(raw["name"])
         game_title, why = _load(name)
-        scene = registration(name).scene if not why else "sowing"
+        record = REGISTRATIONS.get(name) if why else registration(name)
+        scene = record.scene if record is not None else "sowing"
+        if scene == "puzzle":
+            continue
         entries.append(GameEntry(name, game_title, scene, str(raw.get("blurb", "")), not why, why))
     return entries
