@@ -18,7 +18,7 @@ from game import catalogue, theme
 from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.rules_diagrams import DIAGRAMS, Illustration
-from game.views.widgets import text_button
+from game.views.widgets import fit_font, text_button
 
 RULES_PATH = catalogue.GAMES_PATH
 TOP, TAB_HEIGHT, BACK_HEIGHT = 20, 38, 42
@@ -78,6 +78,7 @@ class RulesView(MenuView):
         tab_width = min(200, (width - 40) / len(pages()) - 8)
         for index, page in enumerate(pages()):
             widget = text_button(page.title.split(" (")[0], tab_width, TAB_HEIGHT, 14 if tab_width >= 170 else 12)
+            fit_font(widget, smallest=10)  # more games, narrower tabs: a long title takes a smaller size
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
             tabs.add(self.on_click(widget, partial(self.select, index)))
