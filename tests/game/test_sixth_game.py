@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from ai.base import Limits
 from ai.registry import make_engine
 from game import catalogue, explain, savegame
 from game.console.manager import main as console_main
@@ -68,6 +69,17 @@ def test_the_registrations_menus_and_rules_screen_take_the_new_game_with_no_reco
     assert list(presets)[:4] == ["Easy", "Medium", "Hard", "Strongest"]
     state = addax.initial_state()
     assert make_engine(addax, presets["Easy"]).search(state).move in addax.legal_moves(state)
+
+
+def test_the_settings_give_it_an_engine_for_every_role(addax, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from game.settings import SettingsStore
+
+    settings, problems = SettingsStore(tmp_path).load()
+    assert not problems
+    state = addax.initial_state()
+    for role, _title in settings.schema.engines_item.roles:
+        spec = settings.engine_spec(addax, role)
+        assert make_engine(addax, spec).search(state, Limits(time=0.2)).move in addax.legal_moves(state), (role, spec)
 
 
 def test_the_words_speak_of_its_pits_and_seeds(addax) -> None:  # type: ignore[no-untyped-def]
