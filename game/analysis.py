@@ -7,9 +7,10 @@ works on a position:
 2. *Endgame tables*: when ``ai.tables.tables_for(game)`` gives tables with ``lookup(own, other)`` (Kalah and
    Oware), a move whose child position they hold is exact: the stores' difference after the move plus
    the table's margin of the child's board (``ai.tables.table_value``).
-3. *Exact solvers*, in rounds with a growing budget between the search's iterations: Magnetic Cave's endgame
-   solver (``ai.cave_endgame``, win / tie / loss) for the last ``SOLVER_EMPTIES`` empty cells, and the Kalah
-   prover (``ai.kalah_solve.KalahProver``, the exact margin) with the compiled core.
+3. *Exact solvers*, in rounds with a growing budget between the search's iterations: the ones the game's
+   registration names (``game/endgame_helpers.py``): Magnetic Cave's endgame solver (``ai.cave_endgame``, win /
+   tie / loss) for the last ``SOLVER_EMPTIES`` empty cells, and the Kalah prover
+   (``ai.kalah_solve.KalahProver``, the exact margin) with the compiled core.
 4. *The search*: every move not proven yet is searched by one ``ai.search.PVSEngine`` (its transposition table
    shared by all of them) from the position it leads to, all moves to the same horizon, one ply deeper per
    iteration.  A score beyond ``HEURISTIC_BOUND`` is a proven win or loss (its margin *at least* the one
@@ -38,12 +39,14 @@ from ai.worker import Failed, Finished, Progress, SearchWorker
 from game.analysis_words import (  # the words, re-exported: the panel reads them from here
     HOW, UNSCORED, cave_words, how_words, is_settled_phrase, plies, value_phrase, value_words,
 )
-from game.explain import is_cave, move_name
+from game import catalogue
+from game.endgame_helpers import PROVER_SEEDS, SOLVER_EMPTIES, SOLVER_NODES, prover_for, solver_for
+from game.explain import move_name
 from rules import Game, Move, State
 
 __all__ = [
     "Analysis", "AnalysisEngine", "MoveValue", "Snapshot", "table_value", "usable_tables",
-    "SEARCH_MEMORY", "MAX_PLIES",
+    "SEARCH_MEMORY", "MAX_PLIES", "PROVER_SEEDS", "SOLVER_EMPTIES", "SOLVER_NODES",
     "HOW", "UNSCORED", "cave_words", "how_words", "is_settled_phrase", "plies", "proven_score", "value_phrase",
     "value_words",
 ]
@@ -52,22 +55,11 @@ SEARCH_MEMORY = 64.0
 """MB of transposition table for the analysis's search."""
 MAX_PLIES = 64
 """The deepest iteration (plies from the position analysed)."""
-SOLVER_EMPTIES = 22
-"""Magnetic Cave: the endgame solver is tried when at most this many cells are empty after the move."""
-SOLVER_NODES = 100_000
-"""Magnetic Cave: the solver's node budget per move in its first round; four times more each round after.  At
-least ``ai.cave_endgame.SOLVE_NODES``: what the search's own solver (in front of each move's search) could
-prove, this one proves first, and marks proven."""
 PROGRESS_SECONDS = 0.1
 """Within an iteration, a snapshot saying how far it is goes out at most this often."""
-PROVER_MEMORY = 64.0
-"""MB of transposition table for the Kalah prover."""
 PROVER_SLICE = (0.05, 2.0)
 """Seconds the Kalah prover gets per move in a round: at least, at most (otherwise as long as the last
 iteration of the search took, shared among the moves left)."""
-PROVER_SEEDS = 30
-"""Kalah: the prover is tried on moves that leave at most this many seeds on the board (beyond, a proof within
-seconds is out of reach and the time is the search's)."""
 
 
 # -- the model ---------------------------------------------------------------------------------------------------
@@ -174,7 +166,10 @@ class AnalysisEngine(Engine):
         self._search_engine: PVSEngine | None = None
         self.tables: Any | None = None
         self._prover: Any = None
-        self._solver: Any = None
+        self.proving = prover_for(game)
+        """The prover helper the game's registration names (``game/endgame_helpers.py``), or None."""
+        self.solving = solver_for(game)
+        """The solver the game's registration names, kept (its table of proven bounds serves every round)."""
 
     @property
     def search_engine(self) -> PVSEngine:
@@ -211,63 +206,10 @@ class AnalysisEngine(Engine):
 
     # -- the exact helpers, built on first use -----------------------------------------------------------------
     def prover(self) -> Any | None:
-        """The Kalah prover (compiled core only), or None for another game or without the core."""
-        if self._prover is None and self.game.name == "kalah":
-            import ai.core
-
-            if ai.core.module() is None:
-                return None
-            from ai.kalah_solve import KalahProver
-
-            self._prover = KalahProver(self.game, self.tables, memory=PROVER_MEMORY)
+        """The prover the game's registration names (the Kalah prover: compiled core only), or None."""
+        if self._prover is None and self.proving is not None:
+            self._prover = self.proving.prover(self.game, self.tables)
         return self._prover
-
-    def solver(self, cancel: CancelToken) -> Any:
-        """Magnetic Cave's endgame solver (kept: its table of proven bounds serves every round) stopping at
-        ``cancel``."""
-        if self._solver is None:
-            self._solver = new_cave_solver()
-        return armed(self._solver, cancel)
-
-
-def new_cave_solver() -> Any:
-    """Magnetic Cave's endgame solver: the compiled one when the core is built, else ``ai.cave_endgame``'s."""
-    import ai.core
-
-    if ai.core.module() is not None:
-        from ai.core.kernels import CompiledEndgameSolver
-
-        return CompiledEndgameSolver()
-    from ai.cave_endgame import SHARED_TABLE, EndgameSolver
-
-    return EndgameSolver(table=SHARED_TABLE)
-
-
-def armed(solver: Any, cancel: CancelToken | None) -> Any:
-    """``solver`` stopping (``SearchAborted``) when ``cancel`` is cancelled or past its deadline."""
-    if hasattr(solver, "cancel_flag"):
-        solver.deadline = None if cancel is None else cancel.deadline
-        solver.cancel_flag = None if cancel is None else cancel.flag
-    else:
-        solver.poll = None if cancel is None else cancel.check
-    return solver
-
-
-def cave_value(state: Any, solver: Any, max_nodes: int | None) -> int | None:
-    """The exact value (+1 win, 0 tie, -1 loss) of a cave position for its side to move, or None when the
-    solver's budget ran out first (a cancel raises ``SearchAborted``)."""
-    mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
-    try:
-        value, _ = solver.solve(mine, theirs, max_nodes=max_nodes)
-    except SearchAborted:
-        return None
-    return int(value)
-
-
-def empty_cells(state: Any) -> int:
-    from rules.magnetic_cave import FULL
-
-    return int((FULL ^ (state.black | state.white)).bit_count())
 
 
 class _AnalysisRun:
@@ -338,20 +280,20 @@ class _AnalysisRun:
                     entry.settle(proven_score(self._ours(entry.child, margin)), "table")
 
     def _solve_round(self) -> None:
-        """Magnetic Cave: the endgame solver on every open move near the end, within this round's node budget."""
-        if not is_cave(self.game):
+        """The registered endgame solver (Magnetic Cave's) on every open move near the end, within this round's
+        node budget."""
+        solver = self.engine.solving
+        if solver is None:
             return
-        open_entries = [entry for entry in self.open if empty_cells(entry.child) <= SOLVER_EMPTIES]
+        open_entries = [entry for entry in self.open if solver.reaches(entry.child)]
         if not open_entries:
             return
-        solver = self.engine.solver(self.cancel)
         budget = SOLVER_NODES * 4 ** self.solver_rounds
         self.solver_rounds += 1
         solved = False
         for entry in open_entries:
-            before = solver.nodes
-            value = cave_value(entry.child, solver, budget)
-            self.nodes += solver.nodes - before
+            value, nodes = solver.value(entry.child, budget, self.cancel)
+            self.nodes += nodes
             if self.cancel.expired():
                 raise SearchAborted
             if value is not None:
@@ -384,14 +326,17 @@ class _AnalysisRun:
             else:
                 entry.score, entry.depth, entry.source = score, depth, "search"
                 entry.proven = abs(score) >= HEURISTIC_BOUND
-                entry.exact = entry.proven and is_cave(game)  # a cave win has no margin to improve on
+                # A win in a game whose results have no margin (the cave's) has none to improve on.
+                entry.exact = entry.proven and not catalogue.registration(game).words.has_margin
         return True
 
     def _prove_round(self, iteration_seconds: float) -> None:
-        """Kalah: the prover on each open move, as long in all as the last iteration took (within bounds)."""
-        if self.game.name != "kalah":
+        """The registered prover (Kalah's) on each open move, as long in all as the last iteration took (within
+        bounds)."""
+        proving = self.engine.proving
+        if proving is None:
             return
-        open_entries = [entry for entry in self.open if sum(entry.child.pits) <= PROVER_SEEDS]
+        open_entries = [entry for entry in self.open if proving.reaches(entry.child)]
         if not open_entries:
             return
         prover = self.engine.prover()

@@ -10,7 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ai.evaluators import HEURISTIC_BOUND, as_margin
-from game.explain import is_cave
+from game.explain import words_of as _words_of
 from rules import Game
 
 if TYPE_CHECKING:
@@ -36,17 +36,18 @@ def value_phrase(game: Game, score: float, proven: bool, exact: bool = True) -> 
     """``value_words`` without its parenthesis: ``wins by 6``, ``about +2.5``, ``better``."""
     if math.isnan(score):
         return UNSCORED
-    cave = is_cave(game)
+    words = _words_of(game)
+    unitless = not words.has_margin
     if is_settled_phrase(game, score, proven, exact):
         margin = round(abs(as_margin(score)))
-        more = "" if exact or cave else " or more"
+        more = "" if exact or unitless else " or more"
         if score > 0:
-            return "wins" if cave else f"wins by {margin}{more}"
+            return "wins" if unitless else f"wins by {margin}{more}"
         if score < 0:
-            return "loses" if cave else f"loses by {margin}{more}"
+            return "loses" if unitless else f"loses by {margin}{more}"
         return "draws"
-    if cave:
-        return cave_words(score)
+    if unitless:
+        return cave_words(score, words.small, words.slight, words.clear)
     shown = round(score, 1) + 0.0  # + 0.0: no "-0"
     return f"about {shown:+g}" if shown else "about 0"
 
@@ -76,13 +77,13 @@ def how_words(value: MoveValue) -> str:
     return f"searched {plies(value.depth)}"
 
 
-def cave_words(score: float) -> str:
-    """A heuristic Magnetic Cave score in words (the threat evaluator's scale, whose "small" and "clear"
-    differences ``game.explain`` also uses: 10 and 200)."""
+def cave_words(score: float, small: float = 10.0, slight: float = 50.0, clear: float = 200.0) -> str:
+    """A heuristic score without a unit in words, graded by the game's ``Words`` (``small``, ``slight``,
+    ``clear``; the defaults are Magnetic Cave's threat evaluator's scale, which ``game.explain`` also uses)."""
     size = abs(score)
-    if size < 10:
+    if size < small:
         return "even"
     side = "better" if score > 0 else "worse"
-    if size < 50:
+    if size < slight:
         return f"slightly {side}"
-    return side if size < 200 else f"clearly {side}"
+    return side if size < clear else f"clearly {side}"

@@ -1,4 +1,5 @@
-"""Each game's one registration, and the main menu and list of playable games (``game/menus/main.yaml``).
+"""Each game's one registration, the main menu (``game/menus/main.yaml``) and the games Play lists
+(``game/menus/games.yaml``).
 
 ``REGISTRATIONS`` holds one ``Registration`` per game: its rules class (``rules`` registry), the engine side
 (``ai/games.py``: evaluators, kernels, time rule; presets in ``ai/data/presets.yaml``), the scene that draws it
@@ -9,32 +10,92 @@ to import), the menu still lists it, greyed out with the reason, instead of the 
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ai import games as engine_side
 from guarded import files
 
 import rules
 
-SCENES = ("sowing", "cave", "puzzle")
-"""The boards the window has: ``sowing`` (two rows of pits with stores, or Hus's four rows; game screen
-``game/views/sowing_view.py``), ``cave`` (``game/views/cave_view.py``), ``puzzle`` (Solitaire Mancala's
-screens, reached from Puzzles)."""
+SCENES: dict[str, str] = {
+    "sowing": "game.views.sowing_view:SowingView",
+    "cave": "game.views.cave_view:CaveView",
+    "puzzle": "",
+}
+"""The boards the window has, each with its game screen (``module:class``, opened by ``game/context.py``
+``show_match``): ``sowing`` (two rows of pits with stores, or Hus's four rows), ``cave``, and ``puzzle``
+(Solitaire Mancala's screens, reached from Puzzles, not from a match)."""
 CONSOLES = ("play", "solitaire")
 """The text consoles: ``play`` (``game/console/play.py``, any two-player game, its board the rules' ``render``)
 and ``solitaire`` (``game/console/solitaire.py``, the puzzle's own console)."""
 
 
 @dataclass(frozen=True)
+class Words:
+    """How the screens and the console speak of a game's moves and scores (``game/explain.py``,
+    ``game/analysis_words.py``, the evaluation graph, the tutorial).  The defaults are the sowing games'."""
+
+    place: str = "pit"
+    """What a move is played on (``Click the glowing pit``; the cave's ``cell``, Solitaire's ``hole``)."""
+    move_prefix: str = "pit"
+    """Put before a move's label to name it (``pit 3``); empty: the label alone names it (the cave's ``D4``)."""
+    unit: str = "seed"
+    """What the scores count (``about +2.5 seeds``, ``wins by 6``); empty when they count nothing a player
+    counts (the cave: only win, loss or tie, and a heuristic outlook in grades, never a margin or a score)."""
+    small: float = 0.5
+    """A heuristic difference too small to matter (``an even game``, ``about as good as``)."""
+    slight: float = 1.0
+    """Without a unit: below this a position is ``slightly`` better or worse."""
+    clear: float = 2.0
+    """A clear heuristic difference (``best by a clear margin``; without a unit, ``clearly better``)."""
+    graph_half: float = 4.0
+    """The evaluation graph draws a heuristic score ``x`` at ``x / (|x| + graph_half)``."""
+    played: str = "{who} sows {move} ({seeds})"
+    """The top bar's line on a move (``who``, ``move``: its name, ``seeds``: ``4 seeds``)."""
+    wins: str = "wins the game"
+    """What a winning move does, said of the mover; ``you_win`` said to the player (hints)."""
+    you_win: str = "wins the game"
+    score_label: str = ""
+    """Before the top bar's scores (the cave's ``Bricks:``)."""
+    no_legal_move: str = "{mover} could not move: {other} took the seeds on their side."
+    """Why the game ended when the player to move had no legal move (``mover``, ``other``: the sides' names)."""
+
+    @property
+    def has_margin(self) -> bool:
+        """Whether a result has a margin and a score worth saying (``wins by 6``, ``You won 26 – 22``)."""
+        return bool(self.unit)
+
+
+SOWING_WORDS = Words()
+CAVE_WORDS = Words(place="cell", move_prefix="", unit="", small=10.0, slight=50.0, clear=200.0, graph_half=200.0,
+                   played="{who} places a brick on {move}", wins="makes five in a row",
+                   you_win="makes five in a row: you win", score_label="Bricks:  ")
+
+
+@dataclass(frozen=True)
 class Registration:
-    """One game, registered once: the name its rules are registered under, its scene and console.  Its rules
-    class, engine side and presets are looked up from that name in their own layers."""
+    """One game, registered once: the name its rules are registered under, its scene, console and words, and
+    the exact helpers its analysis and hints use.  Its rules class, engine side and presets are looked up from
+    that name in their own layers.  A two-player sowing game needs no record: ``registration`` gives it the
+    defaults."""
 
     name: str
-    scene: str
+    scene: str = "sowing"
     console: str = "play"
+    words: Words = SOWING_WORDS
+    solver: str = ""
+    """``module:class`` of an endgame solver the analysis and the evaluation graph try near the end (the
+    protocol of ``game/endgame_helpers.py``: ``reaches``, ``value``); empty: none."""
+    prover: str = ""
+    """``module:class`` of an exact prover the analysis tries on moves near the end (``reaches``, ``prover``
+    in ``game/endgame_helpers.py``); empty: none."""
+    hint_prover: str = ""
+    """``module:class`` of the engine a hint asks for a proof first (built with the game; its ``why_not``
+    says when it cannot serve); empty: none."""
 
     @property
     def rules(self) -> type[rules.Game]:
@@ -61,13 +122,24 @@ class Registration:
 REGISTRATIONS: dict[str, Registration] = {
     record.name: record
     for record in (
-        Registration("kalah", scene="sowing"),
-        Registration("oware", scene="sowing"),
-        Registration("hus", scene="sowing"),
-        Registration("magnetic-cave", scene="cave"),
-        Registration("solitaire", scene="puzzle", console="solitaire"),
+        Registration("kalah", prover="game.endgame_helpers:KalahProving", hint_prover="ai.perfect:PerfectEngine"),
+        Registration("oware"),
+        Registration("hus", words=Words(no_legal_move="{mover} had no pit of two or more seeds to sow, and loses.")),
+        Registration("magnetic-cave", scene="cave", words=CAVE_WORDS, solver="game.endgame_helpers:CaveEndgame"),
+        Registration("solitaire", scene="puzzle", console="solitaire", words=Words(place="hole", move_prefix="hole")),
     )
 }
+
+
+def register(record: Registration) -> None:
+    """Add or replace a game's registration (a new game, or a test's throwaway one)."""
+    REGISTRATIONS[record.name] = record
+
+
+def load(path: str) -> Any:
+    """The object a registration names as ``module:name``."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def registration(game: rules.Game | str) -> Registration:
@@ -80,13 +152,16 @@ def registration(game: rules.Game | str) -> Registration:
     name = game.name if isinstance(game, rules.Game) else rules.game_class(game).name
     record = REGISTRATIONS.get(name)
     if record is None:
-        return Registration(name, scene="sowing")
+        return Registration(name)
     if record.scene not in SCENES or record.console not in CONSOLES:
         raise ValueError(f"{name}: scene {record.scene!r} / console {record.console!r} unknown "
                          f"(scenes: {', '.join(SCENES)}; consoles: {', '.join(CONSOLES)})")
     return record
 
+
 MENU_PATH = Path(__file__).parent / "menus" / "main.yaml"
+GAMES_PATH = Path(__file__).parent / "menus" / "games.yaml"
+"""One entry per game: the Play menu's order and blurb, and the Rules screen's page (``game/views/rules_view.py``)."""
 
 
 @dataclass(frozen=True)
@@ -125,9 +200,21 @@ def _load(name: str) -> tuple[str, str]:
 @lru_cache(maxsize=1)
 def _data() -> dict:
     data = files.load_yaml(MENU_PATH)
-    if not isinstance(data, dict) or not isinstance(data.get("main"), list) or not isinstance(data.get("games"), list):
-        raise ValueError(f"{MENU_PATH.name}: expected 'main' and 'games' lists")
+    if not isinstance(data, dict) or not isinstance(data.get("main"), list):
+        raise ValueError(f"{MENU_PATH.name}: expected a 'main' list")
     return data
+
+
+@lru_cache(maxsize=1)
+def game_pages() -> tuple[dict, ...]:
+    """The entries of ``games.yaml``, in order (each a dict with at least a ``name`` text)."""
+    data = files.load_yaml(GAMES_PATH)
+    if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+        raise ValueError(f"{GAMES_PATH.name}: expected a 'games' list")
+    for index, raw in enumerate(data["games"]):
+        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+            raise ValueError(f"{GAMES_PATH.name}: games[{index}]: expected a mapping with a 'name' text")
+    return tuple(data["games"])
 
 
 def title() -> tuple[str, str]:
@@ -144,10 +231,15 @@ def main_menu() -> list[MenuItem]:
 
 
 def games() -> list[GameEntry]:
+    """The games Play offers, in ``games.yaml``'s order: every entry whose game has a game screen (not a puzzle);
+    one whose rules cannot be loaded is listed greyed out with the reason."""
     entries = []
-    for raw in _data()["games"]:
+    for raw in game_pages():
         name = str(raw["name"])
         game_title, why = _load(name)
-        scene = registration(name).scene if not why else "sowing"
+        record = REGISTRATIONS.get(name) if why else registration(name)
+        scene = record.scene if record is not None else "sowing"
+        if scene == "puzzle":
+            continue
         entries.append(GameEntry(name, game_title, scene, str(raw.get("blurb", "")), not why, why))
     return entries

@@ -131,18 +131,11 @@ class AppContext:
         self.show(RulesView(self, game_name, back))
 
     def show_match(self, match: Session, **options: Any) -> None:
-        """The game screen for the match's game (the scene named for it in the Play menu's YAML)."""
+        """The game screen for the match's game (the one its registration's scene names in ``catalogue.SCENES``)."""
         from game import catalogue
 
-        scene = catalogue.registration(match.game).scene
-        if scene == "cave":
-            from game.views.cave_view import CaveView
-
-            self.show(CaveView(self, match, **options))
-            return
-        from game.views.sowing_view import SowingView
-
-        self.show(SowingView(self, match, **options))
+        screen = catalogue.SCENES[catalogue.registration(match.game).scene] or catalogue.SCENES["sowing"]
+        self.show(catalogue.load(screen)(self, match, **options))
 
     def quit(self) -> None:
         current = self.window.current_view

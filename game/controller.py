@@ -175,8 +175,7 @@ class MatchController:
         game = self.session.game
         names = game.player_names
         first, second = explain.scores(game, self.board_state)
-        label = "Bricks:  " if explain.is_cave(game) else ""
-        return f"{label}{names[0]} {first}   {names[1]} {second}"
+        return f"{explain.words_of(game).score_label}{names[0]} {first}   {names[1]} {second}"
 
     def last_text(self) -> str:
         """The top bar's line on the move that led to the position on the board (numbered in a replay)."""

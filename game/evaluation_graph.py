@@ -29,9 +29,9 @@ from ai.base import CancelToken, Limits, SearchResult
 from ai.evaluators import HEURISTIC_BOUND, final_score
 from ai.search import PVSEngine, use_tables
 from ai.tables import table_value
-from game.analysis import (SOLVER_EMPTIES, SOLVER_NODES, armed, cave_value, empty_cells, new_cave_solver,
-                           proven_score, usable_tables)
-from game.explain import is_cave
+from game.analysis import proven_score, usable_tables
+from game.endgame_helpers import SOLVER_NODES, solver_for
+from game.explain import words_of
 from rules import Game, State
 
 POSITION_SECONDS = 0.2
@@ -55,8 +55,9 @@ def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
         margin = table_value(game, tables, state)
         if margin is not None:
             return south * proven_score(margin), True
-    if is_cave(game) and empty_cells(state) <= SOLVER_EMPTIES:
-        value = cave_value(state, armed(new_cave_solver(), cancel), SOLVER_NODES)
+    solver = solver_for(game)
+    if solver is not None and solver.reaches(state):
+        value, _nodes = solver.value(state, SOLVER_NODES, cancel)
         if value is not None:
             return south * proven_score(value), True
     engine = PVSEngine(game, time=seconds, memory=16)
@@ -78,7 +79,7 @@ def graph_value(game: Game, score: float, proven: bool) -> float:
         return 0.0
     if abs(score) >= HEURISTIC_BOUND:
         return 1.0 if score > 0 else -1.0
-    half = 200.0 if is_cave(game) else 4.0
+    half = words_of(game).graph_half
     return score / (abs(score) + half)
 
 

@@ -3,7 +3,9 @@
 Window-free, and it never re-implements a rule: what a move does comes from the rules' ``report`` (or
 ``apply`` and ``outcome``), and the engines' scores are read through ``ai.evaluators`` (a proven win or loss
 lies beyond ``HEURISTIC_BOUND``).  Pits are numbered as the player sees them, 1..n from each player's leftmost
-pit counter-clockwise (the internal index + 1); the cave's cells as the board labels them (A1..H8).
+pit counter-clockwise (the internal index + 1); the cave's cells as the board labels them (A1..H8).  What
+differs from game to game in words (a pit or a cell, seeds or no unit) is the game's registration's ``Words``
+(``game/catalogue.py``), never a test of its name.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ai import registry
 from ai.base import EngineError, SearchResult
 from ai.evaluators import HEURISTIC_BOUND, WIN
+from game import catalogue
+from game.catalogue import Words
 from rules import Game, Move, Reason, State
 from rules.events import Place
 
@@ -23,9 +27,9 @@ QUICK_DEPTH = 2
 """A search this shallow (or less) is only "a quick look"."""
 
 
-def is_cave(game: Game) -> bool:
-    """Magnetic Cave: bricks on cells rather than seeds in pits."""
-    return game.name == "magnetic-cave"
+def words_of(game: Game) -> Words:
+    """How the screens speak of ``game`` (its registration's ``Words``)."""
+    return catalogue.registration(game).words
 
 
 def plural(count: int, word: str) -> str:
@@ -36,7 +40,8 @@ def plural(count: int, word: str) -> str:
 def move_name(game: Game, state: State, move: Move) -> str:
     """A move as the player sees it on the board: ``pit 3`` (the rules' ``move_label``) or a cell such as ``D4``."""
     label = game.move_label(state, move)
-    return label if is_cave(game) else f"pit {label}"
+    prefix = words_of(game).move_prefix
+    return f"{prefix} {label}" if prefix else label
 
 
 def scores(game: Game, state: State) -> tuple[int, int]:
@@ -98,7 +103,8 @@ def _effects(game: Game, mover: int, what: MoveFacts, you: bool) -> list[str]:
         if what.winner is None:
             phrases.append("ends the game in a draw")
         elif what.winner == mover:
-            phrases.append("makes five in a row" + (": you win" if you else "") if is_cave(game) else "wins the game")
+            words = words_of(game)
+            phrases.append(words.you_win if you else words.wins)
         else:
             phrases.append("ends the game and " + ("you lose" if you else "loses"))
     return phrases
@@ -109,10 +115,7 @@ def move_text(game: Game, state: State, move: Move) -> str:
     mover = game.to_move(state)
     who = game.player_names[mover]
     what = facts(game, state, move)
-    if is_cave(game):
-        head = f"{who} places a brick on {move_name(game, state, move)}"
-    else:
-        head = f"{who} sows {move_name(game, state, move)} ({plural(what.seeds, 'seed')})"
+    head = words_of(game).played.format(who=who, move=move_name(game, state, move), seeds=plural(what.seeds, 'seed'))
     effects = _effects(game, mover, what, you=False)
     return head + (": " + ", ".join(effects) if effects else "")
 
@@ -137,7 +140,8 @@ def trim_list(lines: list[str], room: int) -> list[str]:
 # -- the engines' scores in words ------------------------------------------------------------------------------
 def _unit(game: Game) -> tuple[str, float, float]:
     """How a game's heuristic scores read: (unit, a difference too small to matter, a clear difference)."""
-    return ("", 10.0, 200.0) if is_cave(game) else ("seed", 0.5, 2.0)
+    words = words_of(game)
+    return words.unit, words.small, words.clear
 
 
 def is_proven(score: float) -> bool:
@@ -149,7 +153,8 @@ def expectation(game: Game, score: float) -> str:
     even game``; the cave's scores have no unit, so ``a better position``."""
     if score >= HEURISTIC_BOUND:
         margin = int(score - WIN)
-        return "a sure win" + ("" if is_cave(game) or margin <= 0 else f" by {plural(margin, 'seed')}")
+        unit = words_of(game).unit
+        return "a sure win" + ("" if not unit or margin <= 0 else f" by {plural(margin, unit)}")
     if score <= -HEURISTIC_BOUND:
         return "a loss against best play"
     unit, small, _clear = _unit(game)
@@ -206,7 +211,7 @@ def verdict(game: Game, state: State, result: SearchResult) -> str:
     proven = proof(result)
     if proven is not None:
         margin, kind = proven
-        if is_cave(game):  # the cave's margins are no measure a player counts
+        if not words_of(game).has_margin:  # the cave's margins are no measure a player counts
             return f"{title} wins (proven)." if margin > 0 else (
                 f"Every move loses; {name} holds out best." if margin < 0 else f"{title} draws (proven).")
         if kind == "at least" and margin <= 0:
@@ -308,7 +313,7 @@ def result(session: Session) -> Result:
     winner = outcome.winner
     humans = [player for player, seat in enumerate(session.seats) if seat.is_human]
     first = humans[0] if len(humans) == 1 else (winner if winner is not None else 0)
-    score = "" if is_cave(game) else f" {outcome.scores[first]} – {outcome.scores[1 - first]}"
+    score = f" {outcome.scores[first]} – {outcome.scores[1 - first]}" if words_of(game).has_margin else ""
     if len(humans) == 1:
         headline = ("A draw" if winner is None else "You won" if winner == first else "You lost") + score
     elif winner is None:
@@ -351,9 +356,7 @@ def end_reason(session: Session) -> str:
         return (f"{names[1 - mover]} had no seeds and {names[mover]} could not give them any: each player took "
                 f"the seeds on their own side.")
     if reason is Reason.NO_LEGAL_MOVE:
-        if game.name == "hus":
-            return f"{names[mover]} had no pit of two or more seeds to sow, and loses."
-        return f"{names[mover]} could not move: {names[1 - mover]} took the seeds on their side."
+        return words_of(game).no_legal_move.format(mover=names[mover], other=names[1 - mover])
     if reason is Reason.TURN_LIMIT:
         return f"The turn limit was reached: a draw."
     return f"The game ended: {reason.value}."

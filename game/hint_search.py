@@ -27,12 +27,14 @@ PROVE_SHARE = 0.5
 
 
 def proving_engine(game: Game) -> Engine | None:
-    """The engine that proves a hint first (Kalah's Perfect level, which needs the compiled core), or None."""
-    if game.name != "kalah":
-        return None
-    from ai.perfect import PerfectEngine
+    """The engine that proves a hint first, as the game's registration names it (Kalah's Perfect level, which
+    needs the compiled core), or None."""
+    from game import catalogue
 
-    engine = PerfectEngine(game)
+    path = catalogue.registration(game).hint_prover
+    if not path:
+        return None
+    engine = catalogue.load(path)(game)
     return None if engine.why_not else engine
 
 

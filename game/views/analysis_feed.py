@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from ai.evaluators import final_score
 from game.analysis import Analysis, Snapshot, is_settled_phrase, value_phrase
 from game.evaluation_graph import POSITION_SECONDS, EvaluationHistory, Point
-from game.explain import is_cave
+from game.explain import words_of
 from rules import Game, State
 
 
@@ -140,6 +140,6 @@ def point_words(game: Any, value: Point | None) -> str:
     phrase = value_phrase(game, abs(value.score), value.proven)  # from the side ahead
     if is_settled_phrase(game, value.score, value.proven, True):
         return "a draw (proven)" if phrase == "draws" else f"{side} {phrase} (proven)"
-    if is_cave(game) or phrase == "about 0":
+    if not words_of(game).has_margin or phrase == "about 0":
         return "even" if phrase in ("even", "about 0") else f"{side} {phrase}"
     return f"{side} ahead by {phrase.replace('+', '')}"

@@ -1,6 +1,6 @@
 """The rules screens: one per game, a short explanation beside a small board diagram with arrows.
 
-The words are data (``game/menus/rules.yaml``, following ``docs/rules/``); the illustrations are
+The words are data (``game/menus/games.yaml``, following ``docs/rules/``); the illustrations are
 drawn by ``game/views/rules_diagrams.py`` with arcade's primitives, one function per kind of board: the sowing direction and a capture for
 Kalah and Oware, the two private rings and a capture for Hus, the legal row ends of the Magnetic Cave, the two
 directions and a store drop for Solitaire Mancala.  Tabs across the top switch games; Back (or Escape) returns
@@ -10,19 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from pathlib import Path
 
 import arcade
 import arcade.gui
 
-from game import theme
+from game import catalogue, theme
 from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.rules_diagrams import DIAGRAMS, Illustration
-from game.views.widgets import text_button
-from guarded import files
+from game.views.widgets import fit_font, text_button
 
-RULES_PATH = Path(__file__).parent.parent / "menus" / "rules.yaml"
+RULES_PATH = catalogue.GAMES_PATH
 TOP, TAB_HEIGHT, BACK_HEIGHT = 20, 38, 42
 """The tabs' distance from the window's top and their height; the Back button's height."""
 
@@ -40,12 +38,9 @@ class RulesPage:
 
 @lru_cache(maxsize=1)
 def pages() -> tuple[RulesPage, ...]:
-    """The pages in ``rules.yaml``, checked (a malformed entry names what is wrong)."""
-    data = files.load_yaml(RULES_PATH)
-    if not isinstance(data, dict) or not isinstance(data.get("games"), list):
-        raise ValueError(f"{RULES_PATH.name}: expected a 'games' list")
+    """The pages in ``games.yaml``, checked (a malformed entry names what is wrong)."""
     result = []
-    for index, raw in enumerate(data["games"]):
+    for index, raw in enumerate(catalogue.game_pages()):
         where = f"{RULES_PATH.name}: games[{index}]"
         if not isinstance(raw, dict) or not all(isinstance(raw.get(key), str) for key in
                                                 ("name", "title", "diagram", "caption")):
@@ -83,6 +78,7 @@ class RulesView(MenuView):
         tab_width = min(200, (width - 40) / len(pages()) - 8)
         for index, page in enumerate(pages()):
             widget = text_button(page.title.split(" (")[0], tab_width, TAB_HEIGHT, 14 if tab_width >= 170 else 12)
+            fit_font(widget, smallest=10)  # more games, narrower tabs: a long title takes a smaller size
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
             tabs.add(self.on_click(widget, partial(self.select, index)))

@@ -15,7 +15,7 @@ import arcade
 import arcade.gui
 
 import rules
-from game import theme
+from game import catalogue, theme
 from game.context import AppContext
 from game.scenes.cave_scene import CaveScene
 from game.scenes.solitaire_board import SolitaireScene, counts, hole_location, plan_round, visual_direction
@@ -90,11 +90,12 @@ class TutorialView(MenuView):
         self.banner = ""
         self.state = self.game.from_text(self.step.position)
         self._text.text = self.step.text
-        if self.game.name == "magnetic-cave":
+        scene = catalogue.registration(self.game).scene
+        if scene == "cave":
             self.scene = CaveScene(self.game)  # type: ignore[arg-type]
             self._place_scene()
             self.scene.show(self.state)
-        elif self.game.name == "solitaire":
+        elif scene == "puzzle":
             self.scene = SolitaireScene()
             self._place_scene()
             self.scene.show(counts(self.state))
@@ -153,7 +154,7 @@ class TutorialView(MenuView):
         self.banner = text
 
     def _noun(self) -> str:
-        return {"magnetic-cave": "cell", "solitaire": "hole"}.get(self.game.name, "pit")
+        return catalogue.registration(self.game).words.place
 
     def _start_hole(self) -> int:
         """Solitaire: the index of the hole the step's round starts from."""

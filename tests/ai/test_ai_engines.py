@@ -7,6 +7,7 @@ from ai.base import EngineError
 from ai.evaluators import evaluator_names, get_evaluator
 from ai.registry import make_engine, presets
 from rules import get_game
+from tests import registered
 
 
 def test_greedy_takes_the_biggest_capture():
@@ -48,7 +49,7 @@ def test_mcts_needs_a_limit():
         make_engine(game, "mcts:time=none").search(game.initial_state())
 
 
-@pytest.mark.parametrize("name", ["kalah", "oware", "hus"])
+@pytest.mark.parametrize("name", registered.sowing())
 def test_sowing_evaluators_see_the_board_from_the_side_to_move(name):
     game = get_game(name)
     state = game.initial_state()
@@ -81,7 +82,7 @@ def test_kalah_default_evaluator_rewards_store_and_seeds():
     assert evaluator.evaluate(game, better) > 0 > evaluator.evaluate(game, worse)
 
 
-@pytest.mark.parametrize("name", ["kalah", "oware", "hus", "magnetic-cave"])
+@pytest.mark.parametrize("name", registered.two_player())
 def test_every_preset_builds_an_engine_that_moves(name):
     game = get_game(name)
     table = presets(game)

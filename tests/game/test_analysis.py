@@ -25,6 +25,7 @@ from game.analysis import (
 from game.evaluation_graph import EvaluationHistory, Point, graph_value, position_value
 from rules import get_game
 from rules.magnetic_cave import FULL
+from tests import registered
 
 WAIT = 120.0
 """A guard against a hang only: every analysis here ends on its own (all proven, or its depth limit)."""
@@ -198,7 +199,7 @@ def test_kalah_without_tables_solves_the_whole_small_game(no_tables):
 
 
 # -- searched values -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["kalah", "oware", "hus"])
+@pytest.mark.parametrize("name", registered.sowing())
 def test_searched_values_are_the_depth_limited_minimax_values_with_their_depth(name, no_tables):
     game = get_game(name)
     state = game.initial_state()

@@ -8,6 +8,7 @@ import rules
 from game.savegame import Seat
 from game.session import Session
 from game.views.panels import BOTTOM_BAR, TOP_BAR
+from tests import registered
 
 Box = tuple[float, float, float, float]
 
@@ -23,7 +24,7 @@ def overlap(a: Box, b: Box) -> bool:
 
 
 @pytest.mark.parametrize("size", [(800, 500), (1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("name", ["kalah", "oware", "hus"])
+@pytest.mark.parametrize("name", registered.with_scene("sowing"))
 def test_the_words_on_a_sowing_board_fit_without_overlap(gui, name, size):  # type: ignore[no-untyped-def]
     width, height = size
     gui.window.set_size(width, height)

@@ -10,6 +10,7 @@ from game.savegame import Seat
 from game.scenes.sowing_board import BoardSpec, layout, pit_number
 from game.session import Session
 from game.views.sowing_view import KEY_WAIT, SowingView
+from tests import registered
 
 
 def board(name: str):  # type: ignore[no-untyped-def]
@@ -18,7 +19,7 @@ def board(name: str):  # type: ignore[no-untyped-def]
     return spec, layout(spec, 0, 0, 1000, 500)
 
 
-@pytest.mark.parametrize("name", ["kalah", "oware", "hus"])
+@pytest.mark.parametrize("name", registered.with_scene("sowing"))
 def test_each_side_counts_its_pits_from_its_own_left_counter_clockwise(name):  # type: ignore[no-untyped-def]
     spec, lay = board(name)
     for player in (0, 1):

@@ -13,6 +13,7 @@ from game.session import Session
 from game.savegame import Seat
 from game.views.sowing_view import SPEEDS, SowingView
 from game.views.title import TitleView
+from tests import registered
 
 
 def open_match(gui, game_name: str, seats: tuple[Seat, Seat], **parameters) -> SowingView:  # type: ignore[no-untyped-def]
@@ -92,7 +93,7 @@ def test_undo_during_the_computers_search_cancels_it_at_once(gui):  # type: igno
     assert_stones_match_the_rules(view)
 
 
-@pytest.mark.parametrize("game_name", ["kalah", "oware", "hus"])
+@pytest.mark.parametrize("game_name", registered.with_scene("sowing"))
 def test_moves_animate_and_end_on_the_rules_position(gui, game_name):  # type: ignore[no-untyped-def]
     if game_name not in [info.name for info in rules.list_games()]:
         pytest.fail(f"{game_name} is not registered")

@@ -19,6 +19,7 @@ import rules
 from game.console.manager import main as text_main
 from game.console.solitaire import main as solitaire_main
 from rules.base import RulesError, read_whole_number
+from tests import registered
 
 HANG_SECONDS = 5.0
 """What these tests allow an answer that must come 'at once': a hang (what they guard against) never
@@ -34,7 +35,7 @@ def test_the_one_rule_for_numbers_refuses_everything_but_ascii_digits(text: str)
     assert read_whole_number(" 42 ") == 42 and read_whole_number("007") == 7
 
 
-@pytest.mark.parametrize("game", ["kalah", "oware", "hus"])
+@pytest.mark.parametrize("game", registered.sowing())
 @pytest.mark.parametrize("text", NOT_NUMBERS[:-3])
 def test_no_game_reads_a_foreign_digit_or_a_sign_as_a_move(game: str, text: str) -> None:
     rules_ = rules.get_game(game)
@@ -142,7 +143,7 @@ LINES = st.one_of(
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["kalah", "oware", "hus", "magnetic-cave"]), st.lists(LINES, min_size=1, max_size=12))
+@given(st.sampled_from(registered.two_player()), st.lists(LINES, min_size=1, max_size=12))
 def test_random_lines_at_a_two_player_prompt_get_a_move_or_a_message(game: str, lines: list[str]) -> None:
     script = ["new", "human", "human", *lines, "quit", "quit"]
     out = io.StringIO()

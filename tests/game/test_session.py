@@ -11,6 +11,7 @@ from game import savegame
 from game.savegame import Seat
 from game.puzzle_session import Puzzle, PuzzleSession
 from game.session import Session
+from tests import registered
 
 HUMAN = Seat()
 COMPUTER = Seat("random", 0.1)
@@ -105,7 +106,7 @@ def test_a_saved_session_loads_as_the_same_game_and_counts_as_saved(tmp_path: Pa
     assert session.is_unsaved
 
 
-@pytest.mark.parametrize("name", ["oware", "hus", "magnetic-cave"])
+@pytest.mark.parametrize("name", registered.two_player())
 def test_undo_then_redo_is_the_identity_in_every_two_player_game(name: str):
     session = Session.new(rules.get_game(name), (HUMAN, COMPUTER), seed=3)
     while len(session.moves) < 6 and not session.is_over:

@@ -83,7 +83,7 @@ def test_move_labels_round_trip_and_sowing_pits_count_from_one(name: str) -> Non
         for move in game.legal_moves(state):
             label = game.move_label(state, move)
             assert game.parse_label(state, label) == move
-            if name in ("kalah", "oware", "hus"):
+            if isinstance(move, int) and hasattr(state, "pits"):  # a sowing game's pit
                 assert label == str(move + 1)
 
 
