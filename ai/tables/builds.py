@@ -82,7 +82,7 @@ def available_memory() -> int:
 def free_disk(folder: Path) -> int:
     """Bytes free on the disk that holds ``folder`` (or its nearest existing parent)."""
     place = Path(folder).absolute()
-    while not place.exists() and place != place.parent:
+    while not binary.exists(place) and place != place.parent:
         place = place.parent
     try:
         return shutil.disk_usage(place).free
@@ -237,12 +237,16 @@ def read_progress(folder: Path | str, pits: int | Variant, empty_capture: bool |
         raw = None
     if not isinstance(raw, dict):
         return BuildProgress(0, -1, -1, 0, 0, now - age, age, f"{path.name} holds no build's progress")
-    pid = _whole(raw, "pid", 0, 0, MAX_PID)
+    pid, target = _whole(raw, "pid", 0, 0, MAX_PID), _whole(raw, "target", -1, -1, 1000)
     started = raw.get("started")
     if not isinstance(started, (int, float)) or isinstance(started, bool) or not math.isfinite(started):
         started = now - age
-    problem = None if is_alive(pid) else f"{path.name} names no running process"
-    return BuildProgress(pid, _whole(raw, "target", -1, -1, 1000), _whole(raw, "layer", -1, -1, 1000),
+    problem = None
+    if target < 0:
+        problem = f"{path.name} names no layer to build"
+    elif not is_alive(pid):
+        problem = f"{path.name} names no running process"
+    return BuildProgress(pid, target, _whole(raw, "layer", -1, -1, 1000),
                          _whole(raw, "done", 0, 0, 1 << 62), _whole(raw, "size", 0, 0, 1 << 62),
                          float(started), age, problem)
 
