@@ -179,7 +179,8 @@ def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_se
             print(f"\nstopped by Ctrl-C after {time.perf_counter() - started:.1f} s: not proved{reached}",
                   file=sys.stderr)
             return 130
-        value, move, depth, nodes, seconds = proof.value, proof.move, proof.depth, proof.nodes, proof.seconds
+        value, depth, nodes, seconds = proof.value, proof.depth, proof.nodes, proof.seconds
+        move: int | None = proof.move
     else:
         bounds, interrupted = interruptible(lambda: prover.prove_within(state, None, cancel, progress), cancel)
         if interrupted or bounds is None or not bounds.is_exact:
@@ -192,8 +193,8 @@ def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_se
             print(f"\nstopped by Ctrl-C after {time.perf_counter() - started:.1f} s before the proof was complete"
                   f"{known}", file=sys.stderr)
             return 130
-        value, move, depth, nodes, seconds = (int(bounds.lower), bounds.move, prover.last_depth, bounds.nodes,
-                                              bounds.seconds)
+        value, depth, nodes, seconds = int(bounds.lower), prover.last_depth, bounds.nodes, bounds.seconds
+        move = bounds.move
     print(f"value: {value:+d} for {mover} (the side to move) with best play; best move: pit {label(state, move)}")
     how = "null-window tests to the end of the game" if depth >= MAX_DEPTH else f"iterations up to {depth} plies"
     print(f"proved in {seconds:.1f} s, {nodes:,} nodes ({how})", flush=True)

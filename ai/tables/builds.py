@@ -226,10 +226,10 @@ def read_progress(folder: Path | str, pits: int | Variant, empty_capture: bool |
         snapshot = binary.read_small(path)
     except FileNotFoundError:
         return None
-    except FileProblem as problem:
+    except FileProblem as unreadable:
         if not binary.exists(path):
             return None  # the folder itself is missing or not a folder: there is no lock in it
-        return BuildProgress(0, -1, -1, 0, 0, now, 0.0, f"{path.name} {problem}")
+        return BuildProgress(0, -1, -1, 0, 0, now, 0.0, f"{path.name} {unreadable}")
     age = now - (snapshot.mtime_ns / 1e9)
     try:
         raw = json.loads(bytes(snapshot.data or b"").decode("utf-8") or "null")
