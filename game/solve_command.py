@@ -97,6 +97,15 @@ def interruptible(work: Callable[[], T], cancel: Any) -> tuple[T | None, bool]:
 
 
 def main(argv: list[str]) -> int:
+    """The command; a Ctrl-C outside the proof or build (while loading, or a second one) ends it with a word."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nstonecave solve: stopped by Ctrl-C; nothing was proved after that point", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     import ai.core
 

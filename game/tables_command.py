@@ -70,8 +70,10 @@ def _game(spec: str):
         game = rules.parse_game_spec(spec)
     except (RulesError, ValueError) as error:
         raise SystemExit(f"stonecave tables: {error}")
-    if game.name not in ("kalah", "oware"):
-        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
+    from ai.tables import TABLE_GAMES
+
+    if game.name not in TABLE_GAMES:
+        raise SystemExit(f"stonecave tables: tables exist for {' and '.join(TABLE_GAMES)}, not {game.name}")
     return game
 
 
@@ -96,6 +98,15 @@ def _status(folder: Path, spec: Variant, seeds: int | None) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """The command; a Ctrl-C outside the proof or build (while loading, or a second one) ends it with a word."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nstonecave tables: stopped by Ctrl-C; nothing was built after that point", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     import ai.core
     from ai import tables
@@ -110,13 +121,17 @@ def main(argv: list[str]) -> int:
             print("stonecave tables: build which game? kalah[:pits=6,...] or oware[:grand_slam=...]",
                   file=sys.stderr)
             return 2
-        for default in (tables.kalah_variant(6, True), tables.oware_variant()):
-            _status(folder, default, args.seeds)
+        import rules
+
+        for name in tables.TABLE_GAMES:  # each game's default variant
+            default = tables.variant_of(rules.get_game(name))
+            if default is not None:
+                _status(folder, default, args.seeds)
         return 0
     game = _game(args.game)
     spec = tables.variant_of(game)
     if spec is None:  # _game accepts only the games with tables
-        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
+        raise SystemExit(f"stonecave tables: {game.name} has no tables")
     if args.seeds is None:
         args.seeds = tables.game_auto_seeds(game, tables.FULL_BYTES if args.action == "build" else None)
     if args.action == "status":
