@@ -21,6 +21,7 @@ FileNotFoundError, as in ``guarded.files``.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import tempfile
@@ -84,10 +85,11 @@ def read_binary(path: str | os.PathLike[str], limit: int) -> Snapshot:
             return Snapshot(None, size, opened.st_mtime_ns)
         data = bytearray(size)
         view = memoryview(data)
+        stream = io.FileIO(descriptor, "rb", closefd=False)
         done = 0
         while done < size:
-            count = os.readv(descriptor, [view[done:done + READ_CHUNK]])
-            if count == 0:
+            count = stream.readinto(view[done:done + READ_CHUNK])
+            if not count:
                 raise FileProblem(f"shrank from {size:,} to {done:,} bytes while it was read")
             done += count
         if os.read(descriptor, 1):

@@ -250,3 +250,26 @@ def test_ctrl_c_stops_a_build_within_a_second_and_keeps_whole_layers(tmp_path: P
     loaded = tables.load_kalah_tables(tmp_path, 6, True)
     assert loaded.top >= 16 and not loaded.problems                 # every layer on disk is whole
     assert f"layers 0..{loaded.top} are whole on disk" in err
+
+
+# -- the guarded primitives the tables use -----------------------------------------------------------------------
+def test_guarded_binary_reads_only_regular_files_within_their_bound(tmp_path: Path) -> None:
+    from guarded import binary
+    from guarded.files import FileProblem
+
+    (tmp_path / "layer").write_bytes(b"x" * 100)
+    assert binary.read_binary(tmp_path / "layer", 100).data == bytearray(b"x" * 100)
+    assert binary.read_binary(tmp_path / "layer", 99).data is None          # too big: not read at all
+    with pytest.raises(FileProblem, match="more than the 50"):
+        binary.read_small(tmp_path / "layer", 50)
+    os.mkfifo(tmp_path / "pipe")
+    for special in (tmp_path / "pipe", Path("/dev/zero"), tmp_path):
+        with pytest.raises(FileProblem, match="not a regular file"):
+            binary.read_small(special)
+    with pytest.raises(FileNotFoundError):
+        binary.read_binary(tmp_path / "missing", 10)
+    assert binary.stamp(tmp_path / "missing") is None and binary.exists(tmp_path / "pipe")
+    assert binary.is_folder(tmp_path) is None and "regular file" in (binary.is_folder(tmp_path / "layer") or "")
+    assert binary.create_exclusively(tmp_path / "lock", b"{}") and (tmp_path / "lock").read_bytes() == b"{}"
+    assert not binary.create_exclusively(tmp_path / "lock", b"other")
+    assert (tmp_path / "lock").read_bytes() == b"{}" and not list(tmp_path.glob("lock.*.tmp"))
