@@ -11,7 +11,9 @@ The same rules as ``guarded.files.read_bytes``, for data the program keeps in me
 - a binary file is *copied* into memory (``read_binary``), never memory-mapped: a layer truncated or rewritten
   on disk while a search reads it changes nothing in the process (a mapped file that shrinks kills the process
   with SIGBUS); a file that changes while it is being read is refused;
-- ``stamp`` and ``exists`` look at a path without opening it (``lstat``) and never raise;
+- ``stamp`` and ``is_folder`` look at a path without opening it and never raise;
+- ``write_atomically`` writes big binary data given in parts (a layer's header and entries) atomically, with no
+  joined copy in memory;
 - ``create_exclusively`` makes a small file that appears whole or not at all, and only if nothing is there
   (written beside it, then hard-linked into place), so a full disk never leaves an empty lock behind.
 
@@ -28,6 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from guarded import files
 from guarded.files import FileProblem, file_kind
 
 LOCK_LIMIT = 4096
@@ -113,15 +116,8 @@ def read_small(path: str | os.PathLike[str], limit: int = LOCK_LIMIT) -> Snapsho
 def stamp(path: str | os.PathLike[str]) -> int | None:
     """The modification time (ns) of whatever is at ``path``, without opening or following it; None when there
     is nothing there or it cannot be looked at.  Never raises."""
-    try:
-        return os.lstat(path).st_mtime_ns
-    except (OSError, ValueError):
-        return None
-
-
-def exists(path: str | os.PathLike[str]) -> bool:
-    """Whether anything (even a broken or looping link) is at ``path``, without opening it.  Never raises."""
-    return stamp(path) is not None
+    found = files.status(path, follow=False)
+    return None if found is None else found.st_mtime_ns
 
 
 def is_folder(path: str | os.PathLike[str]) -> str | None:
@@ -134,6 +130,37 @@ def is_folder(path: str | os.PathLike[str]) -> str | None:
     except (OSError, ValueError) as error:
         return f"unreadable ({getattr(error, 'strerror', None) or error})"
     return None if stat.S_ISDIR(mode) else file_kind(mode)
+
+
+def write_atomically(path: str | os.PathLike[str], *parts: bytes | bytearray | memoryview) -> None:
+    """``guarded.files.write_atomically`` for big binary data given in parts (a layer's header and its
+    entries), so the parts are never joined into one more copy in memory: a temporary file beside ``path``,
+    fsync, rename, fsync the folder.  The file is readable by all (0644: a shared folder's tables)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    files.remove_stale(target)
+    handle, temporary = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            os.fchmod(stream.fileno(), 0o644)  # mkstemp's 0600 would hide a shared folder's tables from others
+            for part in parts:
+                stream.write(part)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    try:
+        folder = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)
 
 
 def create_exclusively(path: str | os.PathLike[str], data: bytes) -> bool:

@@ -55,7 +55,7 @@ from ai.tables.layers import (
     load_kalah_tables, load_oware_tables, load_tables, variant_layer_path, write_layer,
 )
 from ai.tables.solvers import CHUNK, Progress
-from guarded import binary
+from guarded import binary, files
 
 __all__ = [
     "AUTO_BYTES", "BUILD_RATE", "CHUNK", "ENV", "FORMAT_VERSION", "FULL_BYTES", "HEADER", "HEADER_BYTES", "MAGIC",
@@ -240,7 +240,7 @@ def table_value(game: Any, tables: Any, state: Any) -> int | None:
 
 
 def _has_grown(folder: Path, variant: Variant, key: CacheKey, loaded: LoadedTables) -> bool:
-    if loaded.top >= auto_seeds(variant) or binary.exists(progress_path(folder, variant)):
+    if loaded.top >= auto_seeds(variant) or files.exists(progress_path(folder, variant)):
         return False
     stamp = binary.stamp(variant_layer_path(folder, variant, loaded.top + 1))
     return stamp is not None and stamp != _next_layer_seen.get(key)

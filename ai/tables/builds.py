@@ -82,7 +82,7 @@ def available_memory() -> int:
 def free_disk(folder: Path) -> int:
     """Bytes free on the disk that holds ``folder`` (or its nearest existing parent)."""
     place = Path(folder).absolute()
-    while not binary.exists(place) and place != place.parent:
+    while not files.exists(place) and place != place.parent:
         place = place.parent
     try:
         return shutil.disk_usage(place).free
@@ -227,7 +227,7 @@ def read_progress(folder: Path | str, pits: int | Variant, empty_capture: bool |
     except FileNotFoundError:
         return None
     except FileProblem as unreadable:
-        if not binary.exists(path):
+        if not files.exists(path):
             return None  # the folder itself is missing or not a folder: there is no lock in it
         return BuildProgress(0, -1, -1, 0, 0, now, 0.0, f"{path.name} {unreadable}")
     age = now - (snapshot.mtime_ns / 1e9)

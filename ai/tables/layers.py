@@ -14,16 +14,14 @@ size in private memory per process instead of shared page cache (BENCHMARKS.md, 
 """
 from __future__ import annotations
 
-import os
 import struct
-import tempfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ai.tables.games import Variant, as_variant, compiled, describe_header
-from guarded import binary
+from guarded import binary, files
 from guarded.files import FileProblem
 
 MAGIC = b"STONECAVE-TABLE\0"
@@ -141,7 +139,7 @@ def load_tables(folder: Path | str, variant: Variant, max_seeds: int | None = No
         if data is None:
             if why is not None:
                 loaded.problems.append(why)
-            elif binary.exists(variant_layer_path(folder, variant, seeds + 1)):
+            elif files.exists(variant_layer_path(folder, variant, seeds + 1)):
                 loaded.problems.append(f"{path.name} is missing, so the layers above it are not used")
             break
         loaded.buffers.append(data)
@@ -151,28 +149,5 @@ def load_tables(folder: Path | str, variant: Variant, max_seeds: int | None = No
 
 
 def write_layer(path: Path, pits: int | Variant, empty_capture: bool | None, seeds: int, data: Any) -> None:
-    """Write a layer atomically: a temporary file in the same folder, fsync, rename, fsync the folder."""
-    variant = as_variant(pits, empty_capture)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            os.fchmod(stream.fileno(), 0o644)  # mkstemp's 0600 would hide a shared folder's tables from others
-            stream.write(header(variant, seeds, data))
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    try:
-        folder = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(folder)
-    except OSError:
-        pass
-    finally:
-        os.close(folder)
+    """Write a layer atomically (``guarded.binary.write_atomically``: a temporary file, fsync, rename)."""
+    binary.write_atomically(path, header(as_variant(pits, empty_capture), seeds, data), data)
