@@ -9,8 +9,8 @@ its moves proved in turn).  Pits are numbered as on the board and in the console
 
 Every option is checked before anything is allocated: ``--memory`` is a number of MB from 1 to half this
 machine's memory (default: sized to the game, ``ai.kalah_solve.default_memory``), written with the digits 0-9;
-a ``--position`` must hold the variant's seeds.  Ctrl-C stops the proof within a fraction of a second (the
-search runs in a thread and polls a cancel flag) and says what was proved so far.
+a ``--position`` must be one the variant can reach (``Game.check_position``).  Ctrl-C stops the proof within a
+fraction of a second (the search runs in a thread and polls a cancel flag) and says what was proved so far.
 """
 from __future__ import annotations
 
@@ -60,14 +60,14 @@ def parse_number(option: str, text: str, low: float, high: float, unit: str, why
 
 
 def check_position(game: Any, state: Any) -> None:
-    """The position holds exactly the variant's seeds (pits and stores), so nothing is allocated or searched for
-    a board the game cannot reach; OptionError naming the total otherwise."""
-    total = 2 * game.pits * game.seeds
-    held = sum(state.pits) + sum(state.stores)
-    if held != total:
-        shown = f"{held:,}" if held < 10**12 else "far more than that"
-        raise OptionError(f"--position holds {shown} seeds, but {game.spec} always holds {total} (its pits and "
-                          f"stores together); give a position of that game, or name the game it comes from")
+    """The position is one the variant can reach (``Game.check_position``: the seeds it conserves, counts of at
+    least 0), so nothing is allocated or searched for a board the game cannot hold; OptionError otherwise."""
+    from rules import RulesError
+
+    try:
+        game.check_position(state)
+    except (RulesError, ValueError) as error:
+        raise OptionError(f"--position: {error}") from None
 
 
 def interruptible(work: Callable[[], T], cancel: Any) -> tuple[T | None, bool]:
