@@ -48,7 +48,7 @@ from ai.tables.builds import (
 )
 from ai.tables.games import (
     KALAH_BUILD_RATE as BUILD_RATE, OWARE_BUILD_RATES, OWARE_SLAM_NAMES, TABLE_GAMES, TableGame, Variant,
-    as_variant, kalah_variant, oware_variant, rule_name, variant_of,
+    as_variant, kalah_variant, oware_variant, rule_name, two_row_value, variant_of,
 )
 from ai.tables.layers import (
     FORMAT_VERSION, HEADER, HEADER_BYTES, MAGIC, LoadedTables, check_layer, folder_problem, layer_path, layer_size,
@@ -65,7 +65,7 @@ __all__ = [
     "build_in_background", "build_kalah_tables", "build_oware_tables", "build_tables", "check_layer",
     "check_room", "configure", "directory", "ensure", "estimate", "folder_problem", "forget", "free_disk",
     "game_auto_seeds", "kalah_variant", "layer_path", "layer_size", "load_kalah_tables", "load_oware_tables",
-    "load_tables", "oware_variant", "progress_path", "read_progress", "rule_name", "table_value", "tables_for",
+    "load_tables", "oware_variant", "progress_path", "read_progress", "rule_name", "table_value", "tables_for", "two_row_value",
     "variant_layer_path", "variant_of", "write_layer",
 ]
 
@@ -216,27 +216,12 @@ def tables_for(game: Any) -> Any | None:
 
 
 def table_value(game: Any, tables: Any, state: Any) -> int | None:
-    """The exact final margin of ``state`` for its side to move from endgame tables that hold its board (the
-    stores' difference plus the table's margin of the seeds still in play), or None.  Works with any tables
-    object offering ``lookup(own pits, other pits)`` and ``top`` (the most seeds a table holds)."""
-    lookup = getattr(tables, "lookup", None)
-    pits = getattr(state, "pits", None)
-    stores = getattr(state, "stores", None)
-    if lookup is None or pits is None or stores is None or game.is_terminal(state):
-        return None
-    top = getattr(tables, "top", None)
-    if isinstance(top, int) and sum(pits) > top:
-        return None
-    half = len(pits) // 2
-    mover = game.to_move(state)
-    own, other = (pits[:half], pits[half:]) if mover == 0 else (pits[half:], pits[:half])
-    try:
-        rest = lookup(tuple(own), tuple(other))
-    except (ValueError, IndexError, TypeError, KeyError):  # tables that do not hold this board after all
-        return None
-    if rest is None:
-        return None
-    return int(stores[mover] - stores[1 - mover] + rest)
+    """The exact final margin of ``state`` for its side to move from endgame tables that hold its board, or None:
+    the game's own value rule (``TableGame.value``; for a game without an entry, the two-row rule Kalah and
+    Oware share, ``two_row_value``).  Works with any tables object offering ``lookup(own pits, other pits)``
+    and ``top`` (the most seeds a table holds)."""
+    kind = TABLE_GAMES.get(getattr(game, "name", None))  # type: ignore[arg-type]
+    return (two_row_value if kind is None else kind.value)(game, tables, state)
 
 
 def _has_grown(folder: Path, variant: Variant, key: CacheKey, loaded: LoadedTables) -> bool:

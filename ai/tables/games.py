@@ -2,7 +2,8 @@
 
 A ``TableGame`` holds everything the files, the builder and the look-up need to know of a game: its files'
 names, the words that describe a variant, the compiled tables object and layer builder, the build rate the
-estimate uses, how a rules object maps to a variant and the most seeds its boards hold.  Adding a game's tables
+estimate uses, how a rules object maps to a variant, the most seeds its boards hold, and its value rule (a
+position's exact margin from the stores and the table's entry).  Adding a game's tables
 is adding one entry here (and its compiled ``*_tables.pxi``); nothing else in ``ai.tables`` names a game.
 
 A ``Variant`` is one game variant's tables: ``game`` (the entry's name), ``pits`` and ``rule`` (the code stored
@@ -68,6 +69,8 @@ class TableGame:
     """The seeds a rules object's board holds in all (the most any layer of its game can need)."""
     is_rule: Callable[[int, int], bool]
     """Whether a header's (pits, rule) names a variant of this game (for a readable message)."""
+    value: Callable[[Any, Any, Any], "int | None"]
+    """(rules, tables, state) -> the exact final margin for the side to move from the tables, or None."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,30 @@ def describe_header(game: bytes, pits: int, rule: int) -> str:
     return f"{name} pits={pits} rule={rule}"
 
 
+def two_row_value(game: Any, tables: Any, state: Any) -> int | None:
+    """The value rule of the two-row sowing games (Kalah, Oware): the stores' difference plus the table's margin
+    of the seeds still on the board, seen from the side to move (its own row first); None when the game is
+    over, the tables do not hold the board, or the tables have no ``lookup``."""
+    lookup = getattr(tables, "lookup", None)
+    pits = getattr(state, "pits", None)
+    stores = getattr(state, "stores", None)
+    if lookup is None or pits is None or stores is None or game.is_terminal(state):
+        return None
+    top = getattr(tables, "top", None)
+    if isinstance(top, int) and sum(pits) > top:
+        return None
+    half = len(pits) // 2
+    mover = game.to_move(state)
+    own, other = (pits[:half], pits[half:]) if mover == 0 else (pits[half:], pits[:half])
+    try:
+        rest = lookup(tuple(own), tuple(other))
+    except (ValueError, IndexError, TypeError, KeyError):  # tables that do not hold this board after all
+        return None
+    if rest is None:
+        return None
+    return int(stores[mover] - stores[1 - mover] + rest)
+
+
 def _oware_slam(rule: int) -> str:
     return tuple(OWARE_SLAM_NAMES)[rule & 3]
 
@@ -153,6 +180,7 @@ KALAH = TableGame(
     variant_of=lambda game: kalah_variant(game.pits, bool(game.empty_capture)),
     board_seeds=lambda game: 2 * game.pits * game.seeds,
     is_rule=lambda pits, rule: rule in (0, 1),
+    value=two_row_value,
 )
 
 OWARE = TableGame(
@@ -168,6 +196,7 @@ OWARE = TableGame(
     variant_of=lambda game: oware_variant(game.grand_slam, game.skip_start),
     board_seeds=lambda game: 12 * game.seeds,
     is_rule=lambda pits, rule: pits == 6 and rule in (0, 1, 2, 4, 5, 6),
+    value=two_row_value,
 )
 
 TABLE_GAMES: dict[str, TableGame] = {entry.name: entry for entry in (KALAH, OWARE)}
