@@ -11,7 +11,7 @@ The same rules as ``guarded.files.read_bytes``, for data the program keeps in me
 - a binary file is *copied* into memory (``read_binary``), never memory-mapped: a layer truncated or rewritten
   on disk while a search reads it changes nothing in the process (a mapped file that shrinks kills the process
   with SIGBUS); a file that changes while it is being read is refused;
-- ``stamp`` and ``is_folder`` look at a path without opening it and never raise;
+- ``stamp`` and ``not_a_folder`` look at a path without opening it and never raise;
 - ``write_atomically`` writes big binary data given in parts (a layer's header and entries) atomically, with no
   joined copy in memory;
 - ``create_exclusively`` makes a small file that appears whole or not at all, and only if nothing is there
@@ -120,7 +120,7 @@ def stamp(path: str | os.PathLike[str]) -> int | None:
     return None if found is None else found.st_mtime_ns
 
 
-def is_folder(path: str | os.PathLike[str]) -> str | None:
+def not_a_folder(path: str | os.PathLike[str]) -> str | None:
     """None when ``path`` is a folder (or does not exist yet); else what it is, in words ("a regular file",
     "a named pipe (FIFO)", "unreadable: ..."), so a caller can say why it cannot hold files."""
     try:

@@ -102,7 +102,7 @@ def check_layer(path: Path, pits: int | Variant, empty_capture: bool | None,
 
 def folder_problem(folder: Path) -> str | None:
     """Why ``folder`` cannot hold tables (it is a file, a FIFO, a device...), or None."""
-    kind = binary.is_folder(folder)
+    kind = binary.not_a_folder(folder)
     return None if kind is None else f"{folder} is {kind}, not a folder: no tables can be read or built there"
 
 

@@ -269,7 +269,7 @@ def test_guarded_binary_reads_only_regular_files_within_their_bound(tmp_path: Pa
     with pytest.raises(FileNotFoundError):
         binary.read_binary(tmp_path / "missing", 10)
     assert binary.stamp(tmp_path / "missing") is None and binary.stamp(tmp_path / "pipe") is not None
-    assert binary.is_folder(tmp_path) is None and "regular file" in (binary.is_folder(tmp_path / "layer") or "")
+    assert binary.not_a_folder(tmp_path) is None and "regular file" in (binary.not_a_folder(tmp_path / "layer") or "")
     assert binary.create_exclusively(tmp_path / "lock", b"{}") and (tmp_path / "lock").read_bytes() == b"{}"
     assert not binary.create_exclusively(tmp_path / "lock", b"other")
     assert (tmp_path / "lock").read_bytes() == b"{}" and not list(tmp_path.glob("lock.*.tmp"))
