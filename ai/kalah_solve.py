@@ -23,6 +23,20 @@ from rules.kalah import Kalah, KalahState
 
 MAX_DEPTH = 250
 """Deeper than any Kalah game this prover can finish (``search.pxi`` allows 254)."""
+FULL_MEMORY = 1024.0
+"""The transposition table (MB) for Kalah(6,4), 48 seeds: what its proof needs (BENCHMARKS.md)."""
+FULL_SEEDS = 48
+SMALLEST_MEMORY = 16.0
+
+
+def default_memory(game: Kalah) -> float:
+    """The transposition table (MB) a proof of ``game`` gets unless told otherwise: ``FULL_MEMORY`` for a game of
+    ``FULL_SEEDS`` seeds or more, half as much for every two seeds fewer, at least ``SMALLEST_MEMORY``.  A table
+    is paged in as a proof touches it, in 2 MB huge pages, and a small game's proof scatters its few thousand
+    positions over all of a big one: 1 GB for Kalah(4,3), 24 seeds, costs 1.6-7 s of page zeroing for a proof
+    that 16 MB does in a hundredth of a second."""
+    seeds = 2 * game.pits * game.seeds
+    return max(SMALLEST_MEMORY, FULL_MEMORY / 2 ** max(0, (FULL_SEEDS - seeds) / 2))
 
 
 @dataclass(frozen=True)
@@ -91,12 +105,14 @@ class KalahProver:
         self.last_depth = 0
         """The depth of the last proof: the resolved iteration's, or ``MAX_DEPTH`` for tests to the end."""
 
-    def prove(self, state: KalahState, progress: ProgressFn | None = None) -> Proof:
-        """The exact value of ``state`` for the side to move (the game must not be over)."""
+    def prove(self, state: KalahState, progress: ProgressFn | None = None,
+              cancel: CancelToken | None = None) -> Proof:
+        """The exact value of ``state`` for the side to move (the game must not be over), by iterative
+        deepening to a resolved iteration; SearchAborted when ``cancel`` is set first."""
         if self.game.is_terminal(state):
             raise ValueError("the game is over: nothing to prove")
         root = self.kernel.encode(state)
-        run = self.kernel.make_run(self.table, None, 256, state)
+        run = self.kernel.make_run(self.table, None if cancel is None else _Deadline(None, cancel=cancel), 256, state)
         started = time.perf_counter()
         self.table.new_search()
         for depth in range(1, MAX_DEPTH + 1):
@@ -110,11 +126,11 @@ class KalahProver:
         raise RuntimeError(f"not resolved within {MAX_DEPTH} plies")
 
     def prove_by_tests(self, state: KalahState, progress: ProgressFn | None = None, first_depth: int = 14,
-                       deadline: float | None = None) -> Proof:
+                       deadline: float | None = None, cancel: CancelToken | None = None) -> Proof:
         """The exact value by null-window tests to the end of the game (MTD(f) on whole margins), after a
         short iterative deepening that gives the first guess and the move ordering.  SearchAborted when
-        ``deadline`` passes first."""
-        bounds = self.prove_within(state, deadline, progress=progress, first_depth=first_depth)
+        ``deadline`` passes or ``cancel`` is set first."""
+        bounds = self.prove_within(state, deadline, cancel, progress=progress, first_depth=first_depth)
         if not bounds.is_exact:
             raise SearchAborted
         assert bounds.move is not None
@@ -178,16 +194,17 @@ class KalahProver:
         return bounds()
 
     def principal_variation(self, state: KalahState, value: int, limit: int = 400,
-                            seconds: float | None = None) -> tuple[tuple[int, ...], bool]:
+                            seconds: float | None = None,
+                            cancel: CancelToken | None = None) -> tuple[tuple[int, ...], bool]:
         """A line of perfect play from ``state``, each move proved again on the way (cheap: the table is warm),
-        and whether it reached the end of the game (``seconds`` may stop it earlier)."""
+        and whether it reached the end of the game (``seconds`` or ``cancel`` may stop it earlier)."""
         game = self.game
         line: list[int] = []
         mover = game.to_move(state)
         deadline = None if seconds is None else time.perf_counter() + seconds
         while not game.is_terminal(state) and len(line) < limit:
             try:
-                proof = self.prove_by_tests(state, deadline=deadline)
+                proof = self.prove_by_tests(state, deadline=deadline, cancel=cancel)
             except SearchAborted:
                 return tuple(line), False
             line.append(proof.move)

@@ -3,6 +3,8 @@
     python bench/bench_kalah_tables.py build --pits 6 --seeds 18 [--folder DIR] [--standard] [--threads 2]
     python bench/bench_kalah_tables.py lookups --pits 6 --seeds 18 --folder DIR [--count 5000000]
     python bench/bench_kalah_tables.py solve --game kalah:pits=6,seeds=3 --folder DIR [--top 18] [--mtd]
+    python bench/bench_kalah_tables.py load --pits 6 --seeds 18 --folder DIR
+    python bench/bench_kalah_tables.py command --game kalah:pits=4,seeds=3 --folder DIR [--repeat 5]
 
 Each prints one JSON object per measurement (seconds are wall time on this machine); ``build`` reuses the
 verified layers already in ``--folder`` and times only the ones it builds.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import sys
@@ -69,6 +72,56 @@ def lookups(args) -> None:
                    "M/s (one core)")
 
 
+def memory_kb() -> dict[str, int]:
+    """This process's resident memory by kind (kB): ``RssAnon`` (private) and ``RssFile`` (file pages)."""
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(("RssAnon:", "RssFile:")):
+            name, value = line.split(":")
+            fields[name] = int(value.split()[0])
+    return fields
+
+
+def load(args) -> None:
+    """Loading (verifying and copying into memory) the layers 0..--seeds: the time and the memory it adds."""
+    before = memory_kb()
+    started = time.perf_counter()
+    loaded = tables.load_kalah_tables(args.folder, args.pits, not args.standard, max_seeds=args.seeds)
+    seconds = time.perf_counter() - started
+    after = memory_kb()
+    size = sum(tables.layer_size(args.pits, s) for s in range(loaded.top + 1))
+    private = (after["RssAnon"] - before["RssAnon"]) / 1024
+    shared = (after["RssFile"] - before["RssFile"]) / 1024
+    emit(kind="load", pits=args.pits, top=loaded.top, entries=size, seconds=round(seconds, 3),
+         private_mb=round(private, 1), file_pages_mb=round(shared, 1))
+    record(args.record, "kalah_tables", f"load and verify layers 0..{loaded.top} ({size / 1e6:.1f} MB)",
+           round(seconds, 2), f"s; {private:.0f} MB private memory added (copied, never mapped)")
+
+
+def command(args) -> None:
+    """``stonecave solve GAME --folder DIR --no-pv`` as a player runs it (a fresh process, wall time, median of
+    --repeat), with its default table size and, as the same-run yardstick, with the 1024 MB it took before."""
+    import statistics
+    import subprocess
+
+    def timed(*extra: str) -> float:
+        runs = []
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "game", "solve", args.game, "--folder", str(args.folder), "--no-pv",
+                            *extra], check=True, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            runs.append(time.perf_counter() - started)
+        return statistics.median(runs)
+
+    now, before = timed(), timed("--memory", "1024")
+    game = parse_game_spec(args.game)
+    top = tables.load_kalah_tables(args.folder, game.pits, bool(game.empty_capture)).top
+    emit(kind="command", game=game.spec, tables_top=top, seconds=round(now, 2), with_1024_mb=round(before, 2))
+    record(args.record, "kalah_tables", f"stonecave solve {game_label(game)} with layers 0..{top}, whole command",
+           round(now, 2), f"s (median of {args.repeat}; the table sized to the game)",
+           yardstick=f"{before:.2f} s with --memory 1024, the old default", ratio=round(now / before, 3))
+
+
 def solve(args) -> None:
     from ai.kalah_solve import KalahProver
 
@@ -89,7 +142,8 @@ def solve(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("build", "lookups", "solve"))
+    parser.add_argument("what", choices=("build", "lookups", "solve", "load", "command"))
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=18)
     parser.add_argument("--folder", default=None)
@@ -102,7 +156,7 @@ def main() -> None:
     parser.add_argument("--mtd", action="store_true")
     add_flag(parser)
     args = parser.parse_args()
-    {"build": build, "lookups": lookups, "solve": solve}[args.what](args)
+    {"build": build, "lookups": lookups, "solve": solve, "load": load, "command": command}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,30 @@
 """``stonecave solve``: the exact value of a Kalah start (or of a position in the game's notation).
 
     stonecave solve kalah:pits=6,seeds=4[,empty_capture=false] [--position TEXT] [--folder DIR] [--no-pv]
+                    [--memory MB] [--deepening] [--pv-seconds S]
 
 It uses the endgame tables of the variant found in the settings folder (``stonecave tables build``), shows
 each iteration of the proof, then prints the value for the side to move and a principal variation (each of
-its moves proved in turn).
+its moves proved in turn).  Pits are numbered as on the board and in the console: 1..n from the mover's left.
+
+Every option is checked before anything is allocated: ``--memory`` is a number of MB from 1 to half this
+machine's memory (default: sized to the game, ``ai.kalah_solve.default_memory``), written with the digits 0-9;
+a ``--position`` must be one the variant can reach (``Game.check_position``).  Ctrl-C stops the proof within a
+fraction of a second (the search runs in a thread and polls a cancel flag) and says what was proved so far.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
+"""A size or time on the command line: digits 0-9, an optional decimal part (no exponent, sign or nan)."""
+T = TypeVar("T")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -21,71 +34,192 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--folder", type=Path, default=None, help="the tables' folder (default: the settings folder)")
     parser.add_argument("--no-tables", action="store_true", help="search without the endgame tables")
     parser.add_argument("--no-pv", action="store_true", help="print the value only, not a principal variation")
-    parser.add_argument("--memory", type=float, default=1024, help="transposition table in MB (default 1024)")
+    parser.add_argument("--memory", default=None,
+                        help="transposition table in MB (default: sized to the game, 1024 for Kalah(6,4))")
     parser.add_argument("--deepening", action="store_true",
                         help="prove by iterative deepening to a resolved iteration instead of MTD(f) null-window tests")
-    parser.add_argument("--pv-seconds", type=float, default=300,
+    parser.add_argument("--pv-seconds", default="300",
                         help="stop proving the principal variation's moves after this long (default 300)")
     return parser
 
 
+class OptionError(ValueError):
+    """A bad option or position: the message says what is wrong and what would be right."""
+
+
+def parse_number(option: str, text: str, low: float, high: float, unit: str, why_high: str = "") -> float:
+    """``text`` as a number from ``low`` to ``high`` written with the digits 0-9; OptionError otherwise."""
+    shown = text if len(text) <= 20 else text[:17] + "..."
+    if NUMBER.fullmatch(text) is None:
+        raise OptionError(f"{option} is a number of {unit} from {low:g} to {high:,.0f}{why_high}, written with the "
+                          f"digits 0-9, not {shown!r}")
+    value = float(text)
+    if not low <= value <= high:
+        raise OptionError(f"{option} is a number of {unit} from {low:g} to {high:,.0f}{why_high}, not {shown}")
+    return value
+
+
+def check_position(game: Any, state: Any) -> None:
+    """The position is one the variant can reach (``Game.check_position``: the seeds it conserves, counts of at
+    least 0), so nothing is allocated or searched for a board the game cannot hold; OptionError otherwise."""
+    from rules import RulesError
+
+    try:
+        game.check_position(state)
+    except (RulesError, ValueError) as error:
+        raise OptionError(f"--position: {error}") from None
+
+
+def interruptible(work: Callable[[], T], cancel: Any) -> tuple[T | None, bool]:
+    """``work()`` in a thread while this one waits for Ctrl-C: the first Ctrl-C sets ``cancel`` (the compiled
+    search polls its flag every few hundred nodes) and waits for ``work`` to return.  (its result, whether
+    Ctrl-C was pressed); an exception in ``work`` is raised here."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # raised again in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="solve", daemon=True)
+    thread.start()
+    interrupted = False
+    while thread.is_alive():
+        try:
+            thread.join(0.05)
+        except KeyboardInterrupt:
+            interrupted = True
+            cancel.cancel()
+    if "error" in outcome and not (interrupted and type(outcome["error"]).__name__ == "SearchAborted"):
+        raise outcome["error"]
+    return outcome.get("value"), interrupted
+
+
 def main(argv: list[str]) -> int:
+    """The command; a Ctrl-C outside the proof or build (while loading, or a second one) ends it with a word."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nstonecave solve: stopped by Ctrl-C; nothing was proved after that point", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     import ai.core
-    import rules
-    from ai import tables
-    from rules import RulesError
-    from rules.kalah import Kalah
 
     if ai.core.module() is None:
         print(f"stonecave solve: the prover runs on the compiled core, which is missing: {ai.core.status().why}",
               file=sys.stderr)
         return 1
     try:
-        game = rules.parse_game_spec(args.game)
-        if not isinstance(game, Kalah):
-            raise ValueError(f"solve proves Kalah positions, not {game.name}")
-        state = game.initial_state() if args.position is None else game.from_text(args.position)
-    except (RulesError, ValueError) as error:
+        game, state, memory, pv_seconds = _checked(args)
+    except OptionError as error:
         print(f"stonecave solve: {error}", file=sys.stderr)
         return 2
     if game.is_terminal(state):
         print(f"the game is over: {game.outcome(state)}")
         return 0
-    from ai.kalah_solve import KalahProver
+    return _solve(args, game, state, memory, pv_seconds)
+
+
+def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
+    """The game, the position, the table's MB and the PV's seconds, each checked; OptionError otherwise."""
+    import rules
+    from ai.kalah_solve import default_memory
+    from ai.search import machine_megabytes
+    from rules import RulesError
+    from rules.kalah import Kalah
+
+    try:
+        game = rules.parse_game_spec(args.game)
+        if not isinstance(game, Kalah):
+            raise OptionError(f"solve proves Kalah positions, not {game.name}")
+        state = game.initial_state() if args.position is None else game.from_text(args.position)
+    except (RulesError, ValueError) as error:
+        raise OptionError(str(error)) from None
+    check_position(game, state)
+    limit = machine_megabytes() / 2
+    memory = default_memory(game) if args.memory is None else parse_number(
+        "--memory", args.memory, 1, limit, "MB", " (half this machine's memory)")
+    pv_seconds = parse_number("--pv-seconds", args.pv_seconds, 0, 86_400, "seconds")
+    return game, state, min(memory, limit), pv_seconds
+
+
+def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_seconds: float) -> int:
+    from ai import tables
+    from ai.base import CancelToken
+    from ai.kalah_solve import KalahProver, MAX_DEPTH
     from game.tables_command import tables_folder
 
     loaded = None
     if not args.no_tables:
         folder = args.folder or tables_folder()
-        loaded = tables.load_kalah_tables(folder, game.pits, bool(game.empty_capture))
+        # layers above the game's seeds can never be looked up: they are not read
+        loaded = tables.load_kalah_tables(folder, game.pits, bool(game.empty_capture),
+                                          max_seeds=2 * game.pits * game.seeds)
         for problem in loaded.problems:
             print(f"warning: {problem}", file=sys.stderr)
         if loaded.top >= 0:
             print(f"endgame tables: every board of 0..{loaded.top} seeds ({folder})")
         else:
             print(f"endgame tables: none in {folder} (build them: stonecave tables build {game.spec})")
-    prover = KalahProver(game, None if loaded is None or loaded.top < 0 else loaded.tables, args.memory)
+    prover = KalahProver(game, None if loaded is None or loaded.top < 0 else loaded.tables, memory)
     started = time.perf_counter()
+    last: list[Any] = []
 
-    def progress(iteration) -> None:
-        kind = "to the end " if iteration.depth >= 250 else f"depth {iteration.depth:5d}"
-        print(f"  {kind}  bound {iteration.score:+7.2f}  move {iteration.move}  "
+    def label(position: Any, move: int | None) -> str:
+        return "-" if move is None else game.move_label(position, move)
+
+    def progress(iteration: Any) -> None:
+        last[:] = [iteration]
+        kind = "to the end " if iteration.depth >= MAX_DEPTH else f"depth {iteration.depth:5d}"
+        print(f"  {kind}  bound {iteration.score:+7.2f}  move {label(state, iteration.move):>2}  "
               f"{iteration.nodes:>14,} nodes  {iteration.seconds:8.1f} s"
               + ("  (proved)" if iteration.resolved else ""), flush=True)
 
-    try:
-        proof = (prover.prove if args.deepening else prover.prove_by_tests)(state, progress)
-    except KeyboardInterrupt:
-        print("\nstopped before the proof was complete", file=sys.stderr)
-        return 130
+    cancel = CancelToken()
     mover = "South" if game.to_move(state) == 0 else "North"
-    print(f"value: {proof.value:+d} for {mover} (the side to move) with best play; best move: pit {proof.move}")
-    how = "null-window tests to the end of the game" if proof.depth >= 250 else f"iterations up to {proof.depth} plies"
-    print(f"proved in {proof.seconds:.1f} s, {proof.nodes:,} nodes ({how})")
-    if not args.no_pv:
-        line, complete = prover.principal_variation(state, proof.value, seconds=args.pv_seconds)
-        ending = "to the end of the game" if complete else f"first {len(line)} moves; stopped after {args.pv_seconds:g} s"
-        print(f"principal variation ({ending}, {time.perf_counter() - started:.1f} s in all; pits as numbered "
-              f"from each mover's left): " + " ".join(str(move) for move in line))
-    return 0
+    if args.deepening:
+        proof, interrupted = interruptible(lambda: prover.prove(state, progress, cancel), cancel)
+        if interrupted or proof is None:
+            reached = f"; the last iteration reached depth {last[0].depth}" if last else ""
+            print(f"\nstopped by Ctrl-C after {time.perf_counter() - started:.1f} s: not proved{reached}",
+                  file=sys.stderr)
+            return 130
+        value, depth, nodes, seconds = proof.value, proof.depth, proof.nodes, proof.seconds
+        move: int | None = proof.move
+    else:
+        bounds, interrupted = interruptible(lambda: prover.prove_within(state, None, cancel, progress), cancel)
+        if interrupted or bounds is None or not bounds.is_exact:
+            known = ""
+            if bounds is not None and (bounds.lower > -float("inf") or bounds.upper < float("inf")):
+                low = "?" if bounds.lower == -float("inf") else f"{bounds.lower:+.0f}"
+                high = "?" if bounds.upper == float("inf") else f"{bounds.upper:+.0f}"
+                keeps = "" if bounds.move is None else f"; pit {label(state, bounds.move)} secures {low}"
+                known = f": the value for {mover} is between {low} and {high}{keeps}"
+            print(f"\nstopped by Ctrl-C after {time.perf_counter() - started:.1f} s before the proof was complete"
+                  f"{known}", file=sys.stderr)
+            return 130
+        value, depth, nodes, seconds = int(bounds.lower), prover.last_depth, bounds.nodes, bounds.seconds
+        move = bounds.move
+    print(f"value: {value:+d} for {mover} (the side to move) with best play; best move: pit {label(state, move)}")
+    how = "null-window tests to the end of the game" if depth >= MAX_DEPTH else f"iterations up to {depth} plies"
+    print(f"proved in {seconds:.1f} s, {nodes:,} nodes ({how})", flush=True)
+    if args.no_pv:
+        return 0
+    pv, interrupted = interruptible(
+        lambda: prover.principal_variation(state, value, seconds=pv_seconds, cancel=cancel), cancel)
+    line, complete = pv if pv is not None else ((), False)
+    labels, position = [], state
+    for step in line:
+        labels.append(label(position, step))
+        position = game.apply(position, step)
+    if interrupted:
+        ending = f"first {len(line)} moves; stopped by Ctrl-C"
+    else:
+        ending = "to the end of the game" if complete else f"first {len(line)} moves; stopped after {pv_seconds:g} s"
+    print(f"principal variation ({ending}, {time.perf_counter() - started:.1f} s in all; pits numbered 1..{game.pits} "
+          f"from each mover's left): " + " ".join(labels))
+    return 130 if interrupted else 0

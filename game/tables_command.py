@@ -11,6 +11,11 @@ first-use set (0..14 seeds) the Strongest presets build by themselves in the bac
 a build's progress (without a game: Kalah's and Oware's default variants).  One build runs per variant and
 folder.  An Oware layer is solved by repeated passes (value iteration), so its progress bar counts the entries
 evaluated and grows as passes are added.
+
+Before it starts, ``build`` checks that the layers fit: every layer is held in memory while the next is solved,
+and the new ones are written to the folder's disk; a set that does not fit the machine's available memory or the
+folder's free disk is refused with the largest ``--seeds`` that would.  ``--seeds`` is written with the digits
+0-9.  Ctrl-C stops a build within a second: the layers written before it are whole and kept, the lock removed.
 """
 from __future__ import annotations
 
@@ -36,11 +41,25 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("game", nargs="?", default=None,
                         help="kalah, kalah:pits=6,empty_capture=false, oware or oware:grand_slam=capture "
                              "(status without one: kalah and oware)")
-    parser.add_argument("--seeds", type=int, default=None,
+    parser.add_argument("--seeds", type=_seeds, default=None,
                         help="largest number of seeds on the board to cover (default: the first-use set, "
                              "18 for 6-pit Kalah, 14 for Oware)")
     parser.add_argument("--folder", type=Path, default=None, help="where the tables go (default: the settings folder)")
     return parser
+
+
+SEEDS_LIMIT = 100
+"""The most seeds a table layer can hold (``kalah_tables.pxi``'s ``KT_MAX_SEEDS``)."""
+
+
+def _seeds(text: str) -> int:
+    """``--seeds``: a whole number 0..100 written with the digits 0-9 (argparse turns the error into a
+    one-line usage message)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > SEEDS_LIMIT:
+        shown = text if len(text) <= 12 else text[:9] + "..."
+        raise argparse.ArgumentTypeError(f"is a whole number of seeds 0..{SEEDS_LIMIT} written with the digits "
+                                         f"0-9, not {shown!r}")
+    return int(text)
 
 
 def _game(spec: str):
@@ -51,8 +70,10 @@ def _game(spec: str):
         game = rules.parse_game_spec(spec)
     except (RulesError, ValueError) as error:
         raise SystemExit(f"stonecave tables: {error}")
-    if game.name not in ("kalah", "oware"):
-        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
+    from ai.tables import TABLE_GAMES
+
+    if game.name not in TABLE_GAMES:
+        raise SystemExit(f"stonecave tables: tables exist for {' and '.join(TABLE_GAMES)}, not {game.name}")
     return game
 
 
@@ -61,6 +82,9 @@ def _status(folder: Path, spec: Variant, seeds: int | None) -> None:
 
     loaded = tables.load_tables(folder, spec, max_seeds=seeds)
     variant = spec.describe
+    if tables.folder_problem(folder) is not None:
+        print(f"{variant}: no tables ({tables.folder_problem(folder)})")
+        return
     for problem in loaded.problems:
         print(f"warning: {problem}", file=sys.stderr)
     if loaded.top < 0:
@@ -74,6 +98,15 @@ def _status(folder: Path, spec: Variant, seeds: int | None) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """The command; a Ctrl-C outside the proof or build (while loading, or a second one) ends it with a word."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("\nstonecave tables: stopped by Ctrl-C; nothing was built after that point", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     import ai.core
     from ai import tables
@@ -88,31 +121,47 @@ def main(argv: list[str]) -> int:
             print("stonecave tables: build which game? kalah[:pits=6,...] or oware[:grand_slam=...]",
                   file=sys.stderr)
             return 2
-        for default in (tables.kalah_variant(6, True), tables.oware_variant()):
-            _status(folder, default, args.seeds)
+        import rules
+
+        for name in tables.TABLE_GAMES:  # each game's default variant
+            default = tables.variant_of(rules.get_game(name))
+            if default is not None:
+                _status(folder, default, args.seeds)
         return 0
     game = _game(args.game)
     spec = tables.variant_of(game)
     if spec is None:  # _game accepts only the games with tables
-        raise SystemExit(f"stonecave tables: tables exist for kalah and oware, not {game.name}")
+        raise SystemExit(f"stonecave tables: {game.name} has no tables")
     if args.seeds is None:
         args.seeds = tables.game_auto_seeds(game, tables.FULL_BYTES if args.action == "build" else None)
-    if not 0 <= args.seeds <= 40:
-        print("stonecave tables: --seeds is 0..40", file=sys.stderr)
-        return 2
     if args.action == "status":
         _status(folder, spec, args.seeds)
         return 0
+    why_not = tables.folder_problem(folder)
+    if why_not is not None:
+        print(f"stonecave tables: {why_not}; give another with --folder", file=sys.stderr)
+        return 2
     loaded = tables.load_tables(folder, spec, max_seeds=args.seeds)
     variant = spec.describe
     for problem in loaded.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    cost = tables.estimate(spec if spec.game == "oware" else spec.pits, args.seeds, loaded.top)
     if loaded.top >= args.seeds:
         print(f"{variant}: layers 0..{loaded.top} are already built and verified in {folder}")
         return 0
+    try:
+        spec.layer_size(args.seeds)
+    except ValueError as error:
+        print(f"stonecave tables: --seeds {args.seeds}: {error}", file=sys.stderr)
+        return 2
+    cost = tables.estimate(spec, args.seeds, loaded.top)
     print(f"{variant}: building layers {loaded.top + 1}..{args.seeds} in {folder}")
-    print(f"estimate: {cost.describe()}", flush=True)
+    print(f"estimate: {cost.entries:,} positions, {cost.new_disk_bytes / 1e6:,.1f} MB of disk, "
+          f"{cost.memory_bytes / 1e6:,.1f} MB of memory while they are built, about {cost.seconds:,.0f} s on one core",
+          flush=True)
+    too_big = tables.check_room(folder, spec, args.seeds, loaded.top)
+    if too_big is not None:
+        print(f"stonecave tables: not started: {too_big}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     last = [0.0]
 
@@ -133,14 +182,18 @@ def main(argv: list[str]) -> int:
                   file=sys.stderr)
             return 1
         loaded, built = result
-    except KeyboardInterrupt:
-        print("\nstopped: the layers written so far are complete and kept", file=sys.stderr)
+    except tables.BuildInterrupted as stopped:
+        kept = f"layers 0..{stopped.top} are" if stopped.top >= 0 else "no layer was"
+        wrote = f"{len(stopped.built)} written by this build, " if stopped.built else ""
+        print(f"\nstopped by Ctrl-C after {time.perf_counter() - started:.1f} s: {kept} whole on disk "
+              f"({wrote}in {folder}); the layer being solved was dropped; building again continues from there",
+              file=sys.stderr)
         return 130
     except OSError as error:
         print(f"\nstonecave tables: cannot write the tables ({error.strerror or error})", file=sys.stderr)
         return 1
     for layer in built:
-        sweeps = f" {layer.sweeps:4d} passes" if spec.game == "oware" else ""
+        sweeps = f" {layer.sweeps:4d} passes" if layer.sweeps > 1 else ""
         print(f"  {layer.seeds:3d} seeds: {layer.entries:>13,} positions {layer.seconds:7.2f} s{sweeps}  "
               f"{layer.path.name}")
     print(f"done in {time.perf_counter() - started:.1f} s: every board of 0..{loaded.top} seeds")

@@ -103,22 +103,12 @@ ALLOWED = {
         "PuzzleSearches.open starts the puzzle's search workers; it opens no file",
 }
 
-AWAITING_OTHER_BRANCHES = {
+AWAITING_OTHER_BRANCHES: dict[tuple[str, str], str] = {
     # (module, call) -> what moves it onto guarded/.  These modules belong to the two other issue-31 branches
     # (tables/locks/solve onto guarded.binary; compare/checkpoint/cluster onto guarded.records), which were
     # being written at the same time.  THE LEAD REMOVES THIS LIST AT MERGE; an entry that no longer matches
     # anything already fails below, so it cannot outlive the fix it waits for.  "ai/tables" covers both
     # ai/tables.py and the package ai/tables/ it becomes.
-    ("ai/tables", "open()"): "layer files opened directly (item 1: a FIFO hangs); branch h31-tables",
-    ("ai/tables", "os.fstat()"): "layer size read beside the open; branch h31-tables",
-    ("ai/tables", "mmap.mmap()"): "layers mapped in place (item 5: SIGBUS when truncated); branch h31-tables",
-    ("ai/tables", ".exists()"): "layer and folder probes; branch h31-tables",
-    ("ai/tables", "tempfile.mkstemp()"): "layer writes by hand; branch h31-tables",
-    ("ai/tables", "os.fdopen()"): "layer writes by hand; branch h31-tables",
-    ("ai/tables", "os.replace()"): "layer writes by hand; branch h31-tables",
-    ("ai/tables", "os.open()"): "the lock's exclusive create and the folder fsync; branch h31-tables",
-    ("ai/tables", ".stat()"): "the lock's age and layer stamps (item 2: UnboundLocalError); branch h31-tables",
-    ("ai/tables", ".read_text()"): "the lock read whole (items 3-4: NaN pid, /dev/zero); branch h31-tables",
 }
 AWAITING_MODULES = ("ai/tables", "ai/kalah_solve.py", "ai/perfect.py", "game/tables_command.py",
                     "game/solve_command.py", "ai/tournament.py", "ai/cluster.py", "ai/checkpoint.py")

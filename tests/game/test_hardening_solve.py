@@ -1,0 +1,120 @@
+"""``stonecave solve`` met with hostile options and positions, and Ctrl-C (issue 31): a one-line message and
+exit code 2 for bad input, checked before anything is allocated; pits named from 1 as on the board; a proof
+that stops within a second of Ctrl-C.  Subprocesses with timeouts, small variants."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import ai.core
+from ai import tables
+
+pytestmark = pytest.mark.skipif(ai.core.module() is None, reason="the prover runs on the compiled core")
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "STONECAVE_TABLES": ""}
+
+
+def solve(*argv: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "game", "solve", *argv], capture_output=True, text=True,
+                          timeout=timeout, env=ENV, cwd=ROOT, stdin=subprocess.DEVNULL)
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+# -- 6. --memory -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("memory", ["nan", "-1", "0", "1e12", "99999999", "inf", "٣", "１６", "", "0x10"])
+def test_memory_is_checked_with_its_range_before_anything_is_allocated(memory: str) -> None:
+    error = one_line_error(solve("kalah:pits=3,seeds=2", "--no-tables", "--memory", memory))
+    assert "--memory is a number of MB from 1 to" in error and "half this machine's memory" in error
+
+
+def test_a_sane_memory_is_accepted() -> None:
+    result = solve("kalah:pits=3,seeds=2", "--no-tables", "--no-pv", "--memory", "8.5")
+    assert result.returncode == 0 and "value:" in result.stdout
+
+
+@pytest.mark.parametrize("seconds", ["nan", "-3", "1e9", "٣"])
+def test_pv_seconds_is_checked_too(seconds: str) -> None:
+    assert "--pv-seconds is a number of seconds" in one_line_error(
+        solve("kalah:pits=3,seeds=2", "--no-tables", "--pv-seconds", seconds))
+
+
+# -- 7. positions bounded by the variant -------------------------------------------------------------------------
+@pytest.mark.parametrize("position", [
+    "pits=65536,0,0,0/0,0,0,0 stores=0,0 move=S",
+    "pits=3,3,3,3/3,3,3,3 stores=0,99999999999999999999 move=S",
+    "pits=0,0,0,1/0,0,0,0 stores=0,0 move=S",
+])
+def test_a_position_must_hold_the_variants_seeds(position: str) -> None:
+    error = one_line_error(solve("kalah:pits=4,seeds=3", "--no-tables", "--position", position))
+    assert "--position: " in error or "out of range" in error or "whole number" in error
+    assert "always has exactly 24" in error or "range" in error or "whole number" in error
+
+
+def test_a_position_of_the_variant_is_solved() -> None:
+    result = solve("kalah:pits=4,seeds=3", "--no-tables", "--no-pv", "--position",
+                   "pits=0,0,0,1/0,0,0,1 stores=11,11 move=S")
+    assert result.returncode == 0 and "value: +0 for South" in result.stdout
+
+
+# -- 9. pits numbered from 1 -------------------------------------------------------------------------------------
+def test_solve_names_pits_as_the_board_does() -> None:
+    """Kalah(4,3): the best first move is the second pit from South's left (index 1), "pit 2" everywhere."""
+    from ai.kalah_solve import KalahProver
+    from rules import get_game
+
+    game = get_game("kalah", pits=4, seeds=3)
+    proof = KalahProver(game, None, 16).prove_by_tests(game.initial_state())
+    result = solve("kalah:pits=4,seeds=3", "--no-tables")
+    assert result.returncode == 0
+    assert f"best move: pit {proof.move + 1}" in result.stdout
+    line = result.stdout.split("from each mover's left): ")[1].split()
+    assert set(line) <= {"1", "2", "3", "4"} and "0" not in line
+    state = game.initial_state()
+    for label in line:                                       # the line plays out on the board as printed
+        state = game.apply(state, game.parse_label(state, label))
+    assert game.is_terminal(state) and game.outcome(state).margin(0) == proof.value
+
+
+# -- 8. Ctrl-C ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", [[], ["--deepening"]])
+def test_ctrl_c_stops_a_proof_within_a_second_with_a_message(mode: list[str]) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "game", "solve", "kalah:pits=6,seeds=5", "--no-tables", "--memory", "64", *mode],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert process.stdout is not None
+    first = process.stdout.readline()                        # the proof is under way
+    assert "depth" in first
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    try:
+        out, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert time.perf_counter() - sent < 2.0
+    assert process.returncode == 130 and "stopped by Ctrl-C" in err and "Traceback" not in err, err
+
+
+# -- smaller: a small game with tables is as quick as without ----------------------------------------------------
+def test_a_small_game_reads_only_its_layers_and_a_table_of_its_size(tmp_path: Path) -> None:
+    from ai.kalah_solve import default_memory
+    from rules import get_game
+
+    assert default_memory(get_game("kalah", pits=4, seeds=3)) == 16       # 1024 MB before: 1.6-7 s of page faults
+    assert default_memory(get_game("kalah", pits=6, seeds=4)) == 1024
+    tables.build_kalah_tables(tmp_path, 3, True, 14)
+    result = solve("kalah:pits=3,seeds=2", "--folder", str(tmp_path), "--no-pv")
+    assert result.returncode == 0 and "every board of 0..12 seeds" in result.stdout   # not 0..14
