@@ -131,7 +131,7 @@ cdef struct Solver:
     int64_t nodes
     int64_t limit
     int64_t next_poll
-    double deadline            # a monotonic instant, or -1
+    double deadline            # an instant of sc_monotonic (search.pxi), or -1
     const unsigned char* cancel
     int aborted
     uint64_t root_mine
@@ -436,7 +436,7 @@ cdef class EndgameCore:
             self.s.cancel = &self._flag_view[0]
         else:
             self.s.cancel = NULL
-        self.s.deadline = -1.0 if deadline is None else float(deadline)
+        self.s.deadline = -1.0 if deadline is None else float(deadline) - sc_clock_offset()  # C clock
         self.s.limit = self.s.nodes + int(max_nodes) if max_nodes is not None else (<int64_t>1) << 62
         self.s.next_poll = self.s.nodes  # every call polls at its first node
         self.s.aborted = 0
