@@ -88,3 +88,20 @@ def test_a_stale_build_is_warned_about_named_by_doctor_and_refused_by_the_suite(
     (tmp_path / "ai" / "core" / "search.pxi").write_bytes((CORE / "search.pxi").read_bytes())  # as built again
     fresh = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     assert fresh.returncode == 0 and "1 passed" in fresh.stdout, fresh.stdout + fresh.stderr
+
+
+def _cython_lint(*paths: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", "import sys; from cython_lint.cython_lint import main; sys.exit(main())"]
+    return subprocess.run([*command, *paths], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_cython_sources_pass_cython_lint_with_the_projects_settings(tmp_path: Path) -> None:
+    """Linted like the Python sources, with pyproject.toml's [tool.cython-lint] (120 columns, E702 allowed)."""
+    result = _cython_lint("ai/core")
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
+    # the linter really looks: an unused import and a long line are reported
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (tmp_path / "bad.pyx").write_text("import os\n\n\ndef f():\n    return 0  # " + "x" * 120 + "\n")
+    bad = _cython_lint("bad.pyx", cwd=tmp_path)
+    assert bad.returncode != 0 and "imported but unused" in bad.stdout and "E501" in bad.stdout, bad.stdout + bad.stderr

@@ -293,7 +293,8 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
             cell = quiet_cells[i]
             mine_threats = quiet_threats[i]
             j = i
-            while j > 0 and not (j == 1 and quiet_cells[0] == table_move) and s.history[quiet_cells[j - 1]] < s.history[cell]:
+            while (j > 0 and not (j == 1 and quiet_cells[0] == table_move)
+                   and s.history[quiet_cells[j - 1]] < s.history[cell]):
                 quiet_cells[j] = quiet_cells[j - 1]
                 quiet_threats[j] = quiet_threats[j - 1]
                 j -= 1

@@ -573,7 +573,8 @@ cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, i
     # the order of ai.search._Run.root: the previous best, then ends of the game, then extra turns
     for i in range(count):
         c = &children[i]
-        p = (4 if c.move == s.previous_best else 0) + (2 if c.kind == KIND_FINAL else 0) + (1 if c.kind == KIND_SAME else 0)
+        p = ((4 if c.move == s.previous_best else 0) + (2 if c.kind == KIND_FINAL else 0)
+             + (1 if c.kind == KIND_SAME else 0))
         j = i
         while j > 0 and priority[j - 1] < p:
             priority[j] = priority[j - 1]
