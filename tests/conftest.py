@@ -150,6 +150,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                                 f"({ai.core.status().why})")
 
 
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:  # type: ignore[no-untyped-def]
+    """The Pythons the run covered (tests/test_pythons.py records a line per supported version), printed in the
+    summary so CI's log says which versions were tested."""
+    lines = [value for reports in terminalreporter.stats.values() for report in reports
+             if getattr(report, "when", None) == "call"
+             for name, value in getattr(report, "user_properties", ()) if name == "python_versions"]
+    if lines:
+        terminalreporter.section("supported Pythons")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
 # -- the window and helpers ----------------------------------------------------------------------------------
 class Gui:
     """Drives the session window: frames, clicks, keys and screenshots."""
