@@ -112,6 +112,7 @@ def test_requires_python_names_the_oldest_supported_version() -> None:
     assert current in versions, f"this run's Python {current} is not among the supported {versions}"
 
 
+@pytest.mark.slow
 def test_the_fast_suites_pass_on_every_supported_python_present(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     current = f"{sys.version_info.major}.{sys.version_info.minor}"
     found = {version: find_interpreter(version) for version in supported_versions()}
