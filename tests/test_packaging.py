@@ -158,6 +158,7 @@ def test_a_console_game_plays_to_its_end_from_the_wheel(player: dict[str, Path])
     assert "Traceback" not in result.stderr, result.stderr
 
 
+@pytest.mark.gui  # under CI=true a skip (no display) is a failure (tests/conftest.py)
 def test_the_window_opens_on_the_title_screen_from_the_wheel(player: dict[str, Path]) -> None:
     if not os.environ.get("DISPLAY"):
         pytest.skip("no X display and no Xvfb (tests/conftest.py starts one): the window cannot open")
