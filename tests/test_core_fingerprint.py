@@ -105,3 +105,12 @@ def test_the_cython_sources_pass_cython_lint_with_the_projects_settings(tmp_path
     (tmp_path / "bad.pyx").write_text("import os\n\n\ndef f():\n    return 0  # " + "x" * 120 + "\n")
     bad = _cython_lint("bad.pyx", cwd=tmp_path)
     assert bad.returncode != 0 and "imported but unused" in bad.stdout and "E501" in bad.stdout, bad.stdout + bad.stderr
+
+
+def test_the_rebuild_command_reads_this_projects_configuration() -> None:
+    """The command the stale-build messages give must run with the setuptools installed here (an SPDX licence
+    string, for one, needs setuptools 77 and stopped it once)."""
+    assert ai.core.REBUILD_IN_PLACE == "python setup.py build_ext --inplace"
+    result = subprocess.run([sys.executable, "setup.py", "--name"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0 and result.stdout.strip().splitlines()[-1] == "stonecave", result.stderr[-2000:]
