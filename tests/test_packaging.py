@@ -73,7 +73,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``python -m build``: the sdist, then the wheel built from the unpacked sdist (with this machine's
     compiler, in an isolated build environment)."""
     out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=BUILD_TIMEOUT)
+    built = _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=BUILD_TIMEOUT)
+    (out / "build.log").write_text(built.stdout + built.stderr, encoding="utf-8")
     return out
 
 
@@ -123,6 +124,13 @@ def test_the_sdist_has_the_sources_and_nothing_a_build_left_behind(dist: Path) -
     assert {"setup.py", "pyproject.toml", "README.md", "ai/core/_core.pyx", "ai/core/search.pxi",
             "ai/core/fingerprint.py", "assets/icons/stonecave.png"} <= set(names)
     assert not [name for name in names if name.endswith((".c", ".so", ".pyc"))], "build products in the sdist"
+
+
+def test_the_sdist_builds_the_compiled_core_where_a_compiler_exists(dist: Path) -> None:
+    """``python -m build`` builds the wheel from the unpacked sdist: a wheel with the core is the sdist's build."""
+    log = (dist / "build.log").read_text(encoding="utf-8")
+    assert "Building wheel from sdist" in log and "building 'ai.core._core' extension" in log, log[-3000:]
+    assert "was not built" not in log, log[-3000:]  # setup.py's warning when the compile fails
 
 
 def test_the_wheel_carries_the_compiled_core_and_the_data_but_no_c_source(dist: Path) -> None:
