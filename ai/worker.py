@@ -15,7 +15,7 @@ once a frame (in ``on_update``).  It never joins or waits on the thread::
 
 How it stays responsive: the worker turns ``Limits.time`` into a ``CancelToken`` deadline, and the engine
 calls ``token.check()`` every few hundred nodes, which yields the GIL (``time.sleep(0)``, so the window keeps
-its frame rate; see ``shared/TESTING-GUI.md``) and aborts the search once cancelled or out of time.  The
+its frame rate; tests/game/test_gui_pacing.py) and aborts the search once cancelled or out of time.  The
 engine then returns its last completed iteration.
 
 The deadline does not depend on the engine unwinding in time: a second thread, the *watchdog*, sleeps until

@@ -6,6 +6,7 @@
     stonecave games                list the games and their parameters
     stonecave engines [GAME]       list the engines and their parameters, and the search core in use
     stonecave doctor               which search core runs (compiled or pure Python) and why; what is missing
+    stonecave desktop install      put StoneCave in the desktop's application menu (uninstall removes it)
     stonecave tables build kalah[:pits=6,empty_capture=false] [--seeds N]   build Kalah endgame tables
     stonecave solve kalah:pits=6,seeds=4 [--position TEXT]                   prove a Kalah position's value
 
@@ -212,6 +213,10 @@ def _main(argv: list[str] | None) -> int:
         from game.doctor import main as doctor_main
 
         return doctor_main(rest)
+    if command == "desktop":
+        from game.desktop import main as desktop_main
+
+        return desktop_main(rest)
     if command == "tables":
         from game.tables_command import main as tables_main
 

@@ -1,6 +1,6 @@
 """The look of StoneCave in one place: the palette, the fonts and the styles of the menu widgets.
 
-Colours follow ``shared/UI-DESIGN.md``: a warm wooden board on a dark table, glass stones in a few muted tones.
+Colours: a warm wooden board on a dark table, glass stones in a few muted tones.
 Fonts are loaded once by ``load_fonts`` and named explicitly, so text looks the same on every machine (and
 screenshots are comparable across machines): the display face, Quicksand (regular and bold), ships in
 ``assets/fonts`` (SIL Open Font License, ``assets/fonts/OFL.txt``); body text is arcade's bundled Liberation

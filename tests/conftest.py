@@ -7,6 +7,8 @@
 - ``gui`` helpers step frames (events, a fixed 1/60 s update, a draw, a flip), click, press keys and grab
   screenshots.
 - Under ``CI=true`` a skipped ``gui`` test is a failure: the window tests must really run in CI.
+- A compiled core that no longer matches its ``.pyx``/``.pxi`` sources (edited and not rebuilt) stops the run
+  before collection, with the rebuild command: tests passing against an old build would prove nothing.
 """
 from __future__ import annotations
 
@@ -77,7 +79,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                                               f"{', '.join(stale)}"), stacklevel=2)
 
 
+def stale_core_message() -> str | None:
+    """Why the suite must not run on this checkout's compiled core (it is stale), or None."""
+    import importlib.util
+
+    if importlib.util.find_spec("ai.core._core") is None:
+        return None  # not built (or not for this Python): the pure-Python kernels run, and CI says so
+    import ai.core
+
+    try:
+        from ai.core import _core
+    except ImportError:
+        return None
+    reason = ai.core.stale_reason(_core)
+    if reason is None:
+        return None
+    return f"the compiled search core {Path(_core.__file__).name} is stale: {reason.partition(': ')[2]}"
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    message = stale_core_message()
+    if message is not None:
+        pytest.exit(f"refusing to test a stale build: {message}", returncode=pytest.ExitCode.USAGE_ERROR)
     # pyglet binds to DISPLAY when arcade is first imported, which test modules do at collection: start the
     # server before collection whenever window tests might be collected.
     _start_xvfb()
@@ -125,6 +148,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if reporter is not None:
             reporter.write_line(f"compiled search core: {ai.core.runs_started} compiled searches ran "
                                 f"({ai.core.status().why})")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:  # type: ignore[no-untyped-def]
+    """The Pythons the run covered (tests/test_pythons.py records a line per supported version), printed in the
+    summary so CI's log says which versions were tested."""
+    lines = [value for reports in terminalreporter.stats.values() for report in reports
+             if getattr(report, "when", None) == "call"
+             for name, value in getattr(report, "user_properties", ()) if name == "python_versions"]
+    if lines:
+        terminalreporter.section("supported Pythons")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 # -- the window and helpers ----------------------------------------------------------------------------------

@@ -7,17 +7,29 @@ core runs and why, and ``stonecave engines``, ``stonecave doctor`` and the compu
 
 ``STONECAVE_CORE=python`` in the environment forces the pure-Python kernels (for testing the fallback);
 ``STONECAVE_CORE=compiled`` makes a missing compiled core an error instead of a fallback.
+
+A build that no longer matches its sources is never trusted silently: the extension carries the fingerprint of
+the ``.pyx``/``.pxi`` files it was compiled from (``ai/core/fingerprint.py``), and importing this package
+compares it with the sources beside it and warns in one line with the rebuild command when they differ (a
+``.pxi`` edited and not rebuilt); ``stonecave doctor`` says so too and the test suite refuses to run.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
+
+from ai.core.fingerprint import source_fingerprint
 
 ABI = 1
 """The extension's ``ABI`` this Python side expects (an older build must be rebuilt, not trusted)."""
 
 REBUILD = "python -m pip install -e ."
+REBUILD_IN_PLACE = "python setup.py build_ext --inplace"
+"""The quicker rebuild of a checkout's core alone (what a maintainer runs after editing a .pyx/.pxi)."""
 
 
 @dataclass(frozen=True)
@@ -52,12 +64,50 @@ def _load() -> tuple[ModuleType | None, CoreStatus]:
         if wanted == "compiled":
             raise ImportError(f"STONECAVE_CORE=compiled, but {why}") from error
         return None, CoreStatus(False, why)
+    stale = stale_reason(_core)
     if getattr(_core, "ABI", None) != ABI:
         why = f"the compiled core is out of date (ABI {getattr(_core, 'ABI', '?')}, need {ABI}); rebuild: {REBUILD}"
         if wanted == "compiled":
             raise ImportError(f"STONECAVE_CORE=compiled, but {why}")
         return None, CoreStatus(False, why)
+    if stale is not None:
+        return _core, CoreStatus(True, f"Cython extension {os.path.basename(_core.__file__)}, but {stale}")
     return _core, CoreStatus(True, f"Cython extension {os.path.basename(_core.__file__)}")
+
+
+def fingerprints_differ(built: str | None, sources: str | None) -> bool:
+    """Whether a build's fingerprint says it was compiled from other sources than ``sources``.  Sources that
+    are not there (an install without them) cannot be compared and are not called stale; a build without a
+    fingerprint (made before there was one) is."""
+    if sources is None:
+        return False
+    return built != sources
+
+
+def stale_reason(extension: ModuleType) -> str | None:
+    """Why ``extension`` does not match the Cython sources beside it (one line, with the rebuild command), or
+    None when it matches."""
+    built = getattr(extension, "SOURCE_FINGERPRINT", None)
+    if not fingerprints_differ(built, source_fingerprint(Path(__file__).parent)):
+        return None
+    return (f"it is stale: ai/core's .pyx/.pxi sources changed since it was built; rebuild: {REBUILD_IN_PLACE} "
+            f"(or {REBUILD})")
+
+
+def _warn_if_stale() -> None:
+    """At import: one line on stderr when the built extension no longer matches its sources (not when the
+    pure-Python kernels are asked for, nor when no extension is built)."""
+    if os.environ.get("STONECAVE_CORE", "").strip().lower() == "python":
+        return
+    try:
+        if importlib.util.find_spec("ai.core._core") is None:
+            return
+        from ai.core import _core
+    except ImportError:
+        return  # not built for this Python, or broken: status() says why when the core is first asked for
+    reason = stale_reason(_core)
+    if reason is not None:
+        sys.stderr.write(f"warning: StoneCave's compiled search core {os.path.basename(_core.__file__)}: {reason}\n")
 
 
 def module() -> ModuleType | None:
@@ -88,3 +138,6 @@ def reset() -> None:
     """Forget the loaded core so the next call looks again (tests that change ``STONECAVE_CORE``)."""
     global _loaded
     _loaded = None
+
+
+_warn_if_stale()

@@ -4,5 +4,10 @@
 from typing import Any
 
 ABI: int
+SOURCE_FINGERPRINT: str
+USES_POPCNT: bool
+
+def clock() -> float: ...
+def clock_offset() -> float: ...
 
 def __getattr__(name: str) -> Any: ...

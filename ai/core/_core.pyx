@@ -6,6 +6,7 @@ optional: where it is missing the engines run the pure-Python kernels of ``ai.fa
 reference this core is tested against.  ``ai.core`` loads it and says which core runs.
 """
 include "kernel.pxi"
+include "_fingerprint.pxi"   # SOURCE_FINGERPRINT, written by setup.py (ai/core/fingerprint.py)
 
 cdef double WIN_SCORE = 100_000.0   # ai.evaluators.WIN (tests/test_core.py checks they agree)
 
@@ -18,6 +19,18 @@ include "hus.pxi"
 include "cave.pxi"
 include "cave_endgame.pxi"
 
+cdef extern from *:
+    """
+    #if defined(__POPCNT__)
+    #define SC_BUILT_WITH_POPCNT 1
+    #else
+    #define SC_BUILT_WITH_POPCNT 0
+    #endif
+    """
+    int SC_BUILT_WITH_POPCNT
+
 WIN = WIN_SCORE
+USES_POPCNT = bool(SC_BUILT_WITH_POPCNT)
+"""Whether this build uses the CPU's popcnt instruction (a build for this machine; never a wheel: setup.py)."""
 ABI = 1
 """Bumped whenever the Python side relies on something new in the extension (ai.core checks it)."""

@@ -37,7 +37,7 @@ cdef extern from *:
 
 cdef enum:
     CAVE_WINDOW_TOTAL = 96     # lines of five cells: 32 in rows, 32 in columns, 16 on each diagonal
-    CAVE_CELL_WINDOWS_MAX = 20 # windows through one cell: at most 5 per direction
+    CAVE_CELL_WINDOWS_MAX = 20  # windows through one cell: at most 5 per direction
     CAVE_THREAT = 0            # evaluators
     CAVE_SIMPLE = 1
     CAVE_ZERO = 2

@@ -131,7 +131,7 @@ cdef struct Solver:
     int64_t nodes
     int64_t limit
     int64_t next_poll
-    double deadline            # a monotonic instant, or -1
+    double deadline            # an instant of sc_monotonic (search.pxi), or -1
     const unsigned char* cancel
     int aborted
     uint64_t root_mine
@@ -293,7 +293,8 @@ cdef int eg_search(Solver* s, uint64_t mine, uint64_t theirs, uint64_t threats, 
             cell = quiet_cells[i]
             mine_threats = quiet_threats[i]
             j = i
-            while j > 0 and not (j == 1 and quiet_cells[0] == table_move) and s.history[quiet_cells[j - 1]] < s.history[cell]:
+            while (j > 0 and not (j == 1 and quiet_cells[0] == table_move)
+                   and s.history[quiet_cells[j - 1]] < s.history[cell]):
                 quiet_cells[j] = quiet_cells[j - 1]
                 quiet_threats[j] = quiet_threats[j - 1]
                 j -= 1
@@ -436,7 +437,7 @@ cdef class EndgameCore:
             self.s.cancel = &self._flag_view[0]
         else:
             self.s.cancel = NULL
-        self.s.deadline = -1.0 if deadline is None else float(deadline)
+        self.s.deadline = -1.0 if deadline is None else float(deadline) - sc_clock_offset()  # C clock
         self.s.limit = self.s.nodes + int(max_nodes) if max_nodes is not None else (<int64_t>1) << 62
         self.s.next_poll = self.s.nodes  # every call polls at its first node
         self.s.aborted = 0

@@ -10,7 +10,7 @@ cdef struct KalahCtx:
     double side_weight
     double mobility_weight
     double extra_weight   # pits whose seeds end in their owner's store (0: the term is skipped)
-    double endgame_weight # the side difference times the share of the seeds in the stores (0: skipped)
+    double endgame_weight  # the side difference times the share of the seeds in the stores (0: skipped)
     int words             # 64-bit words the ring takes (for the key)
     const KalahTableCtx* tables   # endgame tables (kalah_tables.pxi), or NULL: a child they hold is FINAL
 

@@ -9,19 +9,53 @@ from libc.math cimport INFINITY as C_INFINITY
 
 cdef extern from *:
     """
+    /* The clock behind Python's time.perf_counter() on each platform (CPython's pytime.c), so a deadline
+       Python computes and the instant C reads agree; Run and EndgameCore still measure the offset between the
+       two when a search starts (sc_clock_offset) and convert through it, so they agree by construction. */
+    #if defined(_WIN32)
+    #include <windows.h>
+    static inline double sc_monotonic(void) {
+        static double seconds_per_tick = 0.0;
+        LARGE_INTEGER now;
+        if (seconds_per_tick == 0.0) {
+            LARGE_INTEGER frequency;
+            QueryPerformanceFrequency(&frequency);
+            seconds_per_tick = 1.0 / (double)frequency.QuadPart;
+        }
+        QueryPerformanceCounter(&now);
+        return (double)now.QuadPart * seconds_per_tick;
+    }
+    #elif defined(__APPLE__)
+    #include <mach/mach_time.h>
+    static inline double sc_monotonic(void) {
+        static double seconds_per_tick = 0.0;
+        if (seconds_per_tick == 0.0) {
+            mach_timebase_info_data_t base;
+            mach_timebase_info(&base);
+            seconds_per_tick = (double)base.numer / (double)base.denom * 1e-9;
+        }
+        return (double)mach_absolute_time() * seconds_per_tick;
+    }
+    #else
     #include <time.h>
     static inline double sc_monotonic(void) {
         struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);   /* the clock behind Python's time.perf_counter() on Linux */
+        clock_gettime(CLOCK_MONOTONIC, &t);
         return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
     }
+    #endif
     /* A flag another thread sets: read through a volatile pointer so the compiler re-reads it each poll. */
     static inline int sc_read_flag(const unsigned char* flag) {
         return *(const volatile unsigned char*)flag;
     }
-    #include <sys/mman.h>
     /* Zeroed memory for a big table, in huge pages where the system allows (far fewer page faults and TLB
-       misses on random probes); NULL on failure. */
+       misses on random probes); NULL on failure.  Where there is no mmap (Windows), plain zeroed memory. */
+    #if defined(_WIN32)
+    #include <stdlib.h>
+    static void* sc_table_alloc(size_t bytes) { return calloc(1, bytes); }
+    static void sc_table_free(void* memory, size_t bytes) { (void)bytes; free(memory); }
+    #else
+    #include <sys/mman.h>
     static void* sc_table_alloc(size_t bytes) {
         void* memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (memory == MAP_FAILED) return NULL;
@@ -33,12 +67,44 @@ cdef extern from *:
     static void sc_table_free(void* memory, size_t bytes) {
         if (memory != NULL) munmap(memory, bytes);
     }
+    #endif
     """
     void* sc_table_alloc(size_t bytes) nogil
     void sc_prefetch "__builtin_prefetch"(const void* address) nogil
     void sc_table_free(void* memory, size_t bytes) nogil
     double sc_monotonic() noexcept nogil
     int sc_read_flag(const unsigned char* flag) noexcept nogil
+
+from time import perf_counter as _perf_counter
+
+
+cdef double sc_clock_offset():
+    """``time.perf_counter()`` minus the C clock, measured now: of three readings, the one bracketed most
+    tightly by two C readings.  Zero within a microsecond where the C clock is perf_counter's own (every
+    platform above); whatever it is, a deadline converted through it means the same instant on both sides."""
+    cdef double before, after, python, width, best_width = 1e300, offset = 0.0
+    cdef int attempt
+    for attempt in range(3):
+        before = sc_monotonic()
+        python = _perf_counter()
+        after = sc_monotonic()
+        width = after - before
+        if width < best_width:
+            best_width = width
+            offset = python - 0.5 * (before + after)
+    return offset
+
+
+def clock_offset():
+    """``time.perf_counter()`` minus the compiled core's clock, in seconds (tests check it is about zero)."""
+    return sc_clock_offset()
+
+
+def clock():
+    """The compiled core's clock read now, as a ``time.perf_counter`` instant (what a search's deadline is
+    compared with)."""
+    return sc_monotonic() + sc_clock_offset()
+
 
 cdef enum:
     EXACT = 0
@@ -271,10 +337,10 @@ cdef struct Search:
     int64_t path_events    # path-dependent ends met so far: a subtree that met one stores no value
     int64_t next_poll
     int64_t max_nodes      # -1: none
-    double deadline        # a monotonic instant, or -1: none
+    double deadline        # an instant of sc_monotonic (a perf_counter deadline minus the offset), or -1: none
     const unsigned char* cancel
     int aborted
-    double aborted_at      # the monotonic instant the poll saw the stop (for measuring cancel latency)
+    double aborted_at      # the sc_monotonic instant the poll saw the stop (for measuring cancel latency)
     int32_t killers[MAX_PLY + 2][2]
     int64_t history[MAX_MOVES]
     int32_t previous_best
@@ -507,7 +573,8 @@ cdef int root_search(Search* s, const Pos* root, int depth, double* score_out, i
     # the order of ai.search._Run.root: the previous best, then ends of the game, then extra turns
     for i in range(count):
         c = &children[i]
-        p = (4 if c.move == s.previous_best else 0) + (2 if c.kind == KIND_FINAL else 0) + (1 if c.kind == KIND_SAME else 0)
+        p = ((4 if c.move == s.previous_best else 0) + (2 if c.kind == KIND_FINAL else 0)
+             + (1 if c.kind == KIND_SAME else 0))
         j = i
         while j > 0 and priority[j - 1] < p:
             priority[j] = priority[j - 1]
@@ -587,6 +654,7 @@ cdef class Run:
     cdef readonly Table table
     cdef object _flag_owner
     cdef const unsigned char[::1] _flag_view
+    cdef double _clock_offset   # perf_counter minus the C clock, measured when the search was made
 
     def __cinit__(self, CoreKernel kernel, Table table, deadline=None, max_nodes=None, cancel_flag=None,
                   history=None):
@@ -600,7 +668,8 @@ cdef class Run:
         self.table = table
         self.s.vt = kernel.vt
         self.s.table = &table.data
-        self.s.deadline = -1.0 if deadline is None else float(deadline)
+        self._clock_offset = sc_clock_offset()
+        self.s.deadline = -1.0 if deadline is None else float(deadline) - self._clock_offset
         self.s.max_nodes = -1 if max_nodes is None else int(max_nodes)
         self.s.next_poll = POLL_NODES if self.s.max_nodes < 0 else min(POLL_NODES, self.s.max_nodes)
         self.s.previous_best = -1
@@ -650,7 +719,7 @@ cdef class Run:
     @property
     def aborted_at(self):
         """The ``time.perf_counter`` instant the search noticed its stop (cancel, clock or node limit), or None."""
-        return self.s.aborted_at if self.s.aborted else None
+        return self.s.aborted_at + self._clock_offset if self.s.aborted else None
 
     @property
     def partial_move(self):

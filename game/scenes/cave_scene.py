@@ -6,7 +6,7 @@
 truth and the bricks' physics (``game.scenes.cave_board``) only carries each new brick to the cell the rules
 chose.  Once the position has a winner, the winning five (or more) pulse.
 
-Look (``shared/UI-DESIGN.md``): cave ``#2B2D35`` with darker cell slots, walls ``#6C63FF`` with a slow pulsing
+Look: cave ``#2B2D35`` with darker cell slots, walls ``#6C63FF`` with a slow pulsing
 glow, Black bricks ``#1B1B1F`` with a gold edge, White ``#F4F4F6`` with a blue edge, column letters A..H under
 the cave and row numbers 1..8 outside each wall.  Drawing is a few batched calls: the cave, walls and slots are
 one mesh built on resize, the glows two small sprite lists whose alpha is changed, the bricks one sprite list

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import fnmatch
-import tomllib
+import sys
 from pathlib import Path
 
 from game import theme
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser from PyPI (tomli, a test dependency there)
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 
