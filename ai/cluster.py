@@ -204,6 +204,8 @@ class DaskRunner:
                     raise EngineError(f"game {task.index} killed its worker {attempt + 1} times; giving up") from None
                 self.replays += 1
                 self.submit(task, attempt + 1)
+            except (OSError, TimeoutError) as error:  # the result's fetch went unanswered: the scheduler froze
+                raise self._silent(error) from None
             except Exception as error:  # noqa: BLE001 - a game's own errors are records (forfeits), so this is Dask's
                 if type(error).__name__.endswith(("CancelledError", "CancelledFuturesGroup")):
                     raise self._lost(error) from None

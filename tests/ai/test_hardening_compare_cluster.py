@@ -295,3 +295,26 @@ def test_a_scheduler_that_stops_answering_mid_run_ends_the_run_with_a_message(tm
                 process.send_signal(signal.SIGCONT)
                 process.kill()
                 process.wait(timeout=30)
+
+
+def test_a_result_whose_fetch_goes_unanswered_ends_the_run_with_a_message_naming_the_scheduler():
+    """A game Dask reports finished whose result then cannot be fetched (the scheduler froze in between) ends the
+    run with the scheduler's address, not a TimeoutError traceback (found by the frozen-scheduler run above)."""
+    from ai.base import EngineError
+    from ai.cluster import DaskRunner
+
+    class Unanswered:
+        def result(self, timeout: float) -> None:
+            raise TimeoutError(f"timed out after {timeout} s.")
+
+        def release(self) -> None:
+            pass
+
+    runner = object.__new__(DaskRunner)
+    future = Unanswered()
+    runner._address = "tcp://127.0.0.1:8786"
+    runner._tasks = {future: (object(), 0)}
+    runner._killed_worker = LookupError  # any class the fetch does not raise
+    runner._wait = lambda futures, timeout, return_when: ({future}, set())
+    with pytest.raises(EngineError, match="the Dask scheduler at tcp://127.0.0.1:8786 stopped answering"):
+        runner.next_record()
