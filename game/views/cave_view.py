@@ -95,10 +95,15 @@ class CaveView(MatchView):
 
     # -- what is looked at ------------------------------------------------------------------------------------
     @property
+    def human_to_choose(self) -> bool:
+        """A human chooses the next cell (their turn, no result panel, no replay)."""
+        return (self.match.is_human_turn and self._overlay is None and self.controller.replay_index is None
+                and not self.match.is_over)
+
+    @property
     def choosing(self) -> bool:
-        """A human may choose a cell now (their turn, no result panel, no replay, no brick sliding)."""
-        return (self.match.is_human_turn and self._overlay is None and not self.scene.is_animating
-                and self.controller.replay_index is None and not self.match.is_over)
+        """A human may look at a cell now: their turn, and no brick sliding."""
+        return self.human_to_choose and not self.scene.is_animating
 
     def _cursor_location(self) -> Cell | None:
         """The keyboard's cell when a brick can go there (glowed as the keyboard's choice)."""
@@ -116,7 +121,7 @@ class CaveView(MatchView):
 
     def caption(self, preview: CellPreview | None) -> str:
         """The line under the cave: the typing prompt, the preview, why the cursor's cell is closed, or the keys."""
-        if not self.choosing:
+        if not self.human_to_choose:
             return ""
         if self.typing:
             column = "" if self.typed_column is None else COLUMN_LETTERS[self.typed_column]
@@ -138,7 +143,7 @@ class CaveView(MatchView):
             if key != self._described:  # computed once per position and cell
                 self._described = key
                 self._preview = preview_cell(self.match.game, self.match.state, cell)  # type: ignore[arg-type]
-        shown = self.choosing and self.cell_cursor is not None
+        shown = self.human_to_choose and self.cell_cursor is not None
         self.scene.set_preview(self._preview if cell is not None else None, self.caption(self._preview))
         self.scene.set_cursor(self.cell_cursor if shown else None, self.legal_locations() if shown else (),
                               self.match.to_move)
@@ -167,12 +172,14 @@ class CaveView(MatchView):
         self.typing, self.typed_column, self.typed_row = False, None, None
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol != _K.ESCAPE and self.scene.is_animating:  # as every key on a game screen: the slide ends first
+            self.scene.finish()
+            if symbol == _K.SPACE:
+                return True
         if self.typing and self._typing_key(symbol):
             return True
         shift = modifiers & _K.MOD_SHIFT
         if symbol in ARROWS and not (shift and self.show_analysis):
-            if self.scene.is_animating:
-                self.scene.finish()
             if self.cell_cursor is None:
                 self.cell_cursor = self._start_cell()
             else:
@@ -182,10 +189,6 @@ class CaveView(MatchView):
                 self.cell_cursor = row * SIZE + column
             return True
         if symbol in ENTER or symbol == _K.SPACE:
-            if self.scene.is_animating:
-                self.scene.finish()
-                if symbol == _K.SPACE:
-                    return True
             if self.cell_cursor is None:
                 self.cell_cursor = self._start_cell()  # the first Enter shows where the next one places
             else:
