@@ -1,0 +1,85 @@
+"""Issue 29, item 7 (polish): each a slip a player meets over an evening, each checked in the real window (or,
+for the graph's scale, by the value it plots) so that it fails on the code before the fix."""
+from __future__ import annotations
+
+import random
+
+import arcade
+
+import rules
+from ai.evaluators import proven_score
+from game.evaluation_graph import graph_value
+from game.savegame import Seat
+from game.session import Session
+from game.views.match_view import MatchView
+
+KALAH = rules.get_game("kalah")
+CAVE = rules.get_game("magnetic-cave")
+
+
+def open_match(gui, session: Session) -> MatchView:  # type: ignore[no-untyped-def]
+    gui.context.show_match(session)
+    gui.frame(3)
+    view = gui.window.current_view
+    assert isinstance(view, MatchView)
+    return view
+
+
+def test_the_computer_panel_names_its_last_move_in_a_resumed_game(gui):  # type: ignore[no-untyped-def]
+    session = Session.new(KALAH, (Seat(), Seat("random", 0.05)))
+    while not (session.moves and session.to_move == 0 and KALAH.to_move(session.states[-2]) == 1):
+        session.play(session.legal_moves[-1])  # South, then North (the computer) until South is to move again
+    view = open_match(gui, session)  # as Resume or Load opens it: the computer's reasoning was not kept
+    text = view.controller.computer_text
+    assert "has not moved yet" not in text
+    assert text.startswith("The computer played") and "North" in text, text
+    assert view.side_panel.thinking.text == text
+
+
+def test_proven_wins_plot_higher_the_more_they_win_by():  # type: ignore[no-untyped-def]
+    big, small = graph_value(KALAH, proven_score(14), True), graph_value(KALAH, proven_score(2), True)
+    assert 0 < small < big < 1
+    assert graph_value(KALAH, proven_score(-14), True) == -big
+    assert graph_value(KALAH, proven_score(2), True) == graph_value(KALAH, 2.0, False)  # one scale: seeds
+    assert graph_value(CAVE, proven_score(1), True) == 1.0  # a cave win has no margin: the top of the graph
+
+
+def test_the_graph_caption_follows_the_game_after_a_replay_ends(gui):  # type: ignore[no-untyped-def]
+    session = Session.new(KALAH, (Seat(), Seat()))
+    for _ in range(6):
+        session.play(session.legal_moves[0])
+    view = open_match(gui, session)
+    gui.key(arcade.key.A)
+    gui.frame(2)
+    panel = view.analysis
+    left, bottom, width, height = panel.plot
+    gui.click(panel.point_x(2), bottom + height / 2)  # a click on the graph: the position after move 2
+    gui.frame(2)
+    assert view.controller.replay_index == 2 and panel.caption.text.startswith("Move 2")
+    gui.key(arcade.key.ESCAPE)  # back to the game, the pointer still resting where it clicked
+    gui.frame(2)
+    assert view.controller.replay_index is None and gui.window.current_view is view
+    assert panel.caption.text.startswith(f"Move {len(session.moves)}"), panel.caption.text
+    gui.move(panel.point_x(3), bottom + height / 2)  # hovering names a point again
+    gui.frame()
+    assert panel.caption.text.startswith("Move 3")
+
+
+def test_the_hot_seat_move_list_uses_the_panel_instead_of_hiding_moves(gui):  # type: ignore[no-untyped-def]
+    session = Session.new(CAVE, (Seat(), Seat()))
+    rng = random.Random(7)
+    while len(session.moves) < 24:
+        safe = [m for m in session.legal_moves if not CAVE.is_terminal(CAVE.apply(session.state, m))]
+        session.play(rng.choice(safe))
+    assert not session.is_over
+    view = open_match(gui, session)
+    panel = view.side_panel
+    text = panel.moves.text
+    assert "earlier" not in text and len(text.splitlines()) == 24, text
+    assert panel.thinking_heading.text == "" and panel.thinking.text == ""  # no empty Computer section
+    assert panel.moves.bottom >= panel.bottom  # all of it inside the panel
+    assert panel.moves.bottom >= panel.hint.y or not panel.hint.text
+    gui.key(arcade.key.H)  # a hint: the list makes room for its words
+    gui.frames_until(lambda: bool(view.controller.hint_text), limit=600, dt=0.05)
+    gui.frame()
+    assert panel.moves.bottom > panel.hint.y, (panel.moves.bottom, panel.hint.y)
