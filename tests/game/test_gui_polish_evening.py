@@ -83,3 +83,68 @@ def test_the_hot_seat_move_list_uses_the_panel_instead_of_hiding_moves(gui):  # 
     gui.frames_until(lambda: bool(view.controller.hint_text), limit=600, dt=0.05)
     gui.frame()
     assert panel.moves.bottom > panel.hint.y, (panel.moves.bottom, panel.hint.y)
+
+
+def _after(game, step):  # type: ignore[no-untyped-def]
+    state = game.apply(game.from_text(step.position), step.move)
+    return state if step.answer is None else game.apply(state, step.answer)
+
+
+def test_the_kalah_and_cave_guides_continue_one_game_and_explain_every_reply():  # type: ignore[no-untyped-def]
+    from game.tutorial import tutorial
+
+    kalah = tutorial("kalah")
+    for step, following in zip(kalah.steps[1:3], kalah.steps[2:4]):  # sow (and North's answer), extra turn, capture
+        assert KALAH.from_text(following.position) == _after(KALAH, step)
+    cave = tutorial("magnetic-cave")
+    assert cave.steps[0].answer == 31 and "White answered on H4" in cave.steps[0].done
+    assert CAVE.from_text(cave.steps[1].position) == _after(CAVE, cave.steps[0])  # H4's brick is White's answer
+    last = kalah.steps[-1]  # the end is shown, not only described
+    assert last.move is not None and KALAH.is_terminal(_after(KALAH, last))
+
+
+def test_the_kalah_guide_keeps_its_board_and_shows_the_end(gui):  # type: ignore[no-untyped-def]
+    from game.tutorial import tutorial
+    from game.views.tutorial_view import TutorialView
+
+    view = TutorialView(gui.context, tutorial("kalah"))
+    gui.context.show(view)
+    gui.frame()
+    gui.key(arcade.key.ENTER)  # step 2: sow pit 1
+    scene = view.scene
+    gui.key(arcade.key.ENTER)  # plays it; North's answer follows once the seeds land
+    gui.frames_until(lambda: not view.answer_due and not view.scene.is_animating, limit=1200)
+    assert view.state == KALAH.from_text(view.tutorial.steps[2].position)
+    gui.key(arcade.key.ENTER)  # step 3, on the same board: nothing reset
+    assert view.index == 2 and view.scene is scene and view.scene.field.counts() == {k: v for k, v in _counts(view).items() if v}
+    gui.key(arcade.key.ENTER)
+    gui.frames_until(lambda: not view.scene.is_animating, limit=1200)
+    gui.key(arcade.key.ENTER)  # step 4 continues too
+    assert view.index == 3 and view.scene is scene
+    gui.key(arcade.key.ENTER)
+    gui.frames_until(lambda: not view.scene.is_animating, limit=1200)
+    gui.key(arcade.key.ENTER)  # the last step: a move that ends the game, played on the board
+    assert view.index == 4 and view.waiting_for_move
+    gui.key(arcade.key.ENTER)
+    gui.frames_until(lambda: not view.scene.is_animating, limit=1200)
+    assert KALAH.is_terminal(view.state) and KALAH.outcome(view.state).scores == (26, 22)
+    assert "you won 26" in view._message.text
+
+
+def test_the_cave_guide_plays_and_names_whites_answer(gui):  # type: ignore[no-untyped-def]
+    from game.tutorial import tutorial
+    from game.views.tutorial_view import TutorialView
+
+    view = TutorialView(gui.context, tutorial("magnetic-cave"))
+    gui.context.show(view)
+    gui.frame()
+    scene = view.scene
+    gui.key(arcade.key.ENTER)  # A4
+    gui.frames_until(lambda: not view.answer_due and not view.scene.is_animating, limit=1200)
+    assert sorted(view.scene.bricks) == [24, 31] and "White answered on H4" in view._message.text
+    gui.key(arcade.key.ENTER)
+    assert view.index == 1 and view.scene is scene  # the same cave: H4's brick did not appear from nowhere
+
+
+def _counts(view):  # type: ignore[no-untyped-def]
+    return view.spec.counts(view.state)
