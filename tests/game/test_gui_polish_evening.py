@@ -148,3 +148,28 @@ def test_the_cave_guide_plays_and_names_whites_answer(gui):  # type: ignore[no-u
 
 def _counts(view):  # type: ignore[no-untyped-def]
     return view.spec.counts(view.state)
+
+
+def test_a_store_of_35_to_44_stones_keeps_them_inside_its_hollow(gui):  # type: ignore[no-untyped-def]
+    """Every stone of a full store rests inside the store's drawn ellipse (its centre inside the ellipse shrunk by
+    a stone's radius), at the usual size and a large one."""
+    worst = {}
+    for size in ((1280, 720), (1920, 1080)):
+        gui.window.set_size(*size)
+        gui.window.dispatch_event("on_resize", *size)
+        for stones in (35, 36, 37, 38, 44):
+            state = KALAH.from_text(f"pits=1,0,0,0,0,0/1,0,0,0,0,0 stores={stones},{46 - stones} move=S")
+            view = open_match(gui, Session(KALAH, (Seat(), Seat()), state))
+            scene = view.scene
+            gui.frames_until(lambda: scene.field.resting, limit=900)
+            for player in (0, 1):
+                place = scene.layout.places[view.spec.store(player)]
+                radius = scene.layout.stone_radius
+                for stone in scene.field.at(view.spec.store(player)):
+                    x, y = stone.body.position
+                    reach = ((x - place.x) / (place.half_width - radius)) ** 2 + (
+                        (y - place.y) / (place.half_height - radius)) ** 2
+                    key = (size, stones, player)
+                    worst[key] = max(worst.get(key, 0.0), reach)
+    spilled = {key: round(value, 2) for key, value in worst.items() if value > 1.0}
+    assert not spilled, f"stones over a store's edge (size, stones, store): {spilled}"
