@@ -173,3 +173,43 @@ def test_a_store_of_35_to_44_stones_keeps_them_inside_its_hollow(gui):  # type: 
                     worst[key] = max(worst.get(key, 0.0), reach)
     spilled = {key: round(value, 2) for key, value in worst.items() if value > 1.0}
     assert not spilled, f"stones over a store's edge (size, stones, store): {spilled}"
+
+
+def _title(gui):  # type: ignore[no-untyped-def]
+    from game.views.title import TitleView
+
+    gui.context.show_title()
+    gui.frame(2)
+    view = gui.window.current_view
+    assert isinstance(view, TitleView)
+    return view
+
+
+def test_the_title_stones_never_pass_over_the_title(gui):  # type: ignore[no-untyped-def]
+    view = _title(gui)
+    crossings = 0
+    for _ in range(900):  # fifteen seconds of drift
+        gui.frame(dt=1 / 60)
+        name, tagline = view._name, view._tagline
+        left, right = min(name.left, tagline.left), max(name.right, tagline.right)
+        bottom, top = tagline.bottom, name.top
+        for sprite in view.drift.sprites:
+            if sprite.right > left and sprite.left < right and sprite.top > bottom and sprite.bottom < top:
+                crossings += 1
+    assert crossings == 0, f"{crossings} stone-frames over the title"
+
+
+def test_the_title_stones_stay_spread_after_a_shrink(gui):  # type: ignore[no-untyped-def]
+    from game.views.title import STONE_RADIUS
+
+    view = _title(gui)
+    gui.frame(30)
+    gui.window.set_size(800, 500)
+    gui.window.dispatch_event("on_resize", 800, 500)
+    bodies = view.drift.bodies
+    against_the_side = [body for body in bodies if body.position.x >= 800 - 41 or body.position.y >= 500 - 41]
+    assert len(against_the_side) <= 2, [tuple(round(v) for v in body.position) for body in against_the_side]
+    overlapping = [(a.position, b.position) for i, a in enumerate(bodies) for b in bodies[i + 1:]
+                   if (a.position - b.position).length < STONE_RADIUS]
+    assert not overlapping, overlapping
+    assert all(40 <= body.position.x <= 760 and 40 <= body.position.y <= 460 for body in bodies)
