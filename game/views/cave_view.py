@@ -30,7 +30,7 @@ Cell = int
 _K = arcade.key
 KEY_HELP = "Keys: arrows move the cursor, Enter places a brick; or C and a cell (C A4)"
 """The line under the cave while a human chooses (``README.md`` says the same)."""
-TYPE_HELP = "a column A-H and a row 1-8 (Backspace erases, Escape stops typing)"
+TYPE_HELP = "a column A-H and a row 1-8 (Escape: stop)"
 ARROWS = {_K.LEFT: (-1, 0), _K.RIGHT: (1, 0), _K.UP: (0, 1), _K.DOWN: (0, -1)}
 LETTERS = {getattr(_K, letter): column for column, letter in enumerate(COLUMN_LETTERS)}
 DIGITS = {**{getattr(_K, f"KEY_{n}"): n for n in range(1, SIZE + 1)},
@@ -126,7 +126,7 @@ class CaveView(MatchView):
         if self.typing:
             column = "" if self.typed_column is None else COLUMN_LETTERS[self.typed_column]
             row = "" if self.typed_row is None else str(self.typed_row + 1)
-            return f"Type a cell: {column or '_'}{row or '_'}, {TYPE_HELP}"
+            return f"Type a cell, {TYPE_HELP}: {column or '_'}{row or '_'}"
         if preview is not None:
             return preview.caption
         if self.cell_cursor is not None:
@@ -172,6 +172,9 @@ class CaveView(MatchView):
         self.typing, self.typed_column, self.typed_row = False, None, None
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if self._overlay is not None:  # the result panel: its keys are every game screen's
+            self._stop_typing()
+            return super().on_key_press(symbol, modifiers)
         if symbol != _K.ESCAPE and self.scene.is_animating:  # as every key on a game screen: the slide ends first
             self.scene.finish()
             if symbol == _K.SPACE:

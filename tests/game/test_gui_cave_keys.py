@@ -184,3 +184,16 @@ def test_the_keys_line_shows_only_while_a_human_chooses(gui):  # type: ignore[no
     view.controller.session.seats = (Seat(), Seat())
     gui.frame()
     assert view.scene._caption.text.startswith("Keys:")
+
+
+def test_the_keys_line_and_the_typing_prompt_fit_a_small_window(gui):  # type: ignore[no-untyped-def]
+    gui.window.set_size(800, 500)
+    gui.window.dispatch_event("on_resize", 800, 500)
+    view = open_cave(gui)
+    room = gui.window.width - view.right_panel
+    caption = view.scene._caption
+    assert caption.text.startswith("Keys:") and 0 <= caption.left and caption.right <= room
+    gui.key(K.C)
+    gui.key(K.D)
+    assert caption.text.startswith("Type a cell") and caption.text.endswith("D_")
+    assert 0 <= caption.left and caption.right <= room, (caption.left, caption.right, room)
