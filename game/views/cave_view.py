@@ -159,8 +159,8 @@ class CaveView(MatchView):
         return super().on_mouse_press(x, y, button, modifiers)
 
     def _start_cell(self) -> Cell:
-        """Where the cursor appears: where it was, else the cell under the mouse, else the legal cell nearest the
-        cave's middle."""
+        """Where the cursor appears: on the cell under the mouse, else on the legal cell nearest the cave's
+        middle."""
         hovered = self.scene.location_at(*self.mouse)
         if hovered is not None:
             return hovered
@@ -217,12 +217,10 @@ class CaveView(MatchView):
                 self.typed_column = None
             else:
                 self._stop_typing()
-        elif symbol in LETTERS:
+        elif symbol in LETTERS:  # C among them: "C C4" is C4
             self.typed_column, self._row_last = LETTERS[symbol], False
         elif symbol in DIGITS:
             self.typed_row, self._row_last = DIGITS[symbol] - 1, True
-        elif symbol == _K.C:
-            self.typed_column = self.typed_row = None
         elif symbol in (_K.LSHIFT, _K.RSHIFT, _K.CAPSLOCK):
             pass
         elif symbol in ENTER:
