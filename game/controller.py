@@ -254,7 +254,18 @@ class MatchController:
         thinking = self.thinking if landed else ""
         if thinking and self.reasoning:  # its last move stays readable while it thinks about the next
             return f"{self.reasoning}\n{thinking.splitlines()[0]}"
-        return thinking or self.reasoning or "It has not moved yet."
+        return thinking or self.reasoning or self._earlier_move() or "It has not moved yet."
+
+    def _earlier_move(self) -> str:
+        """The computer's last move up to the position shown when its reasoning is not known (a resumed or
+        loaded game), in words; "" when no computer has moved yet."""
+        session = self.session
+        for index in range(min(self.board_index, len(session.moves)) - 1, -1, -1):
+            player = session.game.to_move(session.states[index])
+            if not session.seat(player).is_human:
+                move = explain.move_text(session.game, session.states[index], session.moves[index])
+                return f"{self.computer_name(player)} played {move}."
+        return ""
 
     @property
     def reasoning(self) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Hashable, Sequence
 
 from ai.base import CancelToken, Limits, SearchResult
-from ai.evaluators import HEURISTIC_BOUND, final_score
+from ai.evaluators import HEURISTIC_BOUND, as_margin, final_score
 from ai.search import PVSEngine, use_tables
 from ai.tables import table_value
 from game.analysis import proven_score, usable_tables
@@ -73,14 +73,18 @@ def position_value(game: Game, state: State, seconds: float = POSITION_SECONDS,
 
 
 def graph_value(game: Game, score: float, proven: bool) -> float:
-    """A value (South's / Black's view) squeezed into -1..1 for drawing: a proven win +1, a loss -1, a proven
-    draw 0; a heuristic score ``x`` as ``x / (|x| + half)`` (half: 4 seeds, or 200 for the cave)."""
+    """A value (South's / Black's view) squeezed into -1..1 for drawing: a score ``x`` as ``x / (|x| + half)``
+    (half: 4 seeds, or 200 for the cave).  A proven result of a game with a margin plots its final margin on the
+    same scale (a win by 14 above a win by 2: the panel draws it as a diamond); in the cave, whose results have no
+    margin, a proven win is +1 and a loss -1.  A proven draw is 0."""
     if math.isnan(score) or (proven and score == 0):
         return 0.0
+    words = words_of(game)
     if abs(score) >= HEURISTIC_BOUND:
-        return 1.0 if score > 0 else -1.0
-    half = words_of(game).graph_half
-    return score / (abs(score) + half)
+        if not words.has_margin:
+            return 1.0 if score > 0 else -1.0
+        score = as_margin(score)
+    return score / (abs(score) + words.graph_half)
 
 
 @dataclass(frozen=True)

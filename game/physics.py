@@ -42,11 +42,14 @@ _READ = batch.BodyFields.BODY_ID | batch.BodyFields.POSITION | batch.BodyFields.
 
 @dataclass
 class Bowl:
-    """A pit's hollow: floor from ``a`` to ``b`` (equal for a round pit), ``radius`` to the rim."""
+    """A pit's hollow: floor from ``a`` to ``b`` (equal for a round pit), ``radius`` to the rim.  A long store
+    drawn as an ellipse gives its ``half_height`` too: its rim is then that ellipse (``radius`` wide, across
+    the floor), so a full store's stones stay inside the hollow drawn, not in the corners of a capsule."""
 
     a: tuple[float, float]
     b: tuple[float, float]
     radius: float
+    half_height: float = 0.0
 
     def nearest_floor_point(self, x: float, y: float) -> tuple[float, float]:
         ax, ay = self.a
@@ -377,7 +380,15 @@ class StoneField:
             force_x, force_y = dx * spring, dy * spring
             distance = math.hypot(dx, dy)
             limit = bowl.radius - radius
-            if distance > limit > 0:
+            if bowl.half_height > 0 and limit > 0:  # an elliptical rim, pushing back towards the middle
+                cx, cy = (bowl.a[0] + bowl.b[0]) / 2, (bowl.a[1] + bowl.b[1]) / 2
+                ex, ey = x - cx, y - cy
+                reach = math.sqrt((ex / limit) ** 2 + (ey / max(limit, bowl.half_height - radius)) ** 2)
+                if reach > 1:
+                    over = (reach - 1) / reach
+                    force_x -= ex * over * rim_spring
+                    force_y -= ey * over * rim_spring
+            elif distance > limit > 0:
                 over = (distance - limit) / distance
                 force_x += dx * over * rim_spring
                 force_y += dy * over * rim_spring

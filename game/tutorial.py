@@ -4,7 +4,9 @@ Window-free data, drawn by ``game.views.tutorial_view``.  A step names its posit
 (``Game.from_text``), the move the player must make (the rules' move: a pit number in the mover's own numbering
 counted from 0, or a cave cell's index), the rule that move shows (``effect``, checked against the rules in
 ``tests/game/test_tutorial.py``), and the places to mark.  Text counts pits as the board shows them, from 1.
-A step without a move is read and continued with Enter.
+A step without a move is read and continued with Enter.  A step may carry the opponent's ``answer``, played
+(and animated) after the player's move; a step whose position is the board as the previous step left it
+continues on the same board, so the guided game reads as one game rather than a series of fresh boards.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ Mark = tuple[int, int]
 STORE = -1
 
 EFFECTS = ("sow", "extra turn", "capture", "must feed", "grand slam", "relay", "capture both rows", "wall",
-           "beside a brick", "five in a row", "store")
+           "beside a brick", "five in a row", "store", "game end")
 """What a step's move can be there to show; each has its check against the rules in the tests."""
 
 
@@ -40,6 +42,8 @@ class Step:
     """What is said once the move has played."""
     marks: tuple[Mark, ...] = ()
     """Places ringed on the board besides the move's own pit or cell."""
+    answer: Hashable | None = None
+    """The opponent's reply, played after ``move`` (``done`` says what it did); None: no reply."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,18 +65,23 @@ KALAH = Tutorial("kalah", "Kalah", (
          KALAH_START, marks=tuple((0, pit) for pit in range(6)) + ((0, STORE),)),
     Step("Sowing: take every seed from one of your pits and drop them one at a time, counter-clockwise: along "
          "your row to the right, into your store, then along North's row. Click pit 1, on the left.",
-         KALAH_START, move=0, effect="sow", done="Pit 1's four seeds went one each into pits 2, 3, 4 and 5."),
-    Step("Extra turn: pit 3 holds four seeds, just enough to reach your store. When your last seed lands in your "
-         "own store you play again. Click pit 3.",
-         KALAH_START, move=2, effect="extra turn", marks=((0, STORE),),
+         KALAH_START, move=0, effect="sow", answer=3,
+         done="Pit 1's four seeds went one each into pits 2, 3, 4 and 5. North answered with its pit 4: one seed "
+              "into its store and the last one round into your pit 1."),
+    Step("Extra turn: your pit 2 now holds five seeds, just enough to reach your store. When your last seed lands "
+         "in your own store you play again. Click pit 2.",
+         "pits=1,5,5,5,5,4/4,4,4,0,5,5 stores=0,1 move=S", move=1, effect="extra turn", marks=((0, STORE),),
          done="Your last seed landed in your store, so it is your turn again."),
     Step("Capture: when your last seed lands in an empty pit of yours, it and all the seeds in North's pit "
-         "opposite go into your store. Pit 2 holds one seed and pit 3 is empty. Click pit 2.",
-         "pits=4,1,0,4,4,4/4,4,4,5,4,4 stores=0,0 move=S", move=1, effect="capture", marks=((0, 2), (1, 3)),
+         "opposite go into your store. Pit 1 holds one seed and pit 2 is empty now. Click pit 1.",
+         "pits=1,0,6,6,6,5/4,4,4,0,5,5 stores=1,1 move=S", move=0, effect="capture", marks=((0, 1), (1, 4)),
          done="You captured six seeds: the five opposite and your own."),
-    Step("The game ends when one side's pits are all empty: each player then adds the seeds left on their side "
-         "to their store, and the fuller store wins. Press Enter to finish, then play a game from Play.",
-         "pits=0,0,0,0,1,2/3,0,2,1,0,0 stores=20,19 move=S", marks=((0, STORE), (1, STORE))),
+    Step("Near the end: the game ends when one side's pits are all empty; the other side's seeds then go to "
+         "their owner's store, and the fuller store wins. Your last seed is in pit 6. Click pit 6.",
+         "pits=0,0,0,0,0,1/2,0,1,1,0,0 stores=25,18 move=S", move=5, effect="game end",
+         marks=((0, STORE), (1, STORE)),
+         done="Your side is empty, so North's four seeds went to North's store: you won 26 – 22. "
+              "Now play a game from Play."),
 ))
 
 OWARE_TUTORIAL = Tutorial("oware", "Oware", (
@@ -134,13 +143,13 @@ CAVE = Tutorial("magnetic-cave", "Magnetic Cave", (
     Step("Magnetic Cave: the walls on the left and right pull the bricks. Each brick must touch a wall or "
          "another brick, so in each row only the outermost empty cells can be filled. You play Black: click "
          "A4, against the left wall.",
-         _cave("/".join([EMPTY_ROW] * 8), "B"), move=24, effect="wall",
-         done="Your brick clings to the left wall."),
+         _cave("/".join([EMPTY_ROW] * 8), "B"), move=24, effect="wall", answer=31,
+         done="Your brick clings to the left wall. White answered on H4, against the right wall."),
     Step("Bricks build inwards from the walls: B4 touches your brick on A4, so it may be filled; D4 touches "
          "nothing and may not. Click B4.",
          _cave("/".join([EMPTY_ROW] * 4 + ["B......W"] + [EMPTY_ROW] * 3), "B"), move=25, effect="beside a brick",
          marks=((0, 24),), done="B4 holds on to A4."),
-    Step("Five in a row wins: across, up or diagonally. You have four up the left wall. Click A5 to make five.",
+    Step("A few moves later. Five in a row wins: across, up or diagonally. You have four up the left wall. Click A5 to make five.",
          _cave("/".join([EMPTY_ROW] * 3 + [".......W", "B......W", "B......W", "B......W", "B......."]), "B"),
          move=32, effect="five in a row", marks=((0, 0), (0, 8), (0, 16), (0, 24)),
          done="Five in a row: Black wins."),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterable
 
 import arcade
 import pyglet
@@ -100,6 +100,10 @@ class CaveScene:
         """What the brick on the cell a player is looking at would do (drawn as its ghost and marks)."""
         self._ghost: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._ghost_key: tuple | None = None
+        self.cursor: Cell | None = None
+        """The keyboard's cell, framed (``set_cursor``)."""
+        self._cursor_key: tuple | None = None
+        self._cursor_shapes: arcade.shape_list.ShapeElementList | None = None
         self._caption = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, anchor_x="center",
                                     anchor_y="center")
 
@@ -162,6 +166,7 @@ class CaveScene:
         self._caption.font_size = int(min(16, max(10, layout.cell * 0.24)))
         self._caption.position = (layout.left + layout.right) / 2, layout.bottom - layout.cell * 0.875
         self._ghost_key = None
+        self._cursor_key = self._cursor_shapes = None  # built again at the new size by the next set_cursor
 
     def _build_walls(self) -> None:
         layout = self.layout
@@ -174,14 +179,43 @@ class CaveScene:
             sprite.width, sprite.height = layout.wall * 2.6, height * 1.08
             self._walls.append(sprite)
 
-    def set_preview(self, preview: CellPreview | None) -> None:
+    def set_preview(self, preview: CellPreview | None, caption: str | None = None) -> None:
         """Show what a brick would do before it is placed (None: nothing): its ghost on the cell, a ring on each
         cell where it would threaten five (the mover's accent) or let the opponent make five (the warning
-        colour), the five it would complete lit, and the caption under the cave."""
+        colour), the five it would complete lit, and the caption under the cave (the preview's own unless
+        ``caption`` is given)."""
         self.preview = preview
-        caption = "" if preview is None else preview.caption
+        if caption is None:
+            caption = "" if preview is None else preview.caption
         if self._caption.text != caption:
             self._caption.text = caption
+
+    def set_cursor(self, cell: Cell | None, legal: Iterable[Cell] = (), mover: int = 0) -> None:
+        """The keyboard's cursor on ``cell`` (None: hidden): four corners in the mover's accent, drawn over any
+        brick, so it never looks like one; while it is shown each cell of ``legal`` gets a small dot."""
+        key = (cell, tuple(sorted(legal)) if cell is not None else (), mover, self.layout)
+        if key == self._cursor_key:
+            return
+        self._cursor_key = key
+        self.cursor = cell
+        self._cursor_shapes = None
+        layout = self.layout
+        if cell is None or layout is None:
+            return
+        mesh = meshes.Mesh()
+        accent = EDGES[mover][:3] + (255,)
+        for dot in key[1]:
+            x, y = layout.centre(dot)
+            radius = layout.cell * 0.08
+            mesh.ellipse(x, y, radius, radius, [accent[:3] + (220,), accent[:3] + (160,)])
+        x, y = layout.centre(cell)
+        half, arm, width = layout.cell * 0.5, layout.cell * 0.22, max(2.0, layout.cell * 0.06)
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                corner = (x + sx * half, y + sy * half)
+                mesh.polyline([(corner[0] - sx * arm, corner[1]), corner, (corner[0], corner[1] - sy * arm)],
+                              width, (255, 255, 255, 235))
+        self._cursor_shapes = mesh.build()
 
     def _ghosts(self) -> arcade.SpriteList:
         key = (self.preview, self.layout)
@@ -199,8 +233,8 @@ class CaveScene:
                     self._ghost.append(mark)
                 x, y = layout.centre(preview.cell)
                 sprite = arcade.Sprite(brick_texture(preview.player), center_x=x, center_y=y)
-                sprite.width = sprite.height = layout.cell * 0.9
-                sprite.alpha = 130
+                sprite.width = sprite.height = layout.cell * 0.7  # smaller and fainter than a placed brick
+                sprite.alpha = 110
                 self._ghost.append(sprite)
             self._ghost_key = key
         return self._ghost
@@ -296,6 +330,8 @@ class CaveScene:
             self._ghosts().draw()
         if outlines:
             self._outlines(outlines).draw()
+        if self._cursor_shapes is not None and self.cursor is not None:
+            self._cursor_shapes.draw()
         if self.winning and not self.is_animating:
             wins = self._win_glows()
             wins.alpha = int(150 + 105 * (0.5 + 0.5 * math.sin(self.clock * math.tau / 0.9)))

@@ -121,7 +121,8 @@ class SowingScene:
         bowls = {}
         for location, place in self.layout.places.items():
             reach = place.half_height - place.half_width
-            bowls[location] = Bowl((place.x, place.y - reach), (place.x, place.y + reach), place.half_width * 0.92)
+            bowls[location] = Bowl((place.x, place.y - reach), (place.x, place.y + reach), place.half_width * 0.92,
+                                   place.half_height * 0.96 if reach > 0 else 0.0)  # a store: its ellipse
         self.field.set_bowls(bowls, self.layout.stone_radius)
         self._build_board_mesh()
         self._build_badges()

@@ -105,7 +105,10 @@ class AnalysisPanel(arcade.Section):
             self.feed.fill(session.states)
         self.states = session.states
         self.points = self.feed.points(session.states)
-        self.current = min(controller.board_index, len(session.states) - 1)
+        current = min(controller.board_index, len(session.states) - 1)
+        if current != self.current:
+            self.hover = None  # the board moved (a replay ended, a move landed): the caption follows it
+        self.current = current
         self._show_moves(snapshot)
 
     def stop(self) -> None:
@@ -219,6 +222,9 @@ class AnalysisPanel(arcade.Section):
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self.hover = self.index_at(x, y)
+
+    def on_mouse_leave(self, x: int, y: int) -> None:
+        self.hover = None  # the pointer is elsewhere: the caption names the position shown
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def on_draw(self) -> None:

@@ -68,7 +68,8 @@ def show_controller(controller: MatchController, top_bar: TopBar, side_panel: Si
     top_bar.show(controller.session.game.title, controller.rules_text(), turn, colour, controller.scores_text(),
                  controller.last_text())
     if side_panel is not None:
-        side_panel.show(controller.move_list(), controller.computer_text, controller.hint_text)
+        computer = any(not seat.is_human for seat in controller.session.seats)  # hot-seat: no Computer lines
+        side_panel.show(controller.move_list(), controller.computer_text if computer else "", controller.hint_text)
     for name, widget in buttons.items():  # setting a property re-renders the button: only when it changes
         enabled, text = controller.is_button_enabled(name), controller.button_text(name)
         if widget.disabled == enabled:

@@ -166,8 +166,12 @@ class SidePanel(_Panel):
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
-        _set(self.moves, "\n".join(trim_list(moves, self.visible_lines())) or "(no moves yet)")
-        _set(self.thinking, thinking or "-")
+        """With no computer's words (``thinking`` empty: hot-seat) the Computer heading goes and the move list
+        takes its room (all of the panel when there is no hint either)."""
+        room = self.visible_lines() if thinking else max(3, int((self.height - (150 if hint else 60)) / 19))
+        _set(self.thinking_heading, "Computer" if thinking else "")
+        _set(self.moves, "\n".join(trim_list(moves, room)) or "(no moves yet)")
+        _set(self.thinking, thinking)
         _set(self.hint, hint)
 
     def visible_lines(self) -> int:

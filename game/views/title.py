@@ -24,7 +24,8 @@ STONE_RADIUS = 22
 
 
 class DriftingStones:
-    """A few stones drifting and bumping slowly inside the window."""
+    """A few stones drifting and bumping slowly inside the window, clear of the title (``keep_clear``); a resize
+    scales their places with the window, so a shrink never piles them against one side."""
 
     def __init__(self, width: float, height: float, seed: int = 3) -> None:
         self.rng = random.Random(seed)
@@ -33,6 +34,10 @@ class DriftingStones:
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.bodies: list[pymunk.Body] = []
         self._walls: list[pymunk.Shape] = []
+        self._clear_walls: list[pymunk.Shape] = []
+        self.clear: tuple[float, float, float, float] | None = None
+        """The rectangle the stones keep out of (left, bottom, right, top): the title."""
+        self.size = (float(width), float(height))
         self.resize(width, height)
         for index in range(DRIFTERS):
             body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, STONE_RADIUS))
@@ -57,9 +62,44 @@ class DriftingStones:
             wall.elasticity = 1.0
             self._walls.append(wall)
         self.space.add(*self._walls)
+        old_width, old_height = self.size
+        self.size = (float(width), float(height))
+        for body in self.bodies:  # the same place relative to the window: a shrink keeps the stones spread
+            x, y = body.position
+            x, y = x * width / max(1.0, old_width), y * height / max(1.0, old_height)
+            body.position = min(max(x, 40), width - 40), min(max(y, 40), height - 40)
+        if self.clear is not None:
+            self._leave_clear()
+
+    def keep_clear(self, left: float, bottom: float, right: float, top: float) -> None:
+        """Keep the stones out of this rectangle (the title's name and tagline): a wall round it, and any stone
+        inside moved out below it."""
+        rect = (left, bottom, right, top)
+        if rect == self.clear:
+            return
+        self.clear = rect
+        if self._clear_walls:
+            self.space.remove(*self._clear_walls)
+        corners = [(left, bottom), (right, bottom), (right, top), (left, top)]
+        self._clear_walls = []
+        for a, b in zip(corners, corners[1:] + corners[:1]):
+            wall = pymunk.Segment(self.space.static_body, a, b, 2)
+            wall.elasticity = 1.0
+            self._clear_walls.append(wall)
+        self.space.add(*self._clear_walls)
+        self._leave_clear()
+
+    def _leave_clear(self) -> None:
+        """Move every stone that touches the kept-clear rectangle to a free place below it."""
+        assert self.clear is not None
+        left, bottom, right, top = self.clear
+        width, height = self.size
+        r = STONE_RADIUS
         for body in self.bodies:
             x, y = body.position
-            body.position = min(max(x, 40), width - 40), min(max(y, 40), height - 40)
+            if left - r < x < right + r and bottom - r < y < top + r:
+                below = max(r + 20, bottom - r - 20)
+                body.position = self.rng.uniform(r + 20, max(r + 21, width - r - 20)), self.rng.uniform(r + 20, below)
 
     def update(self, dt: float) -> None:
         for body in self.bodies:
@@ -200,3 +240,5 @@ class TitleView(MenuView):
         self._name.draw()
         self._tagline.position = width / 2, self._name.bottom - 12
         self._tagline.draw()
+        self.drift.keep_clear(min(self._name.left, self._tagline.left), self._tagline.bottom,
+                              max(self._name.right, self._tagline.right), self._name.top)

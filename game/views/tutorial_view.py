@@ -3,7 +3,9 @@
 ``LearnMenuView`` lists the games that have a guided game; ``TutorialView`` shows one step: its text above the
 board (drawn by the game's own scene, through the scene's public methods), the move to make glowing in the hint's
 colour with a ring, and places the text talks about ringed in white.  Clicking the glowing pit or cell, or
-pressing Enter or Space, plays the move with its animation; then Enter or Space goes on to the next step.
+pressing Enter or Space, plays the move with its animation, then the opponent's answer if the step has one;
+then Enter or Space goes on to the next step, on the same board when the step continues from where the last
+one left it.
 Escape leaves, back to this menu.  The rules state is the truth: each step's position is parsed by the rules and
 the move applied by them.
 """
@@ -62,6 +64,8 @@ class TutorialView(MenuView):
         self.game = rules.get_game(tutorial.game)
         self.index = 0
         self.played = False
+        self.answer_due = False
+        """The step's move has played and the opponent's answer comes once it has landed."""
         self.banner = ""
         self._text = theme.text("", theme.LABEL, theme.TEXT, anchor_x="center", anchor_y="top", multiline=True,
                                 width=TEXT_WIDTH, align="center")
@@ -84,14 +88,24 @@ class TutorialView(MenuView):
         return self.step.move is not None and not self.played
 
     def show_step(self, index: int) -> None:
-        """Set up step ``index``: its position on a fresh scene, its text, nothing played yet."""
+        """Set up step ``index``: its position (on the board as it is when the step continues from there, else on
+        a fresh scene), its text, nothing played yet."""
+        position = self.game.from_text(self.tutorial.steps[index].position)
+        continues = index > 0 and self.scene is not None and position == getattr(self, "state", None)
         self.index = index
         self.played = False
+        self.answer_due = False
         self.banner = ""
-        self.state = self.game.from_text(self.step.position)
+        self.state = position
         self._text.text = self.step.text
         scene = catalogue.registration(self.game).scene
-        if scene == "cave":
+        if continues:
+            if isinstance(self.scene, SowingScene) and scene not in ("cave", "puzzle"):
+                names = tuple(self.game.player_names)
+                self.scene.set_sides((f"{names[0]} (you)", names[1]), (names[0], names[1]),
+                                     self.game.to_move(self.state))
+            self._place_scene()  # the text's height may differ: the board keeps its stones and bricks
+        elif scene == "cave":
             self.scene = CaveScene(self.game)  # type: ignore[arg-type]
             self._place_scene()
             self.scene.show(self.state)
@@ -106,6 +120,7 @@ class TutorialView(MenuView):
             self.scene.set_sides((f"{names[0]} (you)", names[1]), (names[0], names[1]), self.game.to_move(self.state))
             self._place_scene()
             self.scene.show(self.spec.counts(self.state))
+        assert self.scene is not None
         self.scene.announce = self._announce
         self.scene.speed = float(self.context.settings.get("animation_speed") or 1.0)
         self.message(self._prompt())
@@ -118,8 +133,19 @@ class TutorialView(MenuView):
         return ("Enter: finish." if last else "Enter or Space: next step.") + "   Escape leaves."
 
     def play(self) -> None:
-        """Make the step's move: the rules apply it, the scene animates it."""
-        move = self.step.move
+        """Make the step's move: the rules apply it, the scene animates it (the answer follows once it lands)."""
+        self._animate(self.step.move)
+        self.played = True
+        self.answer_due = self.step.answer is not None
+        self.message(self.step.done + "   " + self._prompt())
+        self.rebuild()
+
+    def play_answer(self) -> None:
+        """The opponent's answer (the step's ``done`` has said what it does)."""
+        self.answer_due = False
+        self._animate(self.step.answer)
+
+    def _animate(self, move: object) -> None:
         before, after = self.state, self.game.apply(self.state, move)
         if isinstance(self.scene, CaveScene):
             winner = getattr(after, "winner", None)
@@ -131,15 +157,14 @@ class TutorialView(MenuView):
             assert self.scene is not None
             self.scene.animate(plan_move(self.game, before, move, after, self.spec))
         self.state = after
-        self.played = True
-        self.message(self.step.done + "   " + self._prompt())
-        self.rebuild()
 
     def advance(self) -> None:
-        """Enter or Space: play the move if it waits, finish a running animation, else go on."""
+        """Enter or Space: play the move if it waits, finish a running animation (then the answer), else go on."""
         assert self.scene is not None
         if self.scene.is_animating:
             self.scene.finish()
+        elif self.answer_due:
+            self.play_answer()
         elif self.waiting_for_move:
             self.play()
         elif self.index + 1 < len(self.tutorial.steps):
@@ -214,6 +239,8 @@ class TutorialView(MenuView):
     def on_update(self, delta_time: float) -> None:
         if self.scene is not None:
             self.scene.update(delta_time)
+            if self.answer_due and not self.scene.is_animating:
+                self.play_answer()
 
     def on_draw_before_ui(self) -> None:
         super().on_draw_before_ui()

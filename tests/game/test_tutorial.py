@@ -19,6 +19,8 @@ def effects(game, before, move) -> set[str]:  # type: ignore[no-untyped-def]
     after = game.apply(before, move)
     mover = game.to_move(before)
     found: set[str] = set()
+    if game.name != "solitaire" and game.is_terminal(after):
+        found.add("game end")
     if game.name == "solitaire":
         report = game.report(before, move)
         outcome = game.outcome(after)
@@ -73,6 +75,9 @@ def test_each_step_is_a_real_position_and_its_move_shows_its_rule(entry: Tutoria
     assert not game.is_terminal(state)
     assert step.effect in effects(game, state, step.move), effects(game, state, step.move)
     assert step.done, "a move step says what happened"
+    if step.answer is not None:  # the opponent's reply: legal once the move has played, and named in ``done``
+        after = game.apply(state, step.move)
+        assert game.to_move(after) != game.to_move(state) and step.answer in game.legal_moves(after)
 
 
 @pytest.mark.parametrize("entry, index, step", STEPS)
