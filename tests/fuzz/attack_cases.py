@@ -101,7 +101,8 @@ def _spec_values(spec: str, rng: random.Random, known: dict[str, list[str]]) -> 
     for param in names:
         for value in PARAMETER_VALUES:
             values.append(":".join([name, ",".join(f"{k}={v}" for k, v in {**params, param: value}.items())]))
-        values.append(f"{spec}{',' if rest else ':'}{param}={params.get(param, '4')},{param}=5")
+        twice = f"{param}=5" if param in params else f"{param}=4,{param}=5"  # a parameter given twice
+        values.append(f"{spec}{',' if rest else ':'}{twice}")
     return values
 
 
@@ -337,14 +338,14 @@ def readers(kind: FileKind) -> list[tuple[str, ...]]:
     return found
 
 
-def kind_cases(rng: random.Random, samples: Samples, scratch: Path,
-               every_reader: bool = True) -> Iterator[tuple[Callable[[], Case], str]]:
+def kind_cases(rng: random.Random, samples: Samples, scratch: Path, every_reader: bool = True,
+               mutations: tuple[str, ...] = MUTATIONS) -> Iterator[tuple[Callable[[], Case], str]]:
     """Each kind damaged in each way, read by each of its readers (or by one, in turn, when not
-    ``every_reader``)."""
+    ``every_reader``); the mutation ``none`` leaves the sample whole."""
     counter = iter(range(10**9))
     turn = 0
     for kind in KINDS:
-        for mutation in MUTATIONS:
+        for mutation in mutations:
             chosen = readers(kind)
             if not every_reader:
                 chosen = [chosen[turn % len(chosen)]]

@@ -199,6 +199,8 @@ SPECIALS = ("fifo", "/dev/zero", "/dev/full", "/dev/null", "directory", "symlink
 def mutate(path: Path, kind: FileKind, mutation: str, rng: random.Random) -> bytes | None:
     """Damage ``path`` in place; the bytes it now holds when it is still a regular file (None otherwise)."""
     data = path.read_bytes() if path.is_file() else b""
+    if mutation == "none":
+        return data
     if mutation in ("fifo", "symlink-loop", "symlink-zero", "device", "directory"):
         path.unlink()
     if mutation == "truncated":

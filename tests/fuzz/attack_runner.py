@@ -14,6 +14,7 @@ import os
 import re
 import resource
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -43,7 +44,8 @@ class Case:
 
     label: str
     argv: list[str]
-    """``stonecave`` words, or ``["--probe", CODE]`` for Python run as the window would."""
+    """``stonecave`` words, or ``["--probe", CODE]`` for Python run as the window would (written to
+    ``probe.py`` in the case's folder and run from there)."""
     long: bool = False
     """A command that may legitimately run past the bound (judged by how it stops on Ctrl-C)."""
     env: dict[str, str] = field(default_factory=dict)
@@ -59,8 +61,7 @@ class Case:
     def command(self) -> str:
         """The command that reproduces the case (environment, folder and words)."""
         env = " ".join(f"{key}={shlex.quote(value)}" for key, value in sorted(self.env.items()))
-        words = (["python", "-c", self.argv[1]] if self.argv[:1] == ["--probe"] else
-                 ["python", "-m", "game", *self.argv])
+        words = ["python", "probe.py"] if self.argv[:1] == ["--probe"] else ["python", "-m", "game", *self.argv]
         stdin = "< /dev/null" if self.stdin is None else f"<<< {shlex.quote(self.stdin)}"
         return f"cd {shlex.quote(self.cwd or '.')} && PYTHONPATH={shlex.quote(self.pythonpath)} {env} " \
                f"{shlex.join(words)} {stdin}".replace("  ", " ")
@@ -97,8 +98,13 @@ def environment(case: Case) -> dict[str, str]:
 
 def run(case: Case, timeout: float) -> Result:
     """Run ``case`` under the bounds; its result, judged."""
-    words = ([sys.executable, "-c", case.argv[1]] if case.argv[:1] == ["--probe"] else
-             [sys.executable, "-m", "game", *case.argv])
+    words = [sys.executable, "-m", "game", *case.argv]
+    made = None
+    if case.argv[:1] == ["--probe"]:
+        if not case.cwd:
+            made = case.cwd = tempfile.mkdtemp(prefix="stonecave-probe-")
+        (Path(case.cwd) / "probe.py").write_text(case.argv[1], encoding="utf-8")
+        words = [sys.executable, "probe.py"]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
         process = subprocess.Popen(
@@ -126,6 +132,8 @@ def run(case: Case, timeout: float) -> Result:
             _signal(process, signal.SIGKILL)  # whatever it left running in its group
         seconds = time.monotonic() - start
         result = Result(case, process.returncode, _read(out), _read(err), seconds, interrupted, stopped)
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
     result.failures = judge(result, timeout)
     return result
 
