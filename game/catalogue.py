@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ai import games as engine_side
 from guarded import files
+from guarded.kinds import ProgramFileDamaged
 
 import rules
 
@@ -124,9 +125,12 @@ def _load(name: str) -> tuple[str, str]:
 
 @lru_cache(maxsize=1)
 def _data() -> dict:
-    data = files.load_yaml(MENU_PATH)
+    try:
+        data = files.load_yaml(MENU_PATH)
+    except ValueError as error:
+        raise ProgramFileDamaged(MENU_PATH, error) from None
     if not isinstance(data, dict) or not isinstance(data.get("main"), list) or not isinstance(data.get("games"), list):
-        raise ValueError(f"{MENU_PATH.name}: expected 'main' and 'games' lists")
+        raise ProgramFileDamaged(MENU_PATH, "expected 'main' and 'games' lists")
     return data
 
 
@@ -136,18 +140,26 @@ def title() -> tuple[str, str]:
 
 def main_menu() -> list[MenuItem]:
     items = []
-    for raw in _data()["main"]:
-        requires = raw.get("requires")
-        problem = "" if requires is None else _load(str(requires))[1]
-        items.append(MenuItem(str(raw["label"]), str(raw["action"]), not problem, str(raw.get("note", "")), problem))
+    for index, raw in enumerate(_data()["main"]):
+        try:
+            requires = raw.get("requires")
+            problem = "" if requires is None else _load(str(requires))[1]
+            items.append(MenuItem(str(raw["label"]), str(raw["action"]), not problem, str(raw.get("note", "")),
+                                  problem))
+        except (AttributeError, KeyError) as error:
+            raise ProgramFileDamaged(MENU_PATH, f"main[{index}]: expected a mapping with label and action ({error})")
     return items
 
 
 def games() -> list[GameEntry]:
     entries = []
-    for raw in _data()["games"]:
-        name = str(raw["name"])
+    for index, raw in enumerate(_data()["games"]):
+        try:
+            name = str(raw["name"])
+            blurb = str(raw.get("blurb", ""))
+        except (AttributeError, KeyError, TypeError) as error:
+            raise ProgramFileDamaged(MENU_PATH, f"games[{index}]: expected a mapping with a name ({error})")
         game_title, why = _load(name)
         scene = registration(name).scene if not why else "sowing"
-        entries.append(GameEntry(name, game_title, scene, str(raw.get("blurb", "")), not why, why))
+        entries.append(GameEntry(name, game_title, scene, blurb, not why, why))
     return entries

@@ -174,10 +174,15 @@ def _unwritable(path: Path) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``stonecave`` console script and of ``python -m game``."""
+    from guarded.kinds import ProgramFileDamaged
+
     try:
         code = _main(argv)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
         return code
+    except ProgramFileDamaged as error:  # a damaged file of the program itself (its YAML data): one line
+        print(f"stonecave: {error}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader went away (``stonecave engines | head``): stop quietly, as cat does
         import os
 

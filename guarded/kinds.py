@@ -12,6 +12,8 @@ names a file suffix or name no kind covers.
 In the command lines and code, ``{config}`` is the settings folder (``$STONECAVE_CONFIG_DIR``), ``{file}`` the
 kind's file, ``{folder}`` the folder holding it and ``{package}`` the folder the program runs from.  This module
 is data only: it imports nothing of StoneCave (the code strings run in the fuzz's own bounded processes).
+It also holds ``ProgramFileDamaged``, the one error for a damaged file of the program itself (its YAML data):
+the loaders raise it naming the file, and ``game.cli.main`` turns it into one line instead of a traceback.
 """
 from __future__ import annotations
 
@@ -25,6 +27,15 @@ TABLE_GAME = "kalah:pits=3,seeds=2"
 """The smallest Kalah whose tables, solve and compare run in a fraction of a second."""
 TABLE_BUILD = ("tables", "build", "kalah:pits=3", "--seeds", "4", "--folder", "{config}/tables")
 COMPARE = ("compare", "--game", TABLE_GAME, "--engine", "random", "--engine", "random", "--games", "2")
+
+
+class ProgramFileDamaged(ValueError):
+    """A data file installed with StoneCave (engines, presets, menus, rules pages, settings description) cannot
+    be used: the message names the file and what is wrong, and how to get a good one back."""
+
+    def __init__(self, path: object, reason: object) -> None:
+        super().__init__(f"{path}: {reason} (this file comes with StoneCave: undo the change made to it, or "
+                         "reinstall: python -m pip install -e .)")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from game.views.base import MESSAGE_BAND, MenuView
 from game.views.rules_diagrams import DIAGRAMS, Illustration
 from game.views.widgets import text_button
 from guarded import files
+from guarded.kinds import ProgramFileDamaged
 
 RULES_PATH = Path(__file__).parent.parent / "menus" / "rules.yaml"
 TOP, TAB_HEIGHT, BACK_HEIGHT = 20, 38, 42
@@ -41,12 +42,18 @@ class RulesPage:
 @lru_cache(maxsize=1)
 def pages() -> tuple[RulesPage, ...]:
     """The pages in ``rules.yaml``, checked (a malformed entry names what is wrong)."""
-    data = files.load_yaml(RULES_PATH)
+    try:
+        return _read_pages(files.load_yaml(RULES_PATH))
+    except ValueError as error:
+        raise ProgramFileDamaged(RULES_PATH, error) from None
+
+
+def _read_pages(data: object) -> tuple[RulesPage, ...]:
     if not isinstance(data, dict) or not isinstance(data.get("games"), list):
-        raise ValueError(f"{RULES_PATH.name}: expected a 'games' list")
+        raise ValueError("expected a 'games' list")
     result = []
     for index, raw in enumerate(data["games"]):
-        where = f"{RULES_PATH.name}: games[{index}]"
+        where = f"games[{index}]"
         if not isinstance(raw, dict) or not all(isinstance(raw.get(key), str) for key in
                                                 ("name", "title", "diagram", "caption")):
             raise ValueError(f"{where}: expected name, title, diagram and caption texts")

@@ -320,7 +320,8 @@ def _kept(kind: FileKind, path: Path, mutated: bytes | None, original: bytes) ->
                 return []
         return [f"lost: the damaged {kind.name} ({len(mutated)} bytes) is neither left nor set aside"]
     if kind.keep == "lines" and mutated is not None:
-        untouched = [line for line in original.split(b"\n")[1:] if line.strip() and line + b"\n" in mutated]
+        whole = mutated.replace(b"\r\n", b"\n").split(b"\n")[:-1]  # the lines that end (any line end)
+        untouched = [line for line in original.split(b"\n")[1:] if line.strip() and line in whole]
         now = path.read_bytes() if path.is_file() else b""
         missing = [line for line in untouched if line not in now.replace(b"\r\n", b"\n").split(b"\n")]
         if missing:

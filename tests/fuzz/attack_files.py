@@ -21,8 +21,12 @@ from pathlib import Path
 from guarded.kinds import KINDS, FileKind
 from attack_runner import ROOT, Case, environment
 
-MUTATIONS = ("truncated", "empty", "bit-flipped", "wrong-shape", "huge", "fifo", "symlink-loop", "symlink-zero",
-             "device", "directory", "read-only")
+MUTATIONS = ("truncated", "empty", "bit-flipped", "wrong-shape", "hostile-value", "crlf-torn", "huge", "fifo",
+             "symlink-loop", "symlink-zero", "device", "directory", "read-only")
+"""``hostile-value``: the right shape with one value replaced by a hostile one (-7, 0.5, "Z", 10**40, NaN...);
+``crlf-torn``: the line ends of another system (CRLF) and a last line cut midway, as an edit elsewhere and a
+crash leave a text file."""
+HOSTILE_VALUES = (-7, -1, 0, 0.5, 10**40, 1e308, "Z", "", None, [], {}, True, "١٢", "x" * 5000, [[[[1]]]])
 PACKAGES = ("ai", "game", "rules", "levels", "guarded", "assets")
 HUGE = 3 * 1024**3
 """Size of a ``huge`` file (sparse: it takes no disk)."""
@@ -63,9 +67,13 @@ def run_program(words: list[str], stdin: str = "", env: dict[str, str] | None = 
 
 
 def probe_code(kind: FileKind, code: str, config: Path, path: Path) -> str:
-    """``code`` of ``kind`` with the names it may use bound."""
-    return (f"from pathlib import Path\nconfig = Path({str(config)!r})\npath = Path({str(path)!r})\n"
-            f"folder = path.parent\n{code}\n")
+    """``code`` of ``kind`` with the names it may use bound, and a damaged program file reported as
+    ``game.cli.main`` reports it (one line, exit 1)."""
+    body = "".join(f"    {line}\n" for line in code.splitlines())
+    return (f"import sys\nfrom pathlib import Path\nfrom guarded.kinds import ProgramFileDamaged\n"
+            f"config = Path({str(config)!r})\npath = Path({str(path)!r})\nfolder = path.parent\n"
+            f"try:\n{body}except ProgramFileDamaged as error:\n    print(error, file=sys.stderr)\n"
+            f"    sys.exit(1)\n")
 
 
 class Samples:
@@ -218,6 +226,16 @@ def mutate(path: Path, kind: FileKind, mutation: str, rng: random.Random) -> byt
         data = shape if isinstance(shape, bytes) else shape.encode()
         if kind.form == "json-lines" and b"\n" in path.read_bytes():  # keep the header, then records of another shape
             data = path.read_bytes().split(b"\n", 1)[0] + b"\n" + data
+    elif mutation == "hostile-value":
+        data = _hostile_value(data, kind, rng)
+    elif mutation == "crlf-torn":
+        lines = data.replace(b"\r\n", b"\n").split(b"\n")
+        if kind.form == "table" or len(lines) < 2:
+            data = data + data[: max(1, len(data) // 3)]  # binary: a torn second copy appended
+        else:
+            whole = b"\r\n".join(lines).rstrip(b"\r\n") + b"\r\n"
+            last = [line for line in lines if line.strip()][-1]
+            data = whole + last[: max(1, len(last) // 2)]  # and half of the last line again, torn
     elif mutation == "huge":
         with open(path, "r+b") as stream:
             stream.truncate(HUGE)  # sparse: the start stays valid, then gigabytes of zeros
@@ -248,3 +266,41 @@ def mutate(path: Path, kind: FileKind, mutation: str, rng: random.Random) -> byt
         return data
     path.write_bytes(data)
     return data
+
+
+def _hostile_value(data: bytes, kind: FileKind, rng: random.Random) -> bytes:
+    """``data`` with one value replaced by a hostile one, keeping its shape (JSON, YAML, or a number in text)."""
+    import json
+    import re
+
+    import yaml
+
+    value = rng.choice(HOSTILE_VALUES)
+    try:
+        if kind.form in ("json", "json-lines"):
+            lines = data.decode().split("\n")
+            spots = [index for index, line in enumerate(lines) if line.strip()]
+            index = rng.choice(spots[1:] or spots) if kind.form == "json-lines" else spots[0]
+            lines[index] = json.dumps(_replace_leaf(json.loads(lines[index]), value, rng))
+            return "\n".join(lines).encode()
+        if kind.form == "yaml":
+            return yaml.safe_dump(_replace_leaf(yaml.safe_load(data.decode()), value, rng), allow_unicode=True).encode()
+    except (ValueError, yaml.YAMLError, UnicodeDecodeError):
+        pass
+    numbers = list(re.finditer(rb"\d+", data))
+    if not numbers:
+        return data + str(value).encode()
+    spot = rng.choice(numbers)
+    text = str(value).encode() if not isinstance(value, (list, dict)) else b"-7"
+    return data[: spot.start()] + text + data[spot.end():]
+
+
+def _replace_leaf(tree, value, rng: random.Random):  # type: ignore[no-untyped-def]
+    """``tree`` (parsed JSON or YAML) with one leaf, chosen by ``rng``, replaced by ``value``."""
+    if isinstance(tree, dict) and tree:
+        key = rng.choice(sorted(tree, key=str))
+        return {**tree, key: _replace_leaf(tree[key], value, rng)}
+    if isinstance(tree, list) and tree:
+        index = rng.randrange(len(tree))
+        return [*tree[:index], _replace_leaf(tree[index], value, rng), *tree[index + 1:]]
+    return value
