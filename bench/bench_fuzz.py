@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +31,23 @@ from attack_run import Report, attack  # noqa: E402
 from bench.record import add_flag, machine, record  # noqa: E402
 
 AREA = "fuzz"
+
+
+def start_display() -> subprocess.Popen | None:
+    """An Xvfb for the window's cases when there is no display (``stonecave gui`` is attacked with a window)."""
+    if os.environ.get("DISPLAY") or shutil.which("Xvfb") is None:
+        return None
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24", "-nolisten",
+                               "tcp"], pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as stream:
+        number = stream.readline().strip()
+    if not number:
+        server.kill()
+        return None
+    os.environ["DISPLAY"] = f":{number}"
+    return server
 
 
 def main() -> int:
@@ -52,8 +71,14 @@ def main() -> int:
             print(f"  {report.cases} cases, {len(report.failures)} failures so far", file=sys.stderr, flush=True)
 
     only = (lambda name: args.only in name) if args.only else None
-    report = attack(args.seed, per_option=None, every_reader=True, timeout=args.timeout, workers=args.workers,
-                    rounds=args.rounds, progress=progress, only=only, keep_failures=args.keep_failures)
+    display = start_display()
+    try:
+        report = attack(args.seed, per_option=None, every_reader=True, timeout=args.timeout, workers=args.workers,
+                        rounds=args.rounds, progress=progress, only=only, keep_failures=args.keep_failures)
+    finally:
+        if display is not None:
+            display.terminate()
+            display.wait(5)
     for failure in report.failures:
         print(failure.describe())
     for problem in report.sample_problems:

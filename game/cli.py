@@ -93,6 +93,12 @@ def _run_window(argv: list[str]) -> int:
         from game.app import run
 
         return run(argv)
+    except KeyboardInterrupt:  # Ctrl-C in the terminal that started the window: it closes, as its close button
+        import signal          # does (the game in progress is already in the autosave)
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("stonecave: the window was closed by Ctrl-C", file=sys.stderr)
+        return 130
     except Exception as error:  # noqa: BLE001 - pyglet's display errors share no public base class
         if type(error).__name__ in ("NoSuchDisplayException", "NoSuchConfigException") or "display" in str(error).lower():
             print(f"{NO_DISPLAY}\n({type(error).__name__}: {error})", file=sys.stderr)
@@ -232,11 +238,29 @@ def gui_parser() -> argparse.ArgumentParser:
     screen = gui.add_mutually_exclusive_group()
     screen.add_argument("--fullscreen", action="store_true", help="start in full screen (and remember it)")
     screen.add_argument("--windowed", action="store_true", help="start in a window (and remember it)")
-    gui.add_argument("--config-dir", type=Path, help=f"settings and saves folder (default: ${CONFIG_ENV} or "
-                     "the platform's settings folder)")
+    gui.add_argument("--config-dir", type=path_argument, help=f"settings and saves folder (default: "
+                     f"${CONFIG_ENV} or the platform's settings folder)")
     gui.add_argument("--game", help="go straight to the seat setup of this game (kalah, oware, hus)")
-    gui.add_argument("--load", type=Path, help="open this save file")
+    gui.add_argument("--load", type=path_argument, help="open this save file")
     return gui
+
+
+def path_argument(text: str) -> Path:
+    """A path given on the command line, refused at once when no file could ever have it: empty, or with a
+    name longer than the system allows (which would otherwise fail deep inside, as OSError ENAMETOOLONG)."""
+    from rules.base import clip
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected the name of a file or folder, not an empty text")
+    try:
+        limit = os.pathconf("/", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # not a POSIX system
+        limit = 255
+    longest = max(len(os.fsencode(part)) for part in Path(text).parts)
+    if longest > limit:
+        raise argparse.ArgumentTypeError(f"{clip(text)!r} has a name of {longest} bytes; a file or folder name "
+                                         f"may have at most {limit} here")
+    return Path(text)
 
 
 def _text_parser() -> argparse.ArgumentParser:

@@ -65,6 +65,9 @@ class FileKind:
     """``stonecave`` command lines that read such a file (none for files only the window reads)."""
     probe: str = ""
     """Python that reads such a file the way the window does (names bound: ``config``, ``path``, ``Path``)."""
+    changed_by: tuple[str, ...] = ()
+    """Options that change such a file by design, as ``command --option`` (``gui --fullscreen`` remembers
+    the choice in the settings): the fuzz does not count that change as a loss."""
 
     @property
     def is_package_data(self) -> bool:
@@ -90,7 +93,7 @@ KINDS: tuple[FileKind, ...] = (
     FileKind(
         "settings", "the player's settings", "settings.yaml", "settings.yaml", "yaml", keep="bytes",
         sample_code=_SETTINGS + "settings, _ = store.load()\nsettings.set('sound', False)\nstore.save(settings)",
-        probe=_SETTINGS + "print(store.load()[1])"),
+        probe=_SETTINGS + "print(store.load()[1])", changed_by=("gui --fullscreen", "gui --windowed")),
     FileKind(
         "statistics", "the finished games' results", "statistics.yaml", "statistics.yaml", "yaml", keep="bytes",
         sample_code=(_STATISTICS + "store.load()\nfrom game.statistics import GameRecord\n"

@@ -120,6 +120,8 @@ def values_for(action: argparse.Action, baseline: str | None, rng: random.Random
     """Every hostile value generated for ``action`` (``baseline``: its value in the baseline command)."""
     kind = classify(action)
     games, engines, engine_names = _registries()
+    if kind == "flag":
+        return [""]  # given once (and, as every option, given again: a duplicate)
     if kind == "number":
         return list(NUMBERS)
     if kind == "choice":
@@ -182,7 +184,15 @@ class Listener:
 
 
 def _is_long(words: list[str]) -> bool:
-    return words[0] in ("compare", "solve") or words[:2] == ["tables", "build"]
+    return words[0] in ("compare", "solve", "gui") or words[:2] == ["tables", "build"]
+
+
+def _window(case: Case) -> Case:
+    """``stonecave gui`` gets the fuzz's X display: its options are parsed and its files read, and the window
+    it opens must close within a second of a Ctrl-C (it need not say anything)."""
+    if case.argv[:1] == ["gui"]:
+        case.display = case.silent_ok = True
+    return case
 
 
 def option_cases(rng: random.Random, samples: Samples, scratch: Path, silent: str,
@@ -228,7 +238,7 @@ def _extra_case(number: int, command: str, words: list[str], samples: Samples, s
                 cwd=str(folder))
     case.keep = functools.partial(_unchanged, watched, config)
     case.oracle = oracle_for(words)
-    return case
+    return _window(case)
 
 
 def _value_in(baseline: list[str], action: argparse.Action, parser: argparse.ArgumentParser) -> str | None:
@@ -281,23 +291,24 @@ def _option_case(number: int, name: str, baseline: list[str], parser: argparse.A
             words[free[place]] = value
         else:
             words.insert(1 + place, value)
-    watched = _snapshot(config)
+    watched = _snapshot(config, option=name)
     case = Case(f"{name} {'(twice) ' if duplicate else ''}= {value[:60]!r}", words, long=_is_long(words),
                 env={"STONECAVE_CONFIG_DIR": str(config)}, cwd=str(folder))
     case.keep = functools.partial(_unchanged, watched, config)
     case.oracle = oracle_for(words)
-    return case
+    return _window(case)
 
 
 # -- keeping files ---------------------------------------------------------------------------------------------
-def _snapshot(config: Path, leave_out: Path | None = None) -> dict[Path, str | None]:
-    """The hash of every file of a kind that must be kept, under ``config``."""
+def _snapshot(config: Path, leave_out: Path | None = None, option: str = "") -> dict[Path, str | None]:
+    """The hash of every file of a kind that must be kept, under ``config`` (but those ``option`` changes by
+    design)."""
     precious = {}
     for path in config.rglob("*"):
         relative = path.relative_to(config).as_posix()
         kind = next((kind for kind in KINDS if not kind.is_package_data and not kind.is_option_only
                      and kind.matches(relative)), None)
-        if kind is not None and kind.keep and path != leave_out and path.is_file():
+        if kind is not None and kind.keep and path != leave_out and path.is_file() and option not in kind.changed_by:
             precious[path] = sha(path)
     return precious
 
@@ -307,7 +318,8 @@ def _unchanged(watched: dict[Path, str | None], config: Path) -> list[str]:
     for path, digest in watched.items():
         now = sha(path)
         if now != digest:
-            lost.append(f"lost: {path.relative_to(config)} changed or vanished ({now if now and ' ' in now else 'changed'})")
+            what = now if now and " " in now else "changed"  # a hash, or why there is none
+            lost.append(f"lost: {path.relative_to(config)} changed or vanished ({what})")
     return lost
 
 
@@ -383,7 +395,7 @@ def _kind_case(number: int, kind: FileKind, mutation: str, reader: tuple[str, ..
                 env={"STONECAVE_CONFIG_DIR": str(config)}, pythonpath=pythonpath, cwd=str(folder), seed=seed)
     case.keep = lambda: _unchanged(watched, config) + _kept(kind, path, mutated, original)
     case.oracle = oracle_for(words)
-    return case
+    return _window(case)
 
 
 def oracle_for(words: list[str]) -> Callable[[Result], list[str]] | None:

@@ -7,6 +7,7 @@ the seed and the exact command that repeats it.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -28,7 +29,11 @@ class Failure:
     seed: int
 
     def describe(self) -> str:
-        return f"{self.label}\n    {'; '.join(self.problems)}\n    seed {self.seed}: {self.command}"
+        """The failure, its seed and its command (a word of thousands of characters shortened to
+        ``$(python -c "print('x' * 5000)")``, so the line can still be pasted)."""
+        command = re.sub(r"(\S)\1{199,}", lambda match: f"$(python -c \"print('{match.group(1)}' * "
+                         f"{len(match.group(0))}, end='')\")", self.command)
+        return f"{self.label}\n    {'; '.join(self.problems)}\n    seed {self.seed}: {command}"
 
 
 @dataclass

@@ -57,6 +57,10 @@ class Case:
     keep: Callable[[], list[str]] | None = None
     """A check, after the run, that no file the case did not mean to damage was lost."""
     seed: int = 0
+    display: bool = False
+    """Give it the X display of the fuzz (``stonecave gui`` opens its window there)."""
+    silent_ok: bool = False
+    """A long command that may stop on Ctrl-C without a word (the window)."""
 
     def command(self) -> str:
         """The command that reproduces the case (environment, folder and words)."""
@@ -92,6 +96,8 @@ def environment(case: Case) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if key in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "SYSTEMROOT")}
     env.update({"PYTHONPATH": case.pythonpath, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"})
+    if case.display and os.environ.get("DISPLAY"):
+        env["DISPLAY"] = os.environ["DISPLAY"]
     env.update(case.env)
     return env
 
@@ -158,7 +164,7 @@ def judge(result: Result, timeout: float) -> list[str]:
         failures.append(f"hang: still running {timeout:g} s in and {GRACE:g} s after a Ctrl-C (killed)")
     elif result.interrupted and not case.long:
         failures.append(f"hang: still running after {timeout:g} s (stopped by Ctrl-C)")
-    elif result.interrupted and not (result.stdout.strip() or result.stderr.strip()):
+    elif result.interrupted and not case.silent_ok and not (result.stdout.strip() or result.stderr.strip()):
         failures.append(f"silent: ran {timeout:g} s without a word, then stopped on Ctrl-C")
     match = TRACEBACK.search(result.stderr) or TRACEBACK.search(result.stdout)
     if match:
