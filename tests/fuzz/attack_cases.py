@@ -44,6 +44,12 @@ NUMBERS = ("-1", "0", "1e12", "1" + "0" * 40, "nan", "inf", "-inf", "١٢", "１
            "9" * 400, "2.5", "-0", "+3", "1e-320", "७", "4\n5")
 TEXTS = ("", " ", "-", "--", "x" * 20000, "١٢", "a\nb", "../../../../etc/passwd", "%s%n{0}", ":", "=", ",",
          "\u202e\u0000"[:1], "é" * 50, "-h")
+NOT_DECIMALS = ("١٢", "１２", "७", "", "0x10", "1_000", "4\n5")
+"""Values the one rule for numbers (ASCII digits only; docs/architecture.md) refuses wherever a number is read
+(spaces around one are ignored): a command given one of them for a number must stop with a message, not run
+with a number Python made of it."""
+NOT_WHOLE_NUMBERS = NOT_DECIMALS + ("+3", "-0", "2.5")
+"""And for a whole number, a sign or a fraction too."""
 PARAMETER_VALUES = ("-1", "0", "1" + "0" * 40, "nan", "١٢", "１２", "", "99999999999", "2.5", "true")
 
 
@@ -241,6 +247,12 @@ def _extra_case(number: int, command: str, words: list[str], samples: Samples, s
     return _window(case)
 
 
+def _refused(flag: str, value: str, result: Result) -> list[str]:
+    if result.returncode in (1, 2) and not result.interrupted:
+        return []
+    return [f"wrong value: {flag} {value!r} was taken as a number (only ASCII digits are; it must be refused)"]
+
+
 def _value_in(baseline: list[str], action: argparse.Action, parser: argparse.ArgumentParser) -> str | None:
     if action.option_strings:
         for index, word in enumerate(baseline[:-1]):
@@ -296,6 +308,10 @@ def _option_case(number: int, name: str, baseline: list[str], parser: argparse.A
                 env={"STONECAVE_CONFIG_DIR": str(config)}, cwd=str(folder))
     case.keep = functools.partial(_unchanged, watched, config)
     case.oracle = oracle_for(words)
+    if classify(action) == "number" and value in (NOT_WHOLE_NUMBERS if isinstance(action.type("2"), int)
+                                                  else NOT_DECIMALS):
+        case.oracle = functools.partial(_refused, action.option_strings[-1] if action.option_strings else
+                                        action.dest, value)
     return _window(case)
 
 

@@ -31,7 +31,9 @@ def check_compare(result: Result) -> list[str]:
     rows = {name: tuple(map(int, numbers)) for name, *numbers in _ROW.findall(result.stdout)}
     header = re.search(r": (\d+) games?,", result.stdout)
     if "A" not in rows or "B" not in rows or header is None:
-        return [] if "--sprt" in result.case.argv else ["wrong value: compare ended with 0 but printed no summary table"]
+        if "--sprt" in result.case.argv:
+            return []
+        return ["wrong value: compare ended with 0 but printed no summary table"]
     games = int(header.group(1))
     (a_won, a_drawn, a_lost), (b_won, b_drawn, b_lost) = rows["A"], rows["B"]
     problems = []

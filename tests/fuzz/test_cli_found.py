@@ -49,3 +49,16 @@ def test_the_whole_command_line_is_one_parser_with_every_command():
     text = commands.choices["text"]
     flags = {flag for action in text._actions for flag in action.option_strings}
     assert {"--south", "--north", "--black", "--white", "--time", "--seed", "--load", "--variant"} <= flags
+
+
+@pytest.mark.parametrize("value", ["١٢", "１２", "७", "1_000"])
+def test_the_consoles_time_takes_ascii_digits_only(value):
+    # float() alone read '١٢' as 12 s and '1_000' as 1000 s, against the one rule for numbers
+    from game.console import manager, solitaire
+
+    with pytest.raises(manager.UsageError, match="--time must be a number of seconds"):
+        manager.parse_arguments(["kalah", "--time", value])
+    with pytest.raises(ValueError, match="--time must be a number of seconds"):
+        solitaire.parse_arguments(["solitaire", "--time", value])
+    assert manager.parse_arguments(["kalah", "--time", "2.5"]).seconds == 2.5
+    assert solitaire.parse_arguments(["solitaire", "--time", " 12 "])["time"] == 12.0

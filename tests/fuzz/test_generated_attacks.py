@@ -47,7 +47,8 @@ def test_the_harness_catches_tracebacks_crashes_hangs_and_memory(code, expected)
 
 
 def test_a_long_command_passes_when_it_stops_on_ctrl_c_and_said_something():
-    code = "import time\nprint('working')\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n    raise SystemExit(130)"
+    code = ("import time\nprint('working')\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n"
+            "    raise SystemExit(130)")
     assert run(_probe(code, long=True), timeout=1.0).failures == []
     silent = "import time\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n    raise SystemExit(130)"
     assert run(_probe(silent, long=True), timeout=1.0).failures[0].startswith("silent")
