@@ -102,7 +102,9 @@ class SettingsSchema:
     def load(cls, path: Path = SCHEMA_PATH) -> SettingsSchema:
         """Read and validate the YAML description; a broken one raises ProgramFileDamaged naming the file."""
         try:
-            return cls._read(path)
+            schema = cls._read(path)
+            schema.engines_item  # the one item the code cannot do without (a cut file may have lost it)
+            return schema
         except (ValueError, AttributeError, KeyError, TypeError) as error:  # SettingsError and FileProblem too
             raise ProgramFileDamaged(path, error) from None
 

@@ -87,6 +87,9 @@ class Result:
 
 def _limit_memory() -> None:
     os.setsid()  # its own process group: the Ctrl-C and a last kill reach its workers too
+    # a Ctrl-C must reach it as it reaches a command typed in a terminal, even when the fuzz itself was started
+    # in the background (where the shell ignores SIGINT, and an ignored signal stays ignored across exec)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (512 * 1024**2, 512 * 1024**2))

@@ -73,6 +73,16 @@ def test_a_damaged_main_menu_or_rules_page_or_settings_description_is_named(tmp_
         rules_view.pages.cache_clear()
 
 
+def test_a_settings_description_cut_before_its_engines_item_is_named(tmp_path):
+    from game.settings import SCHEMA_PATH, SettingsSchema
+
+    text = SCHEMA_PATH.read_text(encoding="utf-8")
+    path = tmp_path / "settings.yaml"
+    path.write_text(text[: text.index("- key: engines")].rstrip(" "), encoding="utf-8")
+    with pytest.raises(ProgramFileDamaged, match="settings.yaml: the settings description has no engines item"):
+        SettingsSchema.load(path)
+
+
 def test_a_menu_entry_of_the_wrong_shape_is_named(tmp_path, monkeypatch):
     from game import catalogue
 
