@@ -74,11 +74,19 @@ def attack(seed: int, per_option: int | None, every_reader: bool, timeout: float
 
         def one(item: tuple[Callable[[], Case], str]) -> tuple[str, Case, Result]:
             make, name = item
+            name, case, result = attempt(make, name, timeout)
+            if result.interrupted and not case.long:
+                # on a loaded machine Python may not even have started by the bound (a Ctrl-C during its imports
+                # is a KeyboardInterrupt traceback): a second chance of three times the bound before a hang
+                name, case, result = attempt(make, name, 3 * timeout)
+            return name, case, result
+
+        def attempt(make: Callable[[], Case], name: str, bound: float) -> tuple[str, Case, Result]:
             case = make()
             case.seed = case.seed or seed
             result = None
             try:
-                result = run(case, timeout)
+                result = run(case, bound)
                 return name, case, result
             finally:
                 if case.cwd and result is not None and result.failures and keep_failures is not None:

@@ -5,6 +5,8 @@ The attacks are derived, not listed: the options from ``game.cli.parser()`` (eve
 memory; a traceback, a hang, a crash signal, an exit status outside 0/1/2/130, a failure without a message, a
 wrong value or a lost file fails the run, which prints each failing case's seed and exact command.
 ``python bench/bench_fuzz.py`` runs the long version (every generated value, every reader, more rounds).
+The seed is fixed (``STONECAVE_FUZZ_SEED`` sets another), so a failure repeats; the command printed with it
+runs the failing case alone.
 """
 from __future__ import annotations
 
