@@ -22,6 +22,7 @@ from typing import Any
 from ai.base import Engine, EngineError
 from guarded import files
 from guarded.files import clip, quote
+from guarded.kinds import ProgramFileDamaged
 from rules import Game
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -178,23 +179,31 @@ def _load_registry() -> dict[str, EngineInfo]:
     for path in sorted(DATA_DIR.glob("*.yaml")):
         if path.name == "presets.yaml":
             continue
-        data = files.load_yaml(path) or {}
-        for name, raw in (data.get("engines") or {}).items():
-            if name in engines:
-                raise EngineError(f"{path.name}: engine {name!r} is declared twice")
-            params = tuple(
-                _read_param(name, pname, praw, path) for pname, praw in (raw.get("params") or {}).items()
-            )
-            engines[name] = EngineInfo(
-                name=name,
-                title=str(raw.get("title", name)),
-                kind=str(raw.get("kind", "adversary")),
-                description=str(raw.get("description", "")),
-                target=str(raw["class"]),
-                params=params,
-                games=tuple(str(name) for name in raw.get("games") or ()),
-            )
+        try:
+            _read_engines(path, engines)
+        except (ValueError, AttributeError, TypeError, KeyError) as error:  # FileProblem and EngineError too
+            raise ProgramFileDamaged(path, error) from None
     return engines
+
+
+def _read_engines(path: Path, engines: dict[str, EngineInfo]) -> None:
+    """Add the engines declared in ``path`` (one of the shipped ``data/*.yaml``) to ``engines``."""
+    data = files.load_yaml(path) or {}
+    for name, raw in (data.get("engines") or {}).items():
+        if name in engines:
+            raise EngineError(f"{path.name}: engine {name!r} is declared twice")
+        params = tuple(
+            _read_param(name, pname, praw, path) for pname, praw in (raw.get("params") or {}).items()
+        )
+        engines[name] = EngineInfo(
+            name=name,
+            title=str(raw.get("title", name)),
+            kind=str(raw.get("kind", "adversary")),
+            description=str(raw.get("description", "")),
+            target=str(raw["class"]),
+            params=params,
+            games=tuple(str(name) for name in raw.get("games") or ()),
+        )
 
 
 def engines(game: Game | None = None) -> list[EngineInfo]:
@@ -280,8 +289,12 @@ def _load_presets() -> dict[str, dict[str, str]]:
     path = DATA_DIR / "presets.yaml"
     if not files.is_regular(path):
         return {}
-    data = files.load_yaml(path) or {}
-    return {str(game): {str(level): str(spec) for level, spec in (levels or {}).items()} for game, levels in data.items()}
+    try:
+        data = files.load_yaml(path) or {}
+        return {str(game): {str(level): str(spec) for level, spec in (levels or {}).items()}
+                for game, levels in data.items()}
+    except (ValueError, AttributeError, TypeError) as error:
+        raise ProgramFileDamaged(path, error) from None
 
 
 def presets(game: Game) -> dict[str, str]:

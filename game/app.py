@@ -41,15 +41,9 @@ def _screen_size() -> tuple[int, int]:
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="stonecave gui", description="Open the StoneCave window.")
-    screen = parser.add_mutually_exclusive_group()
-    screen.add_argument("--fullscreen", action="store_true", help="start in full screen (and remember it)")
-    screen.add_argument("--windowed", action="store_true", help="start in a window (and remember it)")
-    parser.add_argument("--config-dir", type=Path, help=f"settings and saves folder (default: ${CONFIG_ENV} or "
-                        "the platform's settings folder)")
-    parser.add_argument("--game", help="go straight to the seat setup of this game (kalah, oware, hus)")
-    parser.add_argument("--load", type=Path, help="open this save file")
-    return parser.parse_args(argv)
+    from game.cli import gui_parser  # the command line's parsers live together (game.cli.parser walks them)
+
+    return gui_parser().parse_args(argv)
 
 
 def start(window: arcade.Window, config_dir: Path | None = None) -> AppContext:

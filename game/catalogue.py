@@ -18,6 +18,7 @@ from typing import Any
 
 from ai import games as engine_side
 from guarded import files
+from guarded.kinds import ProgramFileDamaged
 
 import rules
 
@@ -199,21 +200,28 @@ def _load(name: str) -> tuple[str, str]:
 
 @lru_cache(maxsize=1)
 def _data() -> dict:
-    data = files.load_yaml(MENU_PATH)
+    try:
+        data = files.load_yaml(MENU_PATH)
+    except ValueError as error:
+        raise ProgramFileDamaged(MENU_PATH, error) from None
     if not isinstance(data, dict) or not isinstance(data.get("main"), list):
-        raise ValueError(f"{MENU_PATH.name}: expected a 'main' list")
+        raise ProgramFileDamaged(MENU_PATH, "expected a 'main' list")
     return data
 
 
 @lru_cache(maxsize=1)
 def game_pages() -> tuple[dict, ...]:
-    """The entries of ``games.yaml``, in order (each a dict with at least a ``name`` text)."""
-    data = files.load_yaml(GAMES_PATH)
+    """The entries of ``games.yaml``, in order (each a dict with at least a ``name`` text); a damaged file is a
+    ProgramFileDamaged naming it."""
+    try:
+        data = files.load_yaml(GAMES_PATH)
+    except ValueError as error:
+        raise ProgramFileDamaged(GAMES_PATH, error) from None
     if not isinstance(data, dict) or not isinstance(data.get("games"), list):
-        raise ValueError(f"{GAMES_PATH.name}: expected a 'games' list")
+        raise ProgramFileDamaged(GAMES_PATH, "expected a 'games' list")
     for index, raw in enumerate(data["games"]):
         if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
-            raise ValueError(f"{GAMES_PATH.name}: games[{index}]: expected a mapping with a 'name' text")
+            raise ProgramFileDamaged(GAMES_PATH, f"games[{index}]: expected a mapping with a 'name' text")
     return tuple(data["games"])
 
 
@@ -223,10 +231,14 @@ def title() -> tuple[str, str]:
 
 def main_menu() -> list[MenuItem]:
     items = []
-    for raw in _data()["main"]:
-        requires = raw.get("requires")
-        problem = "" if requires is None else _load(str(requires))[1]
-        items.append(MenuItem(str(raw["label"]), str(raw["action"]), not problem, str(raw.get("note", "")), problem))
+    for index, raw in enumerate(_data()["main"]):
+        try:
+            requires = raw.get("requires")
+            problem = "" if requires is None else _load(str(requires))[1]
+            items.append(MenuItem(str(raw["label"]), str(raw["action"]), not problem, str(raw.get("note", "")),
+                                  problem))
+        except (AttributeError, KeyError) as error:
+            raise ProgramFileDamaged(MENU_PATH, f"main[{index}]: expected a mapping with label and action ({error})")
     return items
 
 

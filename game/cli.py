@@ -14,6 +14,7 @@ Each sub-command lives in its own module and is imported only when used, so the 
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -92,6 +93,12 @@ def _run_window(argv: list[str]) -> int:
         from game.app import run
 
         return run(argv)
+    except KeyboardInterrupt:  # Ctrl-C in the terminal that started the window: it closes, as its close button
+        import signal          # does (the game in progress is already in the autosave)
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("stonecave: the window was closed by Ctrl-C", file=sys.stderr)
+        return 130
     except Exception as error:  # noqa: BLE001 - pyglet's display errors share no public base class
         if type(error).__name__ in ("NoSuchDisplayException", "NoSuchConfigException") or "display" in str(error).lower():
             print(f"{NO_DISPLAY}\n({type(error).__name__}: {error})", file=sys.stderr)
@@ -151,16 +158,106 @@ def _unwritable(path: Path) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``stonecave`` console script and of ``python -m game``."""
+    from guarded.kinds import ProgramFileDamaged
+
     try:
         code = _main(argv)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
         return code
+    except ProgramFileDamaged as error:  # a damaged file of the program itself (its YAML data): one line
+        print(f"stonecave: {error}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader went away (``stonecave engines | head``): stop quietly, as cat does
         import os
 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush cannot complain either
         return 141
+
+
+COMMANDS = ("text", "compare", "games", "engines", "doctor", "tables", "solve", "gui")
+"""Every sub-command ``_main`` dispatches (``parser`` describes each; tests/fuzz attacks each)."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The whole command line as one argparse parser: a sub-parser per command in ``COMMANDS``.
+
+    ``compare``, ``tables``, ``solve`` and ``gui`` parse with the very parser found here; ``text`` (the two
+    consoles), ``engines``, ``games`` and ``doctor`` read their few words by hand, so their sub-parsers
+    describe those words (the seat options from the game registry).  The generated attacks (tests/fuzz) walk
+    it, so a new option is attacked without being listed.
+    """
+    from ai.tournament import _parser as compare_parser
+    from game.solve_command import _parser as solve_parser
+    from game.tables_command import _parser as tables_parser
+
+    whole = argparse.ArgumentParser(prog="stonecave", description=USAGE.split("\n\n")[0],
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = whole.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("text", parents=[_text_parser()], add_help=False, help="play in the terminal")
+    commands.choices["compare"] = compare_parser()
+    commands.add_parser("games", help="list the games and their parameters")
+    engines = commands.add_parser("engines", help="list the engines and their parameters")
+    engines.add_argument("game", nargs="?", help="a game spec, e.g. kalah or kalah:pits=4")
+    commands.add_parser("doctor", help="which search core runs and why")
+    commands.choices["tables"] = tables_parser()
+    commands.choices["solve"] = solve_parser()
+    commands.choices["gui"] = gui_parser()
+    missing = set(COMMANDS) ^ set(commands.choices)
+    assert not missing, f"COMMANDS and parser() disagree on {missing}"
+    return whole
+
+
+def gui_parser() -> argparse.ArgumentParser:
+    """``stonecave gui``'s options (game.app opens the window with them)."""
+    from game.settings import CONFIG_ENV
+
+    gui = argparse.ArgumentParser(prog="stonecave gui", description="Open the StoneCave window.")
+    screen = gui.add_mutually_exclusive_group()
+    screen.add_argument("--fullscreen", action="store_true", help="start in full screen (and remember it)")
+    screen.add_argument("--windowed", action="store_true", help="start in a window (and remember it)")
+    gui.add_argument("--config-dir", type=path_argument, help=f"settings and saves folder (default: "
+                     f"${CONFIG_ENV} or the platform's settings folder)")
+    gui.add_argument("--game", help="go straight to the seat setup of this game (kalah, oware, hus)")
+    gui.add_argument("--load", type=path_argument, help="open this save file")
+    return gui
+
+
+def path_argument(text: str) -> Path:
+    """A path given on the command line, refused at once when no file could ever have it: empty, or with a
+    name longer than the system allows (which would otherwise fail deep inside, as OSError ENAMETOOLONG)."""
+    from rules.base import clip
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected the name of a file or folder, not an empty text")
+    try:
+        limit = os.pathconf("/", "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # not a POSIX system
+        limit = 255
+    longest = max(len(os.fsencode(part)) for part in Path(text).parts)
+    if longest > limit:
+        raise argparse.ArgumentTypeError(f"{clip(text)!r} has a name of {longest} bytes; a file or folder name "
+                                         f"may have at most {limit} here")
+    return Path(text)
+
+
+def _text_parser() -> argparse.ArgumentParser:
+    """What ``stonecave text`` reads (game.console.manager and game.console.solitaire parse it by hand)."""
+    import rules
+
+    text = argparse.ArgumentParser(prog="stonecave text", description="Play in the terminal.")
+    text.add_argument("game", help="a game spec (kalah, oware, hus, cave, kalah:pits=4,seeds=3) or solitaire")
+    seats = sorted({name.lower() for info in rules.list_games() if info.num_players == 2
+                    for name in rules.get_game(info.name).player_names})
+    for seat in seats:
+        text.add_argument(f"--{seat}", metavar="SPEC", help="human, computer, a level or an engine spec")
+    text.add_argument("--time", type=float, help="seconds per computer move")
+    text.add_argument("--seed", type=int, help="the engines' seed (solitaire: the deal)")
+    text.add_argument("--load", type=Path, help="start by loading this save file")
+    text.add_argument("--variant", choices=("dose", "lewis"), help="solitaire: the rules variant")
+    text.add_argument("--level", help="solitaire: a level's number")
+    text.add_argument("--engine", metavar="SPEC", help="solitaire: the engine for hint, auto and solve")
+    return text
 
 
 def _configure_tables() -> None:

@@ -22,6 +22,7 @@ import yaml
 import rules
 from guarded import files
 from guarded.files import FileProblem, clip, quote, write_atomically  # noqa: F401 (records and statistics import it from here)
+from guarded.kinds import ProgramFileDamaged
 from rules import RulesError
 
 SCHEMA_PATH = Path(__file__).parent / "menus" / "settings.yaml"
@@ -99,7 +100,16 @@ class SettingsSchema:
 
     @classmethod
     def load(cls, path: Path = SCHEMA_PATH) -> SettingsSchema:
-        """Read and validate the YAML description (a broken description is a programming error: it raises)."""
+        """Read and validate the YAML description; a broken one raises ProgramFileDamaged naming the file."""
+        try:
+            schema = cls._read(path)
+            schema.engines_item  # the one item the code cannot do without (a cut file may have lost it)
+            return schema
+        except (ValueError, AttributeError, KeyError, TypeError) as error:  # SettingsError and FileProblem too
+            raise ProgramFileDamaged(path, error) from None
+
+    @classmethod
+    def _read(cls, path: Path) -> SettingsSchema:
         data = files.load_yaml(path)
         if not isinstance(data, dict) or not isinstance(data.get("groups"), list):
             raise SettingsError(f"{path.name}: expected a mapping with a 'groups' list")

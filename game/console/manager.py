@@ -276,7 +276,9 @@ def parse_arguments(argv: list[str]) -> Options:
         if name == "time":
             low, high = savegame.SEAT_TIME
             try:
-                options.seconds = float(value) if len(value) <= 40 else math.nan
+                # the one rule for numbers: ASCII digits (float() alone takes '١٢' and '1_000')
+                is_plain = len(value) <= 40 and value.isascii() and "_" not in value
+                options.seconds = float(value) if is_plain else math.nan
             except ValueError:
                 options.seconds = math.nan
             if not math.isfinite(options.seconds) or not low <= options.seconds <= high:

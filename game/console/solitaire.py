@@ -249,7 +249,8 @@ def parse_arguments(argv: list[str]) -> dict:
             options["seed"] = seed
         elif name == "time":
             try:
-                seconds = float(value) if len(value) <= 40 else math.nan
+                # the one rule for numbers: ASCII digits (float() alone takes '١٢' and '1_000')
+                seconds = float(value) if len(value) <= 40 and value.isascii() and "_" not in value else math.nan
             except ValueError:
                 seconds = math.nan
             if not (math.isfinite(seconds) and SECONDS[0] <= seconds <= SECONDS[1]):

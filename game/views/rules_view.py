@@ -19,6 +19,7 @@ from game.context import AppContext
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.rules_diagrams import DIAGRAMS, Illustration
 from game.views.widgets import fit_font, text_button
+from guarded.kinds import ProgramFileDamaged
 
 RULES_PATH = catalogue.GAMES_PATH
 TOP, TAB_HEIGHT, BACK_HEIGHT = 20, 38, 42
@@ -38,10 +39,19 @@ class RulesPage:
 
 @lru_cache(maxsize=1)
 def pages() -> tuple[RulesPage, ...]:
-    """The pages in ``games.yaml``, checked (a malformed entry names what is wrong)."""
+    """The pages in ``games.yaml``, checked (a malformed entry is a ProgramFileDamaged naming what is wrong)."""
+    try:
+        return _read_pages(catalogue.game_pages())
+    except ProgramFileDamaged:
+        raise
+    except ValueError as error:
+        raise ProgramFileDamaged(RULES_PATH, error) from None
+
+
+def _read_pages(entries: tuple[dict, ...]) -> tuple[RulesPage, ...]:
     result = []
-    for index, raw in enumerate(catalogue.game_pages()):
-        where = f"{RULES_PATH.name}: games[{index}]"
+    for index, raw in enumerate(entries):
+        where = f"games[{index}]"
         if not isinstance(raw, dict) or not all(isinstance(raw.get(key), str) for key in
                                                 ("name", "title", "diagram", "caption")):
             raise ValueError(f"{where}: expected name, title, diagram and caption texts")
