@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
-COMMANDS = ("text", "compare", "games", "engines", "doctor", "tables", "solve", "gui")
+COMMANDS = ("text", "compare", "games", "engines", "doctor", "desktop", "tables", "solve", "gui")
 """Every sub-command ``_main`` dispatches (``parser`` describes each; tests/fuzz attacks each)."""
 
 
@@ -187,7 +187,7 @@ def parser() -> argparse.ArgumentParser:
     describe those words (the seat options from the game registry).  The generated attacks (tests/fuzz) walk
     it, so a new option is attacked without being listed.
     """
-    from ai.tournament import _parser as compare_parser
+    from ai.compare_options import parser as compare_parser
     from game.solve_command import _parser as solve_parser
     from game.tables_command import _parser as tables_parser
 
@@ -200,6 +200,8 @@ def parser() -> argparse.ArgumentParser:
     engines = commands.add_parser("engines", help="list the engines and their parameters")
     engines.add_argument("game", nargs="?", help="a game spec, e.g. kalah or kalah:pits=4")
     commands.add_parser("doctor", help="which search core runs and why")
+    desktop = commands.add_parser("desktop", help="put StoneCave in the desktop's application menu, or take it out")
+    desktop.add_argument("action", choices=("install", "uninstall"))
     commands.choices["tables"] = tables_parser()
     commands.choices["solve"] = solve_parser()
     commands.choices["gui"] = gui_parser()

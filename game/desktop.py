@@ -16,6 +16,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from guarded import files
+
 USAGE = "usage: stonecave desktop install|uninstall   (the menu entry and icon under $XDG_DATA_HOME)"
 APP_ID = "stonecave"
 ICONS = {"png": Path("icons/hicolor/256x256/apps"), "svg": Path("icons/hicolor/scalable/apps")}
@@ -38,9 +40,9 @@ def targets(home: Path | None = None) -> list[Path]:
 def launch_command() -> list[str]:
     """The command that opens the window from this installation: its ``stonecave`` script beside the running
     interpreter (a pipx or virtual environment's bin folder), else this interpreter with ``-m game``."""
-    script = Path(sys.executable).with_name("stonecave")
-    if script.is_file() and os.access(script, os.X_OK):
-        return [str(script)]
+    script = shutil.which("stonecave", path=str(Path(sys.executable).parent))
+    if script:
+        return [os.path.abspath(script)]
     found = shutil.which("stonecave")
     if found:
         return [os.path.abspath(found)]
@@ -73,28 +75,13 @@ def entry_text(command: list[str]) -> str:
     ])
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
-
-
 def install(home: Path | None = None, command: list[str] | None = None) -> list[Path]:
     """Write the entry and the icons; the paths written."""
     entry, *icons = targets(home)
     icon_folder = resources.files("assets") / "icons"
     for path in icons:
-        _write_atomically(path, (icon_folder / path.name).read_bytes())
-    _write_atomically(entry, entry_text(command or launch_command()).encode("utf-8"))
+        files.write_atomically(path, files.read_bytes(str(icon_folder / path.name)))
+    files.write_atomically(entry, entry_text(command or launch_command()))
     return [entry, *icons]
 
 
@@ -102,7 +89,7 @@ def uninstall(home: Path | None = None) -> list[Path]:
     """Remove the entry and the icons; the paths that were there."""
     removed = []
     for path in targets(home):
-        if path.exists():
+        if files.exists(path):
             path.unlink()
             removed.append(path)
     return removed

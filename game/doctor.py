@@ -15,6 +15,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from guarded import files
+
 
 def _version(package: str) -> str | None:
     try:
@@ -78,7 +80,7 @@ def data_lines() -> list[str]:
     found = []
     for name in SOUNDS.values():
         try:
-            found.append(Path(arcade.resources.resolve(name)).is_file())
+            found.append(files.is_regular(arcade.resources.resolve(name)))
         except (FileNotFoundError, ValueError):
             found.append(False)
     lines.append(f"  sounds: {sum(found)} of {len(found)} found in {folder / 'sounds'}")

@@ -34,11 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--folder", type=Path, default=None, help="the tables' folder (default: the settings folder)")
     parser.add_argument("--no-tables", action="store_true", help="search without the endgame tables")
     parser.add_argument("--no-pv", action="store_true", help="print the value only, not a principal variation")
-    parser.add_argument("--memory", default=None,
+    parser.add_argument("--memory", default=None, metavar="MB",
                         help="transposition table in MB (default: sized to the game, 1024 for Kalah(6,4))")
     parser.add_argument("--deepening", action="store_true",
                         help="prove by iterative deepening to a resolved iteration instead of MTD(f) null-window tests")
-    parser.add_argument("--pv-seconds", default="300",
+    parser.add_argument("--pv-seconds", default="300", metavar="SECONDS",
                         help="stop proving the principal variation's moves after this long (default 300)")
     return parser
 

@@ -49,7 +49,7 @@ cdef extern from *:
         return *(const volatile unsigned char*)flag;
     }
     /* Zeroed memory for a big table, in huge pages where the system allows (far fewer page faults and TLB
-       misses on random probes); NULL on failure.  Where there is no mmap (Windows), plain zeroed memory. */
+       misses on random probes); NULL on failure.  Windows has no anonymous mapping here: plain zeroed memory. */
     #if defined(_WIN32)
     #include <stdlib.h>
     static void* sc_table_alloc(size_t bytes) { return calloc(1, bytes); }

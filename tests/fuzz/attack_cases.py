@@ -32,6 +32,7 @@ BASELINES: dict[str, list[list[str]]] = {
     "games": [["games"]],
     "engines": [["engines", "kalah"]],
     "doctor": [["doctor"]],
+    "desktop": [["desktop", "uninstall"]],
     "tables": [["tables", "status", "kalah:pits=3", "--folder", "{config}/tables"],
                ["tables", "build", "kalah:pits=3", "--seeds", "4", "--folder", "{config}/tables"]],
     "solve": [["solve", TABLE_GAME, "--folder", "{config}/tables"]],
@@ -87,6 +88,8 @@ def classify(action: argparse.Action) -> str:
         return "game"
     if "spec" in name or action.dest in ("engine", "judge"):
         return "engine"
+    if str(action.metavar or "").upper() in ("N", "MB", "SECONDS"):  # a number its command reads itself
+        return "number"
     if action.type is not None:
         try:
             sample = action.type("2")

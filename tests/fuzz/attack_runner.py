@@ -102,6 +102,9 @@ def environment(case: Case) -> dict[str, str]:
     if case.display and os.environ.get("DISPLAY"):
         env["DISPLAY"] = os.environ["DISPLAY"]
     env.update(case.env)
+    # `stonecave desktop install` writes under XDG_DATA_HOME: never the real home's application menu
+    env.setdefault("XDG_DATA_HOME", str(Path(case.env.get("STONECAVE_CONFIG_DIR", tempfile.gettempdir()))
+                                        / "stonecave-fuzz-desktop"))
     return env
 
 

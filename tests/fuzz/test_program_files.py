@@ -61,6 +61,7 @@ def test_a_damaged_main_menu_or_rules_page_or_settings_description_is_named(tmp_
     path = tmp_path / "broken.yaml"
     path.write_text(text, encoding="utf-8")
     monkeypatch.setattr(catalogue, "MENU_PATH", path)
+    monkeypatch.setattr(catalogue, "GAMES_PATH", path)
     monkeypatch.setattr(rules_view, "RULES_PATH", path)
     catalogue._data.cache_clear()
     rules_view.pages.cache_clear()
@@ -86,14 +87,16 @@ def test_a_settings_description_cut_before_its_engines_item_is_named(tmp_path):
 def test_a_menu_entry_of_the_wrong_shape_is_named(tmp_path, monkeypatch):
     from game import catalogue
 
-    path = tmp_path / "main.yaml"
-    path.write_text("main:\n  - 7\ngames:\n  - {blurb: x}\n", encoding="utf-8")
-    monkeypatch.setattr(catalogue, "MENU_PATH", path)
+    menu, games = tmp_path / "main.yaml", tmp_path / "games.yaml"
+    menu.write_text("main:\n  - 7\n", encoding="utf-8")
+    games.write_text("games:\n  - {blurb: x}\n", encoding="utf-8")
+    monkeypatch.setattr(catalogue, "MENU_PATH", menu)
+    monkeypatch.setattr(catalogue, "GAMES_PATH", games)
     catalogue._data.cache_clear()
     try:
         with pytest.raises(ProgramFileDamaged, match=r"main\[0\]: expected a mapping"):
             catalogue.main_menu()
-        with pytest.raises(ProgramFileDamaged, match=r"games\[0\]: expected a mapping with a name"):
+        with pytest.raises(ProgramFileDamaged, match=r"games\[0\]: expected a mapping with a 'name'"):
             catalogue.games()
     finally:
         catalogue._data.cache_clear()
