@@ -74,33 +74,41 @@ def open_save(context: AppContext, path: Path) -> str | None:
     return None
 
 
-def resume(context: AppContext) -> str | None:
-    """Open the autosaved game as a new, unsaved game; on failure return the message (the file is set aside,
-    so the title screen never offers it again)."""
+def resume(context: AppContext, slot: str | None = None) -> str | None:
+    """Open a game in progress (``slot``; the newest when None) where it stopped; it keeps its slot, so its next
+    moves update the same entry.  On failure return the message (the file is set aside, so it is never offered
+    for Resume again)."""
     assert context.autosave is not None
-    saved, problem = context.autosave.load()
-    if saved is None:
+    kept = context.autosave
+    if slot is None:
+        slots = kept.slots()
+        slot = slots[0] if slots else None
+    saved, problem = kept.load(slot) if slot is not None else (None, "")
+    if saved is None or slot is None:
         return problem or "There is no game to resume."
     try:
         if catalogue.registration(saved.game).scene == PUZZLE_SCENE:
-            _open_puzzle(context, saved, None)
+            _open_puzzle(context, saved, None, slot)
             return None
         match = match_from_saved(saved)
     except (savegame.SaveError, OSError, ValueError) as error:
-        _aside, phrase = files.set_aside(context.autosave.path)  # never offered for Resume again
-        return f"The game you were playing could not be restored ({error}); {phrase}."
+        phrase = kept.set_aside(slot)  # never offered for Resume again
+        return f"A game in progress could not be restored ({error}); {phrase}."
+    match.slot = slot
     context.show_match(match, save_path=None)
     return None
 
 
-def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None) -> None:
-    """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one)."""
+def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None, slot: str | None = None) -> None:
+    """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one);
+    ``slot`` is its place among the games in progress when it is resumed from there."""
     from game.records import RecordsStore
     from game.puzzle_session import PuzzleSession
     from game.views.solitaire_view import SolitaireView
     from levels.solitaire import load_levels
 
     session = PuzzleSession.from_saved(saved, load_levels()[0])
+    session.slot = slot
     records = RecordsStore(context.store.directory)
     records.load()  # an unreadable records file is set aside and reported on the Puzzles screen
     view = SolitaireView(context, session.puzzle, records, session=session)
