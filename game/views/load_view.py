@@ -1,4 +1,5 @@
-"""Load game: the saves in the saves folder, newest first; a click continues the game.
+"""Load game: the games in progress (``game.autosave``; each can be removed, after a question), then the saves
+in the saves folder, newest first; a click continues the game.
 
 Saves use the common format of ``game.savegame`` (the console reads them too).  A Solitaire Mancala save (a
 puzzle saved from the puzzle screen or the console) opens on the puzzle screen; any other game on its match
@@ -14,6 +15,7 @@ from pathlib import Path
 import arcade.gui
 
 from game import autosave, catalogue, savegame, theme
+from game.autosave import KeptGame
 from game.context import AppContext
 from game.session import Session
 from game.settings import describe_engine
@@ -116,9 +118,14 @@ def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | No
     context.show(view)
 
 
+def describe_when(modified: float) -> str:
+    """When a file was written, as the load list shows it."""
+    return time.strftime("%d %b %Y %H:%M", time.localtime(modified))
+
+
 def describe_save(save: savegame.SaveSummary) -> tuple[str, str]:
     """The two parts of a save's line in the load list: what it is, and when it was saved."""
-    when = time.strftime("%d %b %Y %H:%M", time.localtime(save.modified))
+    when = describe_when(save.modified)
     if save.game is None:
         return f"{save.path.name}: cannot be read", when
     seats = []
@@ -131,7 +138,8 @@ def describe_save(save: savegame.SaveSummary) -> tuple[str, str]:
 
 
 class LoadView(MenuView):
-    """The saves, newest first, one button each (game, players, moves and date), scrolling when many."""
+    """The games in progress (each with Remove, which asks first), then the saves, newest first: one button
+    each (game, players, moves and date), scrolling when many."""
 
     heading = "Load game"
 
@@ -144,28 +152,76 @@ class LoadView(MenuView):
                 self.saves.append(savegame.summary(path))
             except OSError:
                 continue  # removed while the list was read
+        self.kept: list[KeptGame] = []
+        problems: list[str] = []
+        if context.autosave is not None:
+            self.kept, problems = context.autosave.games()
+        self.confirming: KeptGame | None = None
+        """The game in progress the player asked to remove, waiting for Remove it / Keep it."""
         self.rows = Rows(self.rebuild)
         super().__init__(context)
+        if problems:
+            self.message("\n".join(problems), warning=True)
 
     def build(self) -> None:
+        if self.confirming is not None:
+            self._build_confirmation(self.confirming)
+            return
         folder = self.context.save_dir
         _, _, room_width, room_height = self.content_box()
         width = min(900, room_width)
         box = arcade.gui.UIBoxLayout(space_between=Rows.GAP)
+        rows: list[arcade.gui.UIWidget] = []
+        if self.kept:
+            rows.append(theme.label("Games in progress", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
+            remove_width = 110
+            for game in self.kept:
+                what, _ = describe_save(savegame.SaveSummary(game.path, game.modified, game.saved.game,
+                                                             game.saved.seats, len(game.saved.moves)))
+                when = describe_when(game.modified)
+                widget = text_button(f"{what}     {when}", width - remove_width - 8, 40, 14 if width >= 700 else 13)
+                self._fit_text(widget, what, when)
+                self.on_click(widget, partial(self.resume, game.slot))
+                remove = text_button("Remove...", remove_width, 40, 13)
+                remove.slot = game.slot  # type: ignore[attr-defined]  # which game it removes (for tests)
+                self.on_click(remove, partial(self.ask_remove, game))
+                row = arcade.gui.UIAnchorLayout(width=width, height=40, size_hint=None)
+                row.add(widget, anchor_x="left", anchor_y="center")
+                row.add(remove, anchor_x="right", anchor_y="center")
+                rows.append(row)
+            rows.append(theme.label("Saved games", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
         if not self.saves:
-            box.add(theme.label(f"No saved games yet in {folder}.", theme.BODY, theme.TEXT_DIM, width=width,
-                                multiline=True, align="center"))
-        buttons = []
+            rows.append(theme.label(f"No saved games yet in {folder}.", theme.BODY, theme.TEXT_DIM, width=width,
+                                    multiline=True, align="center"))
         for save in self.saves:
             what, when = describe_save(save)
             widget = text_button(f"{what}     {when}", width, 40, 14 if width >= 700 else 13)
             self._fit_text(widget, what, when)
-            buttons.append(self.on_click(widget, partial(self.load, save.path)))
-        for row in self.rows.layout(buttons, room_height - 44 - 2 * Rows.GAP, width):
+            rows.append(self.on_click(widget, partial(self.load, save.path)))
+        for row in self.rows.layout(rows, room_height - 44 - 2 * Rows.GAP, width):
             box.add(row)
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - MESSAGE_BAND))
+        self.ui.add(anchor)
+
+    def _build_confirmation(self, game: KeptGame) -> None:
+        """Remove a game in progress?  The question replaces the list, and its Remove it lies left of where every
+        Remove... was (those sit at the list's right edge), so a double click on Remove... removes nothing."""
+        _, _, room_width, _ = self.content_box()
+        width = min(640, room_width)
+        assert self.context.autosave is not None
+        words = self.context.autosave
+        box = arcade.gui.UIBoxLayout(space_between=16)
+        box.add(theme.label(f"Remove the game in progress {words.summary(game.saved)} "
+                            f"({words.players(game.saved)}, {words.when(game.modified)})? It cannot be resumed "
+                            "afterwards.", theme.BODY, theme.TEXT, width=width, multiline=True, align="center"))
+        buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=40)
+        buttons.add(self.on_click(theme.button("Keep it", width=200, height=44), self.cancel_remove))
+        buttons.add(self.on_click(theme.button("Remove it", width=200, height=44), self.remove_confirmed))
+        box.add(buttons)
+        anchor = arcade.gui.UIAnchorLayout()
+        anchor.add(box, anchor_x="center", anchor_y="center")
         self.ui.add(anchor)
 
     @staticmethod
@@ -177,16 +233,51 @@ class LoadView(MenuView):
             widget.text = f"{what}     {when}"
 
     def scroll(self, steps: int, x: float, y: float) -> bool:
-        return self.rows.scroll(steps)
+        return self.confirming is None and self.rows.scroll(steps)
 
     def default_action(self) -> None:
-        """Enter with nothing focused: open the newest save."""
-        if self.saves:
+        """Enter with nothing focused: Keep it while asking; else resume the newest game in progress, or open
+        the newest save."""
+        if self.confirming is not None:
+            self.cancel_remove()
+        elif self.kept:
+            self.resume(self.kept[0].slot)
+        elif self.saves:
             self.load(self.saves[0].path)
         else:
             self.back()
+
+    def back(self) -> None:
+        """Escape or Back: out of the question (keeping the game), else to the title screen."""
+        if self.confirming is not None:
+            self.cancel_remove()
+        else:
+            super().back()
 
     def load(self, path: Path) -> None:
         problem = open_save(self.context, path)
         if problem:
             self.message(problem, warning=True)
+
+    def resume(self, slot: str) -> None:
+        problem = resume(self.context, slot)
+        if problem:
+            self.kept = [game for game in self.kept if game.slot != slot]
+            self.message(problem, warning=True)
+            self.rebuild()
+
+    def ask_remove(self, game: KeptGame) -> None:
+        self.confirming = game
+        self.rebuild()
+
+    def cancel_remove(self) -> None:
+        self.confirming = None
+        self.rebuild()
+
+    def remove_confirmed(self) -> None:
+        game, self.confirming = self.confirming, None
+        if game is not None and self.context.autosave is not None:
+            self.context.autosave.clear(game.slot)
+            self.kept = [other for other in self.kept if other.slot != game.slot]
+            self.message(f"Removed {self.context.autosave.summary(game.saved)}.")
+        self.rebuild()
