@@ -173,10 +173,13 @@ class Autosave:
         if not files.is_regular(self.path):
             return
         try:
-            self.slots_folder.mkdir(parents=True, exist_ok=True)
-            os.replace(self.path, self.slot_path(self.new_slot()))
+            data = files.read_bytes(self.path, savegame.MAX_BYTES)
+            files.write_atomically(self.slot_path(self.new_slot()), data, hidden=True)
+            self.path.unlink()
+        except files.FileProblem:
+            files.set_aside(self.path)  # not a save at all: out of the way, never offered
         except OSError:
-            pass  # left where it is; the player can still load it by hand
+            pass  # left where it is (a read-only folder): the player can still load it by hand
 
     # -- words ------------------------------------------------------------------------------------------------
     @staticmethod
