@@ -179,16 +179,17 @@ class LoadView(MenuView):
                 what, _ = describe_save(savegame.SaveSummary(game.path, game.modified, game.saved.game,
                                                              game.saved.seats, len(game.saved.moves)))
                 when = describe_when(game.modified)
+                what = f"Resume {what}"
                 widget = text_button(f"{what}     {when}", width - remove_width - 8, 40, 14 if width >= 700 else 13)
                 self._fit_text(widget, what, when)
                 self.on_click(widget, partial(self.resume, game.slot))
                 remove = text_button("Remove...", remove_width, 40, 13)
                 remove.slot = game.slot  # type: ignore[attr-defined]  # which game it removes (for tests)
                 self.on_click(remove, partial(self.ask_remove, game))
-                row = arcade.gui.UIAnchorLayout(width=width, height=40, size_hint=None)
-                row.add(widget, anchor_x="left", anchor_y="center")
-                row.add(remove, anchor_x="right", anchor_y="center")
-                rows.append(row)
+                line = arcade.gui.UIAnchorLayout(width=width, height=40, size_hint=None)
+                line.add(widget, anchor_x="left", anchor_y="center")
+                line.add(remove, anchor_x="right", anchor_y="center")
+                rows.append(line)
             rows.append(theme.label("Saved games", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
         if not self.saves:
             rows.append(theme.label(f"No saved games yet in {folder}.", theme.BODY, theme.TEXT_DIM, width=width,
@@ -198,8 +199,8 @@ class LoadView(MenuView):
             widget = text_button(f"{what}     {when}", width, 40, 14 if width >= 700 else 13)
             self._fit_text(widget, what, when)
             rows.append(self.on_click(widget, partial(self.load, save.path)))
-        for row in self.rows.layout(rows, room_height - 44 - 2 * Rows.GAP, width):
-            box.add(row)
+        for shown in self.rows.layout(rows, room_height - 44 - 2 * Rows.GAP, width):
+            box.add(shown)
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - MESSAGE_BAND))

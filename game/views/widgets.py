@@ -52,6 +52,7 @@ class _FixedArrows(arcade.gui.UIFlatButton):
     arrow never moves as the value's words grow or shrink: two clicks in one place make two steps."""
 
     def _init_arrows(self) -> None:
+        self._base_style = self.style
         self._arrow_texts = [arcade.Text("", 0, 0, font_name=theme.BODY_FONT, anchor_x="center",
                                          anchor_y="center", bold=True) for _ in range(2)]
         self.glyphs = ("", "")
@@ -97,7 +98,6 @@ class Choice(_FixedArrows):
     def __init__(self, options: Sequence[tuple[Any, str]], value: Any, on_change: Callable[[Any], None],
                  width: float = 300, name: str = "") -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
-        self._base_style = self.style
         self._init_arrows()
         if not options:
             raise ValueError("a Choice needs at least one option")
@@ -138,7 +138,6 @@ class Stepper(_FixedArrows):
                  on_change: Callable[[float | None], None], whole: bool = False, width: float = 300,
                  name: str = "", optional: bool = False, resume: float | None = None) -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
-        self._base_style = self.style
         self._init_arrows()
         self.minimum, self.maximum, self.step_size, self.whole = minimum, maximum, step, whole
         self.optional = optional
