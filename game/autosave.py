@@ -15,8 +15,8 @@ The single ``autosave.save`` that earlier versions kept is adopted as a slot.  N
 """
 from __future__ import annotations
 
-import os
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +48,7 @@ class Autosave:
         self.folder = Path(folder)
         self.problem = ""
         """The last failure to write, for the screen (empty when the last write worked)."""
+        self._given: set[str] = set()
         self._ignored: set[str] = set()
         """Slots whose file is bad and could not be set aside: never offered (this run)."""
 
@@ -66,11 +67,10 @@ class Autosave:
     def new_slot(self) -> str:
         """A fresh slot name (nothing is written until the game's first move)."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        slot = f"{stamp}-{os.getpid() % 10000:04d}"
-        counter = 2
-        while files.exists(self.slot_path(slot)):
-            slot = f"{stamp}-{os.getpid() % 10000:04d}-{counter}"
-            counter += 1
+        slot = f"{stamp}-{uuid.uuid4().hex[:8]}"
+        while slot in self._given or files.exists(self.slot_path(slot)):
+            slot = f"{stamp}-{uuid.uuid4().hex[:8]}"
+        self._given.add(slot)  # never handed out twice, even before its first write
         return slot
 
     # -- writing ----------------------------------------------------------------------------------------------
