@@ -22,7 +22,7 @@ from game.autosave import KeptGame
 from game.views.base import MESSAGE_BAND, MenuView
 from game.views.widgets import fit_font, text_button
 
-PANEL_WIDTH = 460
+PANEL_WIDTH = 560
 """The widest the games-in-progress list beside the menu grows."""
 DRIFTERS = 14
 STONE_RADIUS = 22
@@ -203,6 +203,12 @@ class TitleView(MenuView):
             widget.slot = game.slot  # type: ignore[attr-defined]  # which game a test or a click resumes
             self.resume_buttons.append(self.on_click(widget, partial(self.resume, game.slot)))
             box.add(widget)
+        # One size for the whole list (the smallest any line needed), so the lines read as one list.
+        smallest = min(int(widget.style["normal"].font_size) for widget in self.resume_buttons)
+        for widget in self.resume_buttons:
+            if widget.style["normal"].font_size != smallest:
+                widget.style = {state: type(value)(**{**vars(value), "font_size": smallest})
+                                for state, value in widget.style.items()}
         if len(shown) < len(kept):
             more = text_button(f"{len(kept) - len(shown)} more on the Load screen", width, row_height - 6, 12)
             box.add(self.on_click(more, self.context.show_load))
