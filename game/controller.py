@@ -411,7 +411,10 @@ class MatchController:
     def after_change(self) -> None:
         """The position changed: searches for the old one are stale, the hint too; the autosave is renewed."""
         if self.autosave is not None:
-            problem = self.autosave.keep(self.session.saved, self.session.is_over)
+            session = self.session
+            if session.slot is None and session.moves and not session.is_over:
+                session.slot = self.autosave.new_slot()  # its own slot: no other game in progress is replaced
+            problem = self.autosave.keep(session.saved, session.is_over, session.slot)
             if problem:
                 self.say(problem, warning=True)
         self.cancel_search()
@@ -487,7 +490,7 @@ class MatchController:
         self._reasonings = []
 
     def save(self, path: Path) -> bool:
-        """Save the game to ``path`` (its folder made as needed); the autosave then goes.  False, with a
+        """Save the game to ``path`` (its folder made as needed); it stays a game in progress.  False, with a
         warning, when it cannot be written."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -495,9 +498,7 @@ class MatchController:
         except (OSError, ValueError) as error:
             self.say(f"Could not save: {error}", warning=True)
             return False
-        self.save_path = path
-        if self.autosave is not None:
-            self.autosave.clear()  # saved by the player: nothing left to restore
+        self.save_path = path  # still unfinished: it stays among the games in progress, offered for Resume
         self.say(f"Saved to {path}")
         return True
 

@@ -33,9 +33,9 @@ ROUND_GAP = 0.5
 class AutosaveLike(Protocol):
     """What the controller uses of ``game.autosave.Autosave``."""
 
-    def keep(self, saved: SavedGame, is_over: bool) -> str: ...
+    def keep(self, saved: SavedGame, is_over: bool, slot: str | None = None) -> str: ...
 
-    def clear(self) -> None: ...
+    def new_slot(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -261,7 +261,10 @@ class PuzzleController:
     def _autosave(self) -> None:
         if self.autosave is None:
             return
-        problem = self.autosave.keep(self.session.saved_as(self.watch_spec), self.session.is_over)
+        session = self.session
+        if session.slot is None and session.moves and not session.is_over:
+            session.slot = self.autosave.new_slot()  # its own slot: no other game in progress is replaced
+        problem = self.autosave.keep(session.saved_as(self.watch_spec), session.is_over, session.slot)
         if problem:
             self.say(problem, warning=True)
 
@@ -346,9 +349,7 @@ class PuzzleController:
         except (OSError, ValueError) as error:
             self.say(f"Could not save: {error}", warning=True)
             return False
-        self.save_path = path
-        if self.autosave is not None:
-            self.autosave.clear()  # saved by the player: nothing left to restore
+        self.save_path = path  # still unfinished: it stays among the games in progress, offered for Resume
         self.say(f"Saved to {path}")
         return True
 

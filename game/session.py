@@ -43,6 +43,8 @@ class Session(Generic[StateT, MoveT]):
     """The moves as last saved or loaded (None: never), to tell whether leaving would lose anything."""
     path: Path | None = None
     """Where the game was last saved or loaded from."""
+    slot: str | None = None
+    """Its slot among the games in progress (``game.autosave``): given at its first move, kept on resume."""
 
     def __post_init__(self) -> None:
         self.seats = tuple(self.seats)

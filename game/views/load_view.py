@@ -1,4 +1,5 @@
-"""Load game: the saves in the saves folder, newest first; a click continues the game.
+"""Load game: the games in progress (``game.autosave``; each can be removed, after a question), then the saves
+in the saves folder, newest first; a click continues the game.
 
 Saves use the common format of ``game.savegame`` (the console reads them too).  A Solitaire Mancala save (a
 puzzle saved from the puzzle screen or the console) opens on the puzzle screen; any other game on its match
@@ -14,6 +15,7 @@ from pathlib import Path
 import arcade.gui
 
 from game import autosave, catalogue, savegame, theme
+from game.autosave import KeptGame
 from game.context import AppContext
 from game.session import Session
 from game.settings import describe_engine
@@ -74,33 +76,41 @@ def open_save(context: AppContext, path: Path) -> str | None:
     return None
 
 
-def resume(context: AppContext) -> str | None:
-    """Open the autosaved game as a new, unsaved game; on failure return the message (the file is set aside,
-    so the title screen never offers it again)."""
+def resume(context: AppContext, slot: str | None = None) -> str | None:
+    """Open a game in progress (``slot``; the newest when None) where it stopped; it keeps its slot, so its next
+    moves update the same entry.  On failure return the message (the file is set aside, so it is never offered
+    for Resume again)."""
     assert context.autosave is not None
-    saved, problem = context.autosave.load()
-    if saved is None:
+    kept = context.autosave
+    if slot is None:
+        slots = kept.slots()
+        slot = slots[0] if slots else None
+    saved, problem = kept.load(slot) if slot is not None else (None, "")
+    if saved is None or slot is None:
         return problem or "There is no game to resume."
     try:
         if catalogue.registration(saved.game).scene == PUZZLE_SCENE:
-            _open_puzzle(context, saved, None)
+            _open_puzzle(context, saved, None, slot)
             return None
         match = match_from_saved(saved)
     except (savegame.SaveError, OSError, ValueError) as error:
-        _aside, phrase = files.set_aside(context.autosave.path)  # never offered for Resume again
-        return f"The game you were playing could not be restored ({error}); {phrase}."
+        phrase = kept.set_aside(slot)  # never offered for Resume again
+        return f"A game in progress could not be restored ({error}); {phrase}."
+    match.slot = slot
     context.show_match(match, save_path=None)
     return None
 
 
-def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None) -> None:
-    """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one)."""
+def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | None, slot: str | None = None) -> None:
+    """Continue a saved Solitaire Mancala puzzle on the puzzle screen (SaveError when the save is not one);
+    ``slot`` is its place among the games in progress when it is resumed from there."""
     from game.records import RecordsStore
     from game.puzzle_session import PuzzleSession
     from game.views.solitaire_view import SolitaireView
     from levels.solitaire import load_levels
 
     session = PuzzleSession.from_saved(saved, load_levels()[0])
+    session.slot = slot
     records = RecordsStore(context.store.directory)
     records.load()  # an unreadable records file is set aside and reported on the Puzzles screen
     view = SolitaireView(context, session.puzzle, records, session=session)
@@ -108,9 +118,14 @@ def _open_puzzle(context: AppContext, saved: savegame.SavedGame, path: Path | No
     context.show(view)
 
 
+def describe_when(modified: float) -> str:
+    """When a file was written, as the load list shows it."""
+    return time.strftime("%d %b %Y %H:%M", time.localtime(modified))
+
+
 def describe_save(save: savegame.SaveSummary) -> tuple[str, str]:
     """The two parts of a save's line in the load list: what it is, and when it was saved."""
-    when = time.strftime("%d %b %Y %H:%M", time.localtime(save.modified))
+    when = describe_when(save.modified)
     if save.game is None:
         return f"{save.path.name}: cannot be read", when
     seats = []
@@ -123,7 +138,8 @@ def describe_save(save: savegame.SaveSummary) -> tuple[str, str]:
 
 
 class LoadView(MenuView):
-    """The saves, newest first, one button each (game, players, moves and date), scrolling when many."""
+    """The games in progress (each with Remove, which asks first), then the saves, newest first: one button
+    each (game, players, moves and date), scrolling when many."""
 
     heading = "Load game"
 
@@ -136,28 +152,77 @@ class LoadView(MenuView):
                 self.saves.append(savegame.summary(path))
             except OSError:
                 continue  # removed while the list was read
+        self.kept: list[KeptGame] = []
+        problems: list[str] = []
+        if context.autosave is not None:
+            self.kept, problems = context.autosave.games()
+        self.confirming: KeptGame | None = None
+        """The game in progress the player asked to remove, waiting for Remove it / Keep it."""
         self.rows = Rows(self.rebuild)
         super().__init__(context)
+        if problems:
+            self.message("\n".join(problems), warning=True)
 
     def build(self) -> None:
+        if self.confirming is not None:
+            self._build_confirmation(self.confirming)
+            return
         folder = self.context.save_dir
         _, _, room_width, room_height = self.content_box()
         width = min(900, room_width)
         box = arcade.gui.UIBoxLayout(space_between=Rows.GAP)
+        rows: list[arcade.gui.UIWidget] = []
+        if self.kept:
+            rows.append(theme.label("Games in progress", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
+            remove_width = 110
+            for game in self.kept:
+                what, _ = describe_save(savegame.SaveSummary(game.path, game.modified, game.saved.game,
+                                                             game.saved.seats, len(game.saved.moves)))
+                when = describe_when(game.modified)
+                what = f"Resume {what}"
+                widget = text_button(f"{what}     {when}", width - remove_width - 8, 40, 14 if width >= 700 else 13)
+                self._fit_text(widget, what, when)
+                self.on_click(widget, partial(self.resume, game.slot))
+                remove = text_button("Remove...", remove_width, 40, 13)
+                remove.slot = game.slot  # type: ignore[attr-defined]  # which game it removes (for tests)
+                self.on_click(remove, partial(self.ask_remove, game))
+                line = arcade.gui.UIAnchorLayout(width=width, height=40, size_hint=None)
+                line.add(widget, anchor_x="left", anchor_y="center")
+                line.add(remove, anchor_x="right", anchor_y="center")
+                rows.append(line)
+            rows.append(theme.label("Saved games", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
         if not self.saves:
-            box.add(theme.label(f"No saved games yet in {folder}.", theme.BODY, theme.TEXT_DIM, width=width,
-                                multiline=True, align="center"))
-        buttons = []
+            rows.append(theme.label(f"No saved games yet in {folder}.", theme.BODY, theme.TEXT_DIM, width=width,
+                                    multiline=True, align="center"))
         for save in self.saves:
             what, when = describe_save(save)
             widget = text_button(f"{what}     {when}", width, 40, 14 if width >= 700 else 13)
             self._fit_text(widget, what, when)
-            buttons.append(self.on_click(widget, partial(self.load, save.path)))
-        for row in self.rows.layout(buttons, room_height - 44 - 2 * Rows.GAP, width):
-            box.add(row)
+            rows.append(self.on_click(widget, partial(self.load, save.path)))
+        for shown in self.rows.layout(rows, room_height - 44 - 2 * Rows.GAP, width):
+            box.add(shown)
         box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - MESSAGE_BAND))
+        self.ui.add(anchor)
+
+    def _build_confirmation(self, game: KeptGame) -> None:
+        """Remove a game in progress?  The question replaces the list, and its Remove it lies left of where every
+        Remove... was (those sit at the list's right edge), so a double click on Remove... removes nothing."""
+        _, _, room_width, _ = self.content_box()
+        width = min(640, room_width)
+        assert self.context.autosave is not None
+        words = self.context.autosave
+        box = arcade.gui.UIBoxLayout(space_between=16)
+        box.add(theme.label(f"Remove the game in progress {words.summary(game.saved)} "
+                            f"({words.players(game.saved)}, {words.when(game.modified)})? It cannot be resumed "
+                            "afterwards.", theme.BODY, theme.TEXT, width=width, multiline=True, align="center"))
+        buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=40)
+        buttons.add(self.on_click(theme.button("Keep it", width=200, height=44), self.cancel_remove))
+        buttons.add(self.on_click(theme.button("Remove it", width=200, height=44), self.remove_confirmed))
+        box.add(buttons)
+        anchor = arcade.gui.UIAnchorLayout()
+        anchor.add(box, anchor_x="center", anchor_y="center")
         self.ui.add(anchor)
 
     @staticmethod
@@ -169,16 +234,51 @@ class LoadView(MenuView):
             widget.text = f"{what}     {when}"
 
     def scroll(self, steps: int, x: float, y: float) -> bool:
-        return self.rows.scroll(steps)
+        return self.confirming is None and self.rows.scroll(steps)
 
     def default_action(self) -> None:
-        """Enter with nothing focused: open the newest save."""
-        if self.saves:
+        """Enter with nothing focused: Keep it while asking; else resume the newest game in progress, or open
+        the newest save."""
+        if self.confirming is not None:
+            self.cancel_remove()
+        elif self.kept:
+            self.resume(self.kept[0].slot)
+        elif self.saves:
             self.load(self.saves[0].path)
         else:
             self.back()
+
+    def back(self) -> None:
+        """Escape or Back: out of the question (keeping the game), else to the title screen."""
+        if self.confirming is not None:
+            self.cancel_remove()
+        else:
+            super().back()
 
     def load(self, path: Path) -> None:
         problem = open_save(self.context, path)
         if problem:
             self.message(problem, warning=True)
+
+    def resume(self, slot: str) -> None:
+        problem = resume(self.context, slot)
+        if problem:
+            self.kept = [game for game in self.kept if game.slot != slot]
+            self.message(problem, warning=True)
+            self.rebuild()
+
+    def ask_remove(self, game: KeptGame) -> None:
+        self.confirming = game
+        self.rebuild()
+
+    def cancel_remove(self) -> None:
+        self.confirming = None
+        self.rebuild()
+
+    def remove_confirmed(self) -> None:
+        game, self.confirming = self.confirming, None
+        if game is not None and self.context.autosave is not None:
+            self.context.autosave.clear(game.slot)
+            self.kept = [other for other in self.kept if other.slot != game.slot]
+            self.message(f"Removed {self.context.autosave.summary(game.saved)}.")
+        self.rebuild()

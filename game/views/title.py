@@ -1,12 +1,15 @@
 """The title screen: the StoneCave name over a slowly drifting handful of stones, then the main menu.
 
 The stones are pymunk bodies in a frictionless box the size of the window, nudged now and then so the drift
-never dies; the menu comes from ``game/menus/main.yaml``.  Notices waiting in the context (a settings file
+never dies; the menu comes from ``game/menus/main.yaml``.  Beside it, "Games in progress" lists every unfinished
+game (``game.autosave``), newest first, each a click from where it stopped.  The menu's places depend on the
+window's size alone, never on that list, so a remembered click never lands on another button.  Notices waiting in the context (a settings file
 that had to be set aside) are shown here, in the warning colour, until the player moves on.
 """
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import arcade
 import arcade.gui
@@ -15,10 +18,12 @@ import pymunk
 from game import catalogue, theme
 from game.scenes import textures
 from game.context import AppContext
-from game.savegame import SavedGame
+from game.autosave import KeptGame
 from game.views.base import MESSAGE_BAND, MenuView
-from game.views.widgets import fit_font
+from game.views.widgets import fit_font, text_button
 
+PANEL_WIDTH = 560
+"""The widest the games-in-progress list beside the menu grows."""
 DRIFTERS = 14
 STONE_RADIUS = 22
 
@@ -130,24 +135,29 @@ class TitleView(MenuView):
         self._name = theme.text(name, theme.TITLE, theme.ACCENTS[0], anchor_x="center", anchor_y="top")
         self._tagline = theme.text(tagline, theme.sized(theme.BODY, 18), theme.TEXT_DIM, anchor_x="center",
                                    anchor_y="top")
-        self._kept: tuple[SavedGame | None, str] | None = None
-        """The autosave's (game, problem) as read once for this screen: a resize rebuilds the menu, not the file."""
+        self._kept: list[KeptGame] | None = None
+        """The games in progress as read once for this screen: a resize rebuilds the menu, not the files."""
+        self._kept_problems: list[str] = []
+        self.menu_buttons: list[arcade.gui.UIFlatButton] = []
+        """The main menu's buttons, whose places depend on the window's size alone (never on the games kept)."""
+        self.resume_buttons: list[arcade.gui.UIFlatButton] = []
         super().__init__(context)
         problems = [*context.notices, *self._problems()]
         if problems:
             self.message("\n".join(problems), warning=True)
             context.notices.clear()
 
-    def _autosave(self) -> tuple[SavedGame | None, str]:
-        """The game the autosave holds (None when there is none or it is unreadable) and why it is unreadable."""
+    def kept_games(self) -> list[KeptGame]:
+        """The games in progress, newest first (files that cannot be used are set aside, see ``_problems``)."""
         if self._kept is None:
             kept = self.context.autosave
-            self._kept = kept.load() if kept is not None else (None, "")
+            self._kept, self._kept_problems = kept.games() if kept is not None else ([], [])
         return self._kept
 
     def _problems(self) -> list[str]:
-        """What the title should say is wrong: an unreadable autosave, a game whose rules failed to load."""
-        problems = [problem for problem in (self._autosave()[1],) if problem]
+        """What the title should say is wrong: an unreadable game in progress, a game whose rules failed to load."""
+        self.kept_games()
+        problems = list(self._kept_problems)
         return problems + [f"{item.label}: {item.why_not}" for item in catalogue.main_menu() if not item.enabled]
 
     def _title_sizes(self) -> tuple[int, int, float]:
@@ -159,19 +169,11 @@ class TitleView(MenuView):
         return name, tagline, 30 + self._name.content_height + 12 + self._tagline.content_height + 4
 
     def build(self) -> None:
+        """The main menu on the left, the games in progress on the right: both places come from the window's
+        size alone, so a remembered click lands on the same button whether or not games are kept."""
         width, height = self.window.width, self.window.height
         _, _, title_band = self._title_sizes()
         room = height - title_band - MESSAGE_BAND - 16
-        buttons: list[arcade.gui.UIFlatButton] = []
-        resume = None
-        kept = self.context.autosave
-        saved, _ = self._autosave()
-        if kept is not None and saved is not None:
-            resume = theme.button(f"Resume the game you were playing ({kept.summary(saved)})",
-                                  width=min(640, width - 40), height=44, size=theme.sized(theme.LABEL, 15))
-            fit_font(resume)
-            self.on_click(resume, self.resume)
-            room -= 44 + 10
         actions = {
             "play": self.context.show_play,
             "puzzles": self.context.show_puzzles,
@@ -188,42 +190,86 @@ class TitleView(MenuView):
         per_column = max(1, int((room + gap) // (button_height + gap)))
         columns = -(-len(items) // per_column)
         per_column = -(-len(items) // columns)
-        button_width = min(320, (width - 40) / columns - 16)
+        space = width - 40
+        side_gap = 32 if width >= 1000 else 20
+        panel_width = min(PANEL_WIDTH, max(240.0, (space - side_gap) * 0.55))
+        button_width = min(320, (space - side_gap - panel_width) / columns - 16 * (columns > 1))
+        menu_width = columns * button_width + 16 * (columns - 1)
+        self.menu_buttons = []
         for item in items:
             widget = theme.button(item.label, width=button_width, height=button_height,
                                   size=theme.sized(theme.LABEL, 18 if height >= 640 else 16), enabled=item.enabled)
-            buttons.append(self.on_click(widget, actions[item.action]))  # a disabled one: see _problems
+            self.menu_buttons.append(self.on_click(widget, actions[item.action]))  # a disabled one: _problems
         grid = arcade.gui.UIBoxLayout(vertical=False, space_between=16, align="top")
-        for start in range(0, len(buttons), per_column):
+        for start in range(0, len(self.menu_buttons), per_column):
             column = arcade.gui.UIBoxLayout(space_between=gap)
-            for widget in buttons[start:start + per_column]:
+            for widget in self.menu_buttons[start:start + per_column]:
                 column.add(widget)
             grid.add(column)
-        box = arcade.gui.UIBoxLayout(space_between=10)
-        if resume is not None:
-            box.add(resume)
-        box.add(grid)
-        anchor = arcade.gui.UIAnchorLayout()
         # On a tall window the name and the menu sit together a little above the middle, not at the very top.
-        menu_height = per_column * (button_height + gap) - gap + (54 if resume is not None else 0)
+        menu_height = per_column * (button_height + gap) - gap
         free = height - MESSAGE_BAND - title_band - 8 - menu_height
         self._drop = max(0.0, free * 0.4)
-        anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(title_band + 8 + self._drop))
+        top = title_band + 8 + self._drop
+        left = (width - (menu_width + side_gap + panel_width)) / 2
+        anchor = arcade.gui.UIAnchorLayout()
+        anchor.add(grid, anchor_x="left", anchor_y="top", align_x=left, align_y=-top)
+        panel_room = height - MESSAGE_BAND - 8 - top
+        anchor.add(self._in_progress_panel(panel_width, panel_room), anchor_x="left", anchor_y="top",
+                   align_x=left + menu_width + side_gap, align_y=-top)
         self.ui.add(anchor)
+
+    def _in_progress_panel(self, width: float, room: float) -> arcade.gui.UIBoxLayout:
+        """"Games in progress": a Resume button for each (game, moves, players, when), newest first, as many
+        as fit; the rest are on the Load screen, where a game can also be removed."""
+        box = arcade.gui.UIBoxLayout(space_between=6, align="left")
+        box.add(theme.label("Games in progress", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
+        kept = self.kept_games()
+        self.resume_buttons = []
+        row_height = 38
+        fits = max(1, int((room - 30 - 6) // (row_height + 6)))
+        if not kept:
+            box.add(theme.label("None. A game you leave unfinished waits here, however many you start.",
+                                theme.SMALL, theme.TEXT_DIM, width=width, multiline=True))
+            return box
+        shown = kept if len(kept) <= fits else kept[:fits - 1]
+        assert self.context.autosave is not None
+        words = self.context.autosave
+        for game in shown:
+            text = (f"{words.summary(game.saved)}  -  {words.players(game.saved)}  -  "
+                    f"{words.when(game.modified)}")
+            widget = text_button(text, width, row_height, 14 if width >= 400 else 12)
+            fit_font(widget)
+            widget.slot = game.slot  # type: ignore[attr-defined]  # which game a test or a click resumes
+            self.resume_buttons.append(self.on_click(widget, partial(self.resume, game.slot)))
+            box.add(widget)
+        # One size for the whole list (the smallest any line needed), so the lines read as one list.
+        smallest = min(int(widget.style["normal"].font_size) for widget in self.resume_buttons)
+        for widget in self.resume_buttons:
+            if widget.style["normal"].font_size != smallest:
+                widget.style = {state: type(value)(**{**vars(value), "font_size": smallest})
+                                for state, value in widget.style.items()}
+        if len(shown) < len(kept):
+            more = text_button(f"{len(kept) - len(shown)} more on the Load screen", width, row_height - 6, 12)
+            box.add(self.on_click(more, self.context.show_load))
+        return box
 
     def default_action(self) -> None:
         """Enter on the title screen: Play."""
         self.context.show_play()
 
-    def resume(self) -> None:
+    def resume(self, slot: str | None = None) -> None:
+        """Go on with a game in progress (the newest when ``slot`` is None)."""
         from game.views.load_view import resume
 
-        problem = resume(self.context)
+        problem = resume(self.context, slot)
         if problem:
+            self._kept = None  # the file was set aside: the list changes
             self.message(problem, warning=True)
+            self.rebuild()
 
     def back(self) -> None:
-        """Escape on the title screen does nothing (Quit is a button, so no game is lost to a stray key)."""
+        """Escape on the title screen does nothing (Quit is a button; games in progress are kept either way)."""
 
     def on_resize(self, width: int, height: int) -> None:
         self.drift.resize(width, height)

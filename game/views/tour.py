@@ -50,9 +50,10 @@ def _statistics(context: AppContext) -> None:
 
 
 def _title_with_resume(context: AppContext) -> None:
-    """The title screen when a game was left in progress: its Resume button above the menu."""
+    """The title screen when games were left in progress: listed beside the menu, which stays where it was."""
     assert context.autosave is not None
     context.autosave.keep(_played("magnetic-cave", (Seat(), Seat("pvs:time=1", 1.0))).saved, False)
+    context.autosave.keep(_played("kalah", (Seat(), Seat())).saved, False)
     context.show_title()
 
 

@@ -3,7 +3,8 @@
 Both controls are a single flat button, so every value is reachable by clicks alone (and by a test clicking
 them), never by typing, and a screen full of them stays cheap to build: ``Choice`` shows ``<  value  >`` and
 steps back when its left end is clicked, forward elsewhere; ``Stepper`` shows ``-  value (range)  +`` and
-takes or adds a step when an end is clicked.  Left/right arrows on the keyboard are not needed: a click on the
+takes or adds a step when an end is clicked.  The arrows are drawn at fixed places in those ends, whatever
+the value's width, so they never move under the pointer.  Left/right arrows on the keyboard are not needed: a click on the
 middle of a Choice moves forward.
 """
 from __future__ import annotations
@@ -29,14 +30,16 @@ def text_button(text: str, width: float, height: float = 40, font_size: int = 13
     return arcade.gui.UIFlatButton(text=text, width=width, height=height, style=_control_style(font_size))
 
 
-def fit_font(button: arcade.gui.UIFlatButton, smallest: int = 9) -> None:
-    """Make the button's font smaller until its text fits inside it (never below ``smallest`` points)."""
+def fit_font(button: arcade.gui.UIFlatButton, smallest: int = 9, room: float | None = None) -> None:
+    """Make the button's font smaller until its text fits inside it (or in ``room`` pixels; never below
+    ``smallest`` points)."""
     style = button.style.get("normal")
     if style is None or not button.text:
         return
     size = int(style.font_size)
     names = style.font_name
-    room = button.width - 2 * (style.border_width or 0) - 8
+    if room is None:
+        room = button.width - 2 * (style.border_width or 0) - 8
     while size > smallest and arcade.Text(button.text, 0, 0, font_size=size, font_name=names).content_width > room:
         size -= 1
     if size != style.font_size:
@@ -44,13 +47,58 @@ def fit_font(button: arcade.gui.UIFlatButton, smallest: int = 9) -> None:
                         for state, value in button.style.items()}
 
 
-class Choice(arcade.gui.UIFlatButton):
+class _FixedArrows(arcade.gui.UIFlatButton):
+    """A value between two arrows drawn at fixed places, the middle of each end's click zone (``END``), so an
+    arrow never moves as the value's words grow or shrink: two clicks in one place make two steps."""
+
+    def _init_arrows(self) -> None:
+        self._base_style = self.style
+        self._arrow_texts = [arcade.Text("", 0, 0, font_name=theme.BODY_FONT, anchor_x="center",
+                                         anchor_y="center", bold=True) for _ in range(2)]
+        self.glyphs = ("", "")
+        """The two arrows shown (an empty one where no step can be made)."""
+
+    def _set_value(self, text: str, glyphs: tuple[str, str]) -> None:
+        if self.style is not self._base_style:
+            self.style = self._base_style
+        self.glyphs = glyphs
+        if self.text != text:
+            self.text = text
+        else:
+            self.trigger_full_render()
+        # The words fit between the arrows' zones, never under an arrow.
+        fit_font(self, room=self.width * (1 - 2 * END) - 4 if any(glyphs) else None)
+
+    def arrow_x(self, step: int) -> float:
+        """Where the back (-1) or forward (1) arrow is drawn, in window coordinates (its centre)."""
+        zone = self.width * END
+        return self.left + zone / 2 if step < 0 else self.right - zone / 2
+
+    def point(self, step: int) -> tuple[float, float]:
+        """Where to click to step back (-1) or forward (1): on the arrow itself."""
+        return self.arrow_x(step), self.center_y
+
+    def do_render(self, surface: arcade.gui.Surface) -> None:
+        super().do_render(surface)
+        style = self.get_current_style() or self.style["normal"]
+        size = int(self._base_style["normal"].font_size) + 2
+        colour = style.get("font_color", theme.TEXT)
+        zone = self.content_width * END
+        for text, glyph, x in zip(self._arrow_texts, self.glyphs, (zone / 2, self.content_width - zone / 2)):
+            if not glyph:
+                continue
+            text.text, text.font_size, text.color = glyph, size, colour
+            text.position = x, self.content_height / 2
+            text.draw()
+
+
+class Choice(_FixedArrows):
     """``<  value  >``: steps through ``options`` ((value, text) pairs) and calls ``on_change(value)``."""
 
     def __init__(self, options: Sequence[tuple[Any, str]], value: Any, on_change: Callable[[Any], None],
                  width: float = 300, name: str = "") -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
-        self._base_style = self.style
+        self._init_arrows()
         if not options:
             raise ValueError("a Choice needs at least one option")
         self.options = list(options)
@@ -65,11 +113,8 @@ class Choice(arcade.gui.UIFlatButton):
         return self.options[self.index][0]
 
     def _show(self) -> None:
-        arrows = len(self.options) > 1
-        self.text = f"<     {self.options[self.index][1]}     >" if arrows else self.options[self.index][1]
-        if self.style is not self._base_style:
-            self.style = self._base_style
-        fit_font(self)  # a long option in a narrow control: smaller words rather than cut-off ones
+        arrows = ("<", ">") if len(self.options) > 1 else ("", "")
+        self._set_value(self.options[self.index][1], arrows)  # a long option: smaller words, never cut off
 
     def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
         self.step(-1 if event.x < self.left + self.width * END else 1)
@@ -81,12 +126,8 @@ class Choice(arcade.gui.UIFlatButton):
         self._show()
         self.on_change_value(self.value)
 
-    def point(self, step: int) -> tuple[float, float]:
-        """Where to click to step back (-1) or forward (1)."""
-        return (self.left + 8 if step < 0 else self.right - 8), self.center_y
 
-
-class Stepper(arcade.gui.UIFlatButton):
+class Stepper(_FixedArrows):
     """``-  value (range)  +``: a number kept within [minimum, maximum] in steps of ``step``.
 
     An ``optional`` number can also be unset: a step down from the minimum shows "not used" (the value None),
@@ -97,6 +138,7 @@ class Stepper(arcade.gui.UIFlatButton):
                  on_change: Callable[[float | None], None], whole: bool = False, width: float = 300,
                  name: str = "", optional: bool = False, resume: float | None = None) -> None:
         super().__init__(text="", width=width, height=34, style=_control_style())
+        self._init_arrows()
         self.minimum, self.maximum, self.step_size, self.whole = minimum, maximum, step, whole
         self.optional = optional
         self.resume = minimum if resume is None else min(maximum, max(minimum, resume))
@@ -110,22 +152,18 @@ class Stepper(arcade.gui.UIFlatButton):
 
     def _show(self) -> None:
         if self.number is None:
-            self.text = "       not used      +"
+            self._set_value("not used", ("", "+"))
             return
-        minus = "-" if self.number > self.minimum or self.optional else " "
-        plus = "+" if self.number < self.maximum else " "
+        minus = "-" if self.number > self.minimum or self.optional else ""
+        plus = "+" if self.number < self.maximum else ""
         span = f"({self._format(self.minimum)} to {self._format(self.maximum)})"
-        self.text = f"{minus}      {self._format(self.number)}   {span}      {plus}"
+        self._set_value(f"{self._format(self.number)}   {span}", (minus, plus))
 
     def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
         if event.x < self.left + self.width * END:
             self.step(-1)
         elif event.x > self.right - self.width * END:
             self.step(1)
-
-    def point(self, step: int) -> tuple[float, float]:
-        """Where to click to take a step off (-1) or add one (1)."""
-        return (self.left + 8 if step < 0 else self.right - 8), self.center_y
 
     def step(self, direction: int) -> None:
         if self.number is None:

@@ -206,24 +206,29 @@ def test_a_finished_game_is_counted_once_and_a_game_opened_over_is_marked(tmp_pa
     assert statistics.marked == [id(session)] and reopened.session is session
 
 
-def test_the_autosave_follows_the_game_and_new_game_starts_over(tmp_path: Path):
+def test_every_game_keeps_its_own_slot_and_new_game_never_discards_one(tmp_path: Path):
     autosave = Autosave(tmp_path)
     controller = MatchController(Session.new(rules.get_game("kalah"), (HUMAN, HUMAN)), FakeSettings(), autosave,
                                  FakeStatistics())
     controller.play(controller.session.legal_moves[0])
-    assert autosave.exists()
     old = controller.session
+    assert autosave.slots() == [old.slot]
     controller.new_game()
-    assert controller.session is not old and controller.session.moves == [] and not autosave.exists()
+    assert controller.session is not old and controller.session.moves == [] and autosave.slots() == [old.slot]
+    controller.play(controller.session.legal_moves[0])
+    assert set(autosave.slots()) == {old.slot, controller.session.slot} and old.slot != controller.session.slot
+    controller.undo()  # back at its start: nothing to keep of this one, the other stays
+    assert autosave.slots() == [old.slot]
 
 
-def test_save_writes_the_game_and_removes_the_autosave_and_a_bad_path_warns(tmp_path: Path):
+def test_save_writes_the_game_and_keeps_it_in_progress_and_a_bad_path_warns(tmp_path: Path):
     autosave = Autosave(tmp_path / "saves")
     controller = MatchController(Session.new(rules.get_game("kalah"), (HUMAN, HUMAN)), FakeSettings(), autosave,
                                  FakeStatistics())
     controller.play(controller.session.legal_moves[0])
     path = tmp_path / "saves" / "mine.stonecave"
-    assert controller.save(path) and controller.save_path == path and path.exists() and not autosave.exists()
+    assert controller.save(path) and controller.save_path == path and path.exists()
+    assert autosave.slots() == [controller.session.slot], "saved, but still unfinished: still on offer"
     (tmp_path / "file").write_text("")
     assert not controller.save(tmp_path / "file" / "inside.stonecave")
     assert controller.take_notices()[-1][1]  # a warning

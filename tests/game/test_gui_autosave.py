@@ -1,10 +1,11 @@
-"""The game in progress survives a crash: autosaved after every move, offered again on the title screen (issue 22)."""
+"""The game in progress survives a crash: kept after every move in its own slot, offered again on the title
+screen (issue 22; a slot per game since issue 29)."""
 from __future__ import annotations
 
 import arcade
 
 from game import app, savegame
-from game.autosave import NAME
+from game.autosave import FOLDER
 from game.views.solitaire_view import SolitaireView
 from game.views.sowing_view import SowingView
 from game.views.title import TitleView
@@ -20,59 +21,68 @@ def _human_kalah(gui):  # type: ignore[no-untyped-def]
     return gui.window.current_view
 
 
+def _resume_buttons(gui):  # type: ignore[no-untyped-def]
+    view = gui.window.current_view
+    assert isinstance(view, TitleView)
+    return view.resume_buttons
+
+
 def test_every_move_is_autosaved_and_resumed_after_an_abnormal_exit(gui):  # type: ignore[no-untyped-def]
     view = _human_kalah(gui)
-    path = gui.context.save_dir / NAME
-    assert not path.exists()
+    assert not (gui.context.save_dir / FOLDER).exists()
     for key in (arcade.key.KEY_3, arcade.key.KEY_2, arcade.key.KEY_6):
         gui.key(key)
+        path = gui.context.autosave.slot_path(view.match.slot)
         assert list(savegame.load(path).moves) == list(view.match.moves)  # after every move, not only at the end
     moves = view.match.moves
-    assert not list(gui.context.save_dir.glob(".*.tmp"))
+    assert not list((gui.context.save_dir / FOLDER).glob(".*.tmp"))
     # The process dies here: nothing runs but a new start on the same folder.
     context = app.start(gui.window, gui.config_dir)
     context.sounds.enabled = False
     gui.context = context
     gui.frame()
     assert isinstance(gui.window.current_view, TitleView)
-    assert gui.button("Resume the game you were playing").text.endswith("(Kalah, 3 moves)")
-    gui.press("Resume the game you were playing")
+    [button] = _resume_buttons(gui)
+    assert button.text.startswith("Kalah, 3 moves  -  Human vs Human  -  today ")
+    gui.click(*button.rect.center)
     resumed = gui.window.current_view
     assert isinstance(resumed, SowingView) and list(resumed.match.moves) == list(moves)
-    assert resumed.save_path is None  # Save writes a save of its own, never over the autosave
+    assert resumed.match.slot == path.stem, "resumed in its own slot: its next moves update the same entry"
+    assert resumed.save_path is None  # Save writes a save of its own, never over the game in progress
     gui.press("Save")
-    assert resumed.save_path is not None and resumed.save_path.name != NAME
-    assert not path.exists(), "saved by the player: the autosave is removed"
+    assert resumed.save_path is not None and resumed.save_path.parent == gui.context.save_dir
+    assert path.exists(), "saved by the player but unfinished: still a game in progress"
     context.show_title()
     gui.frame()
-    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+    assert [b.text.split("  -  ")[0] for b in _resume_buttons(gui)] == ["Kalah, 3 moves"]
 
 
 def test_the_autosave_goes_when_the_game_ends_or_is_undone_to_its_start(gui):  # type: ignore[no-untyped-def]
     view = _human_kalah(gui)
-    path = gui.context.save_dir / NAME
     gui.key(arcade.key.KEY_3)
+    path = gui.context.autosave.slot_path(view.match.slot)
     assert path.exists()
     view.undo()
     assert not path.exists()
     while not view.match.is_over:
         view.play(view.match.game.legal_moves(view.match.state)[0])
         view.scene.finish()
+        path = gui.context.autosave.slot_path(view.match.slot)
         if not view.match.is_over:
             assert path.exists()
-    assert not path.exists()
+    assert not path.exists() and not gui.context.autosave.slots()
 
 
 def test_a_corrupt_autosave_is_set_aside_with_a_message(gui):  # type: ignore[no-untyped-def]
-    folder = gui.context.save_dir
+    folder = gui.context.save_dir / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / NAME).write_text("StoneCave save 1\ngame: kalah\nmoves: ²\n")
+    (folder / "bad.save").write_text("StoneCave save 1\ngame: kalah\nmoves: ²\n")
     gui.context.show_title()
     gui.frame()
     view = gui.window.current_view
     assert "could not be restored" in view._message.text and "set aside" in view._message.text
-    assert not (folder / NAME).exists() and list(folder.glob(NAME + ".bad-*"))
-    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+    assert not (folder / "bad.save").exists() and list(folder.glob("bad.save.bad-*"))
+    assert _resume_buttons(gui) == []
 
 
 def test_a_puzzle_in_progress_is_autosaved_and_resumed(gui):  # type: ignore[no-untyped-def]
@@ -81,17 +91,19 @@ def test_a_puzzle_in_progress_is_autosaved_and_resumed(gui):  # type: ignore[no-
     gui.press("Deal")
     view = gui.window.current_view
     assert isinstance(view, SolitaireView)
-    path = gui.context.save_dir / NAME
     move = view.session.game.legal_moves(view.session.state)[0]
     view.play(move)
     view.scene.finish()
+    path = gui.context.autosave.slot_path(view.session.slot)
     assert savegame.load(path).moves == (move,)
     gui.context.show_title()
     gui.frame()
-    gui.press("Resume the game you were playing")
+    [button] = _resume_buttons(gui)
+    assert button.text.startswith("Solitaire Mancala, 1 round  -  solo")
+    gui.click(*button.rect.center)
     resumed = gui.window.current_view
     assert isinstance(resumed, SolitaireView) and tuple(resumed.session.moves) == (move,)
-    assert resumed.save_path is None
+    assert resumed.save_path is None and resumed.session.slot == path.stem
 
 
 HOSTILE_KALAH = ("StoneCave save 2\ngame: kalah:pits=6,seeds=4,empty_capture=true\nseat South: human\n"
@@ -101,20 +113,20 @@ HOSTILE_KALAH = ("StoneCave save 2\ngame: kalah:pits=6,seeds=4,empty_capture=tru
 
 
 def test_an_autosave_with_60000_seeds_in_a_pit_is_never_offered_for_resume(gui):  # type: ignore[no-untyped-def]
-    folder = gui.context.save_dir
+    folder = gui.context.save_dir / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / NAME).write_text(HOSTILE_KALAH.format(pit=60000))
+    (folder / "hostile.save").write_text(HOSTILE_KALAH.format(pit=60000))
     gui.context.show_title()
     gui.frame()
     view = gui.window.current_view
     assert isinstance(view, TitleView)
     assert "could not be restored" in view._message.text and "always has exactly 48" in view._message.text
-    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
-    assert not (folder / NAME).exists() and list(folder.glob(NAME + ".bad-*"))
-    gui.context.show_title()  # the next start (or the next visit) meets no autosave at all
+    assert _resume_buttons(gui) == []
+    assert not (folder / "hostile.save").exists() and list(folder.glob("hostile.save.bad-*"))
+    gui.context.show_title()  # the next start (or the next visit) meets no game in progress at all
     gui.frame()
     assert not gui.window.current_view._message.text
-    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+    assert _resume_buttons(gui) == []
 
 
 def test_loading_a_save_with_1000_seeds_in_a_pit_says_why_and_changes_nothing(gui):  # type: ignore[no-untyped-def]
@@ -142,7 +154,7 @@ def test_an_autosave_that_cannot_be_resumed_is_set_aside_not_offered_again(gui, 
 
     view = _human_kalah(gui)
     gui.key(arcade.key.KEY_3)
-    path = gui.context.save_dir / NAME
+    path = gui.context.autosave.slot_path(view.match.slot)
     assert path.exists() and view.match.moves
     gui.context.show_title()
     gui.frame()
@@ -151,11 +163,13 @@ def test_an_autosave_that_cannot_be_resumed_is_set_aside_not_offered_again(gui, 
         raise savegame.SaveError("Kalah games cannot be played in this window yet")
 
     monkeypatch.setattr(load_view, "match_from_saved", cannot)
-    gui.press("Resume the game you were playing")
+    [button] = _resume_buttons(gui)
+    gui.click(*button.rect.center)
     title = gui.window.current_view
     assert isinstance(title, TitleView)
     assert "could not be restored" in title._message.text and "set aside" in title._message.text
-    assert not path.exists() and list(gui.context.save_dir.glob(NAME + ".bad-*"))
+    assert not path.exists() and list(path.parent.glob(path.name + ".bad-*"))
+    assert _resume_buttons(gui) == [], "the list on screen follows at once"
     gui.context.show_title()
     gui.frame()
-    assert not any(w.text.startswith("Resume") for w in gui.widgets(arcade.gui.UIFlatButton))
+    assert _resume_buttons(gui) == []

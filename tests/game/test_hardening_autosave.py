@@ -18,7 +18,7 @@ import pytest
 
 import rules
 from game import savegame
-from game.autosave import NAME, Autosave
+from game.autosave import Autosave
 from game.savegame import SaveError, Seat
 from rules import PositionError
 
@@ -96,15 +96,17 @@ def no_replay(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_hostile_autosave_is_set_aside_before_any_replay_and_never_offered_again(
         case: str, tmp_path: Path, no_replay: None) -> None:
     spec, start, moves, words = HOSTILE[case]
-    path = tmp_path / NAME
-    path.write_text(_save_text(spec, start, moves), encoding="utf-8")
     kept = Autosave(tmp_path)
-    saved, message = kept.load()
-    assert saved is None
-    assert message.startswith("The game you were playing could not be restored (") and words in message, message
+    path = kept.slot_path("hostile")
+    path.parent.mkdir(parents=True)
+    path.write_text(_save_text(spec, start, moves), encoding="utf-8")
+    games, messages = kept.games()
+    assert games == [] and len(messages) == 1
+    message = messages[0]
+    assert message.startswith("A game in progress could not be restored (") and words in message, message
     assert "set aside" in message and "\n" not in message
-    assert not path.exists() and len(list(tmp_path.glob(NAME + ".bad-*"))) == 1
-    assert not kept.exists() and kept.load() == (None, ""), "offered for Resume again"
+    assert not path.exists() and len(list(path.parent.glob(path.name + ".bad-*"))) == 1
+    assert not kept.exists() and kept.load() == (None, "") and kept.games() == ([], []), "offered for Resume again"
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
