@@ -107,6 +107,16 @@ KINDS: tuple[FileKind, ...] = (
         sample_code=(_RECORDS + "store.load()\nstore.record(deal_key('dose', 7), PuzzleResult(40, 120))\n"
                      "store.save()"),
         probe=_RECORDS + "print(store.load())"),
+    # the games in progress before "save": a file is of the first kind whose pattern it matches
+    FileKind(
+        "autosave", "a game in progress (one file a slot), offered for Resume", "saves/in-progress/*.save",
+        "saves/in-progress/20261127-120000-fuzz0001.save", "save",
+        keep="bytes", sample=SAVE_GAME, sample_input=SAVE_INPUT,
+        probe="from game.autosave import Autosave\nprint(Autosave(path.parent.parent).games())"),
+    FileKind(
+        "old-autosave", "the single autosave of earlier versions, adopted as a slot when found",
+        "saves/autosave.save", "saves/autosave.save", "save", sample=SAVE_GAME, sample_input=SAVE_INPUT,
+        probe="from game.autosave import Autosave\nprint(Autosave(path.parent).games())"),
     FileKind(
         "save", "a saved game", "saves/*.save", "saves/kalah-fuzz.save", "save",
         options=("text --load", "gui --load"), keep="bytes", sample=SAVE_GAME, sample_input=SAVE_INPUT,
@@ -114,10 +124,6 @@ KINDS: tuple[FileKind, ...] = (
         probe=("from game import savegame\ntry:\n    print(savegame.load(path))\n"
                "except (savegame.SaveError, OSError, ValueError) as error:  # what the load screen shows\n"
                "    print(error)")),
-    FileKind(
-        "autosave", "the game in progress, offered for Resume", "saves/autosave.save", "saves/autosave.save", "save",
-        keep="bytes", sample=SAVE_GAME, sample_input=SAVE_INPUT,
-        probe="from game.autosave import Autosave\nprint(Autosave(path.parent).load())"),
     FileKind(
         "save-temporary", "what a save killed midway leaves, removed at the next start", "saves/.*.tmp",
         "saves/.kalah-fuzz.save.abc123.tmp", "save", sample=SAVE_GAME, sample_input=SAVE_INPUT,

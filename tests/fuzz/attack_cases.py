@@ -312,11 +312,15 @@ def _option_case(number: int, name: str, baseline: list[str], parser: argparse.A
                 env={"STONECAVE_CONFIG_DIR": str(config)}, cwd=str(folder))
     case.keep = functools.partial(_unchanged, watched, config)
     case.oracle = oracle_for(words)
-    if classify(action) == "number" and value in (NOT_WHOLE_NUMBERS if isinstance(action.type("2"), int)
-                                                  else NOT_DECIMALS):
+    if classify(action) == "number" and value in (NOT_WHOLE_NUMBERS if _is_whole(action) else NOT_DECIMALS):
         case.oracle = functools.partial(_refused, action.option_strings[-1] if action.option_strings else
                                         action.dest, value)
     return _window(case)
+
+
+def _is_whole(action: argparse.Action) -> bool:
+    """A number option whose parser makes an int (one its command reads itself, with no type, takes decimals)."""
+    return action.type is not None and isinstance(action.type("2"), int)
 
 
 # -- keeping files ---------------------------------------------------------------------------------------------

@@ -87,7 +87,8 @@ def test_kinds_have_unique_names_and_are_found_by_name_and_path():
     assert len(names) == len(set(names))
     assert kind("save").pattern == "saves/*.save"
     assert kind_of("saves/kalah-2026.save").name == "save"
-    assert kind_of("saves/autosave.save").name in ("save", "autosave")
+    assert kind_of("saves/autosave.save").name == "old-autosave"
+    assert kind_of("saves/in-progress/20261127-120000-0a1b2c3d.save").name == "autosave"
     assert kind_of("tables/kalah-p6-emptycapture-s12.sctable").name == "table-layer"
     assert kind_of("ai/data/engines.yaml", package=True).name == "engine-data"
     assert kind_of("notes.txt") is None
