@@ -188,6 +188,41 @@ class SidePanel(_Panel):
         self.hint.position = x, self.bottom + 100
 
 
+class ChromeSections(arcade.SectionManager):
+    """The game screens' section manager, which lays the screen out from the window's size whatever the moment.
+
+    arcade's ``SectionManager.on_resize`` stops the event once the view and its sections have it, so the window's
+    own handler, which points the GL viewport at the new size, never runs while a game screen is shown: grown,
+    the screen was drawn into the old rectangle (the top bar above it, the panel cut at the old width); after F11,
+    into the lower-left corner.  Here the viewport follows first.  ``on_draw`` also lays the screen out again if
+    the window's size changed without an event reaching it (a size set while another screen was shown)."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self.laid_out_for: tuple[int, int] | None = None
+
+    def on_resize(self, width: int, height: int) -> bool | None:
+        window = self.view.window
+        window.viewport = (0, 0, width, height)  # what ``arcade.Window._on_resize`` would have done
+        self.laid_out_for = (width, height)
+        return super().on_resize(width, height)
+
+    def enable(self) -> None:
+        super().enable()
+        window = self.view.window
+        self.laid_out_for = (window.width, window.height)  # the view lays itself out as it is shown
+
+    def on_draw(self) -> bool | None:
+        window = self.view.window
+        size = (window.width, window.height)
+        if size != self.laid_out_for or tuple(window.viewport) != (0, 0, *size):
+            ui = getattr(self.view, "ui", None)
+            if ui is not None:
+                ui.on_resize(*size)  # the widgets' camera and surfaces, as the event would have
+            self.on_resize(*size)
+        return super().on_draw()
+
+
 TOAST_TIME = 1.8
 """Seconds a toast (a short announcement over the board) stays up."""
 
@@ -214,7 +249,7 @@ class ScreenChrome:
         self._overlay: arcade.gui.UIWidget | None = None
         self.top_bar = TopBar(0, 0, 10, 10)
         self.side_panel = SidePanel(0, 0, 10, 10)
-        self.section_manager = arcade.SectionManager(self)  # type: ignore[arg-type]  # a mixin of a View
+        self.section_manager = ChromeSections(self)
         self.section_manager.add_section(self.top_bar)
         self.section_manager.add_section(self.side_panel)
         self._toast_text = theme.text("", theme.HEADING, theme.TEXT, anchor_x="center",
