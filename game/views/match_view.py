@@ -27,7 +27,7 @@ from game.views.analysis_panel import AnalysisPanel, panel_width
 from game.views.frugal_ui import FrugalUIManager
 from game.views.widgets import fit_font
 from game.views.match_panels import board_marks, button_bar, end_panel, show_controller
-from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
+from game.views.panels import BOTTOM_BAR, SIDE_PANEL, ScreenChrome
 from rules import Move, State
 
 __all__ = ["MatchView", "SPEEDS", "Location"]
@@ -139,10 +139,13 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         panel = self.right_panel
         self._place_bars(width, height)
         self.side_panel.enabled = self.panel_shown and not self.show_analysis
-        self.analysis.place(width - panel, BOTTOM_BAR, panel, height - TOP_BAR - BOTTOM_BAR, self.show_analysis)
+        top_bar = self.top_bar_height
+        self.analysis.place(width - panel, BOTTOM_BAR, panel, height - top_bar - BOTTOM_BAR, self.show_analysis)
         margin = 24
-        self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
-                            max(100, height - TOP_BAR - BOTTOM_BAR - 90))
+        self.board_area = (margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
+                           max(100, height - top_bar - BOTTOM_BAR - 90))
+        """Where the board is drawn (left, bottom, width, height): the room between the bars and the panel."""
+        self.scene.set_rect(*self.board_area)
         self.ui.clear()
         controller = self.controller
         actions = {"Hint": controller.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
@@ -351,7 +354,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.scene.draw(*board_marks(self.legal_locations() if choosing else {}, hovered, self._cursor_location(),
                                      self.hint_location, self.last_location, self.match.to_move))
         centre = (self.window.width - self.right_panel) / 2
-        self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)
+        self._draw_messages(centre, self.window.height - self.top_bar_height - 30, BOTTOM_BAR + 18)
 
     # -- input ------------------------------------------------------------------------------------------------
     def _cursor_location(self) -> Location | None:

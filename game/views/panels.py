@@ -102,6 +102,8 @@ class TopBar(_Panel):
                                 anchor_y="center", batch=self.batch)
 
     TURN_SIZE, LAST_SIZE = 18, 12
+    scale = 1.0
+    """The window's type scale (``theme.type_scale``): the bar and its words grow with the window."""
 
     def show(self, title: str, variant: str, turn: str, turn_colour: theme.Color, scores: str, last: str) -> None:
         self._last_text = last
@@ -124,13 +126,17 @@ class TopBar(_Panel):
         """The name on the left, the scores on the right, whose turn and the last move centred in the room
         between them: smaller, and the last move shortened, when the window is too narrow for them."""
         middle = self.bottom + self.height / 2
-        self.title.position = self.left + 20, middle + 8
-        self.variant.position = self.left + 20, middle - 16
-        self.scores.position = self.right - 20, middle
+        scale = self.scale
+        for text, style in ((self.title, theme.LABEL), (self.variant, theme.BODY), (self.scores, theme.LABEL)):
+            if text.font_size != round(style.size * scale):
+                text.font_size = round(style.size * scale)
+        self.title.position = self.left + 20 * scale, middle + 9 * scale
+        self.variant.position = self.left + 20 * scale, middle - 17 * scale
+        self.scores.position = self.right - 20 * scale, middle
         room_left = max(self.title.right, self.variant.right) + 16
         room_right = (self.scores.left if self.scores.text else self.right) - 16
         centre = self.left + self.width / 2
-        for text, size in ((self.turn, self.TURN_SIZE), (self.last, self.LAST_SIZE)):
+        for text, size in ((self.turn, round(self.TURN_SIZE * scale)), (self.last, round(self.LAST_SIZE * scale))):
             if text is self.last:
                 _set(text, getattr(self, "_last_text", text.text))
             if text.font_size != size:
@@ -142,8 +148,8 @@ class TopBar(_Panel):
         widest = max(self.turn.content_width, self.last.content_width)
         if centre - widest / 2 < room_left or centre + widest / 2 > room_right:
             centre = (room_left + room_right) / 2  # off the window's centre, between the name and the scores
-        self.turn.position = centre, middle + 8
-        self.last.position = centre, middle - 16
+        self.turn.position = centre, middle + 9 * scale
+        self.last.position = centre, middle - 17 * scale
 
 
 class SidePanel(_Panel):
@@ -259,9 +265,16 @@ class ScreenChrome:
 
     def _place_bars(self, width: int, height: int) -> None:
         """The top bar across the top, the side panel down the right between the bars."""
-        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
+        self.top_bar.scale = theme.type_scale(width, height)
+        bar = self.top_bar_height
+        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - bar, width, bar
         self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
-        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - bar - BOTTOM_BAR)
+
+    @property
+    def top_bar_height(self) -> int:
+        """The top bar's height in this window: ``TOP_BAR`` at 1280x720, taller with the type scale."""
+        return round(TOP_BAR * self.top_bar.scale)
 
     def toast(self, text: str) -> None:
         self.toasts.append((text, self.clock + TOAST_TIME))
