@@ -262,7 +262,13 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
         place = places[location]
         toward_owner = -1 if spec.owner(location) == 0 else 1
         strip = strips[row] if toward_owner < 0 else (strips[row + 1] if row + 1 < rows else top_edge)
-        numbers[location] = place.x, place.y + toward_owner * (pit_r + strip / 2)
+        if rows == 4 and row in (1, 2):
+            # An inner row's number shares the gap with the outer row's counts: it sits against its own pit, so
+            # it is plain which pit it names (centred in the gap it stood as near the outer pit as its own).
+            hug = pit_r + LINE * number_font(cell, scale) / 2 + 1
+            numbers[location] = place.x, place.y + toward_owner * min(hug, pit_r + strip / 2)
+        else:
+            numbers[location] = place.x, place.y + toward_owner * (pit_r + strip / 2)
         # Without numbers the count sits on the owner's side, where the solitaire's hole names expect it.
         facing = -toward_owner if words else toward_owner
         badges[location] = place.x + pit_r * (0.86 if words else 0.8), place.y + facing * pit_r * 0.8
