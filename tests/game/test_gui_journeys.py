@@ -67,7 +67,9 @@ def test_the_board_words_grow_with_a_huge_window_and_stay_readable_in_a_small_on
     journey.resize(1280, 720)
 
 
-def test_a_seeded_random_journey_over_every_screen_holds_every_invariant(journey) -> None:  # type: ignore[no-untyped-def]
-    walk = random_journey(journey.gui, seed=29, steps=120)
-    assert walk.checks >= 120
+@pytest.mark.parametrize("seed", [29, 30])
+def test_a_seeded_random_journey_over_every_screen_holds_every_invariant(journey, seed: int) -> None:  # type: ignore[no-untyped-def]
+    walk = random_journey(journey.gui, seed=seed, steps=80)
+    assert walk.checks >= 80
     assert any(step.startswith("resize") for step in walk.steps) and "F11" in walk.steps
+    assert len({step for step in walk.steps if step.startswith("open")}) >= 4
