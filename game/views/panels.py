@@ -171,6 +171,9 @@ class SidePanel(_Panel):
         self.hint = theme.text("", theme.BODY, theme.TEXT_DIM, multiline=True,
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
+    scale = 1.0
+    """The window's type scale on a screen whose panel grows with the window (1: the design sizes)."""
+
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
         _set(self.moves, "\n".join(trim_list(moves, self.visible_lines())) or "(no moves yet)")
         _set(self.thinking, thinking or "-")
@@ -178,20 +181,27 @@ class SidePanel(_Panel):
 
     def visible_lines(self) -> int:
         """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
-        return max(3, int((self.height - 280) / 19))
+        return max(3, int((self.height - 280 * self.scale) / (19 * self.scale)))
 
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
         mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)
 
     def place(self) -> None:
-        x = self.left + 15
-        self.heading.position = x, self.top - 30
-        self.moves.position = x, self.top - 40
+        scale = self.scale
+        for text, style in ((self.heading, theme.LABEL), (self.moves, theme.MONO),
+                            (self.thinking_heading, theme.LABEL), (self.thinking, theme.BODY), (self.hint, theme.BODY)):
+            if text.font_size != round(style.size * scale):
+                text.font_size = round(style.size * scale)
+            if text.multiline and text.width != int(self.width - 30 * scale):
+                text.width = int(self.width - 30 * scale)
+        x = self.left + 15 * scale
+        self.heading.position = x, self.top - 30 * scale
+        self.moves.position = x, self.top - 40 * scale
         # Five lines each for the computer's words (its reasoning and thinking) and the hint's.
-        self.thinking_heading.position = x, self.bottom + 210
-        self.thinking.position = x, self.bottom + 200
-        self.hint.position = x, self.bottom + 100
+        self.thinking_heading.position = x, self.bottom + 210 * scale
+        self.thinking.position = x, self.bottom + 200 * scale
+        self.hint.position = x, self.bottom + 100 * scale
 
 
 class ChromeSections(arcade.SectionManager):
@@ -242,6 +252,9 @@ class ScreenChrome:
     """
 
     ui: arcade.gui.UIManager
+    SCALES_CHROME = False
+    """True for a screen whose side panel, bottom bar and messages grow with the window's type scale, as its top
+    bar and board do (a screen that lays its panels out in fixed sizes keeps them at 1; the top bar always grows)."""
 
     @property
     def clock(self) -> float:
@@ -266,10 +279,24 @@ class ScreenChrome:
     def _place_bars(self, width: int, height: int) -> None:
         """The top bar across the top, the side panel down the right between the bars."""
         self.top_bar.scale = theme.type_scale(width, height)
-        bar = self.top_bar_height
+        self.side_panel.scale = self.chrome_scale
+        bar, bottom, side = self.top_bar_height, self.bottom_bar_height, self.side_panel_width
         self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - bar, width, bar
-        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
-        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - bar - BOTTOM_BAR)
+        self.side_panel.left, self.side_panel.bottom = width - side, bottom
+        self.side_panel.width, self.side_panel.height = side, max(10, height - bar - bottom)
+
+    @property
+    def chrome_scale(self) -> float:
+        """How much the side panel, the bottom bar and the messages grow (``SCALES_CHROME``)."""
+        return self.top_bar.scale if self.SCALES_CHROME else 1.0
+
+    @property
+    def side_panel_width(self) -> int:
+        return round(SIDE_PANEL * self.chrome_scale)
+
+    @property
+    def bottom_bar_height(self) -> int:
+        return round(BOTTOM_BAR * self.chrome_scale)
 
     @property
     def top_bar_height(self) -> int:
@@ -287,6 +314,10 @@ class ScreenChrome:
 
     def _draw_messages(self, x: float, toast_y: float, notice_y: float) -> None:
         """The latest toast over the board and the notice above the bottom bar, centred on ``x``."""
+        scale = self.chrome_scale
+        for text, style in ((self._toast_text, theme.HEADING), (self._notice_text, theme.BODY)):
+            if text.font_size != round(style.size * scale):
+                text.font_size = round(style.size * scale)
         if self.toasts:
             self._toast_text.text = self.toasts[-1][0]
             self._toast_text.position = x, toast_y

@@ -160,6 +160,8 @@ def _game_screen(window: arcade.Window, view: Any, top_bar: Any) -> list[str]:
         wrong.append(f"the board fills only {fill:.0%} of its area")
     if board[3] > top_bar.bottom + 1 or board[2] > width + 1:
         wrong.append("the board runs under the top bar or off the window")
+    if side is not None and getattr(side, "enabled", False) and side.width > 20 and board[2] > side.left + 1:
+        wrong.append(f"the board (right edge {board[2]:.0f}) runs under the side panel (from x={side.left})")
     return wrong
 
 
