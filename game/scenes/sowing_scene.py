@@ -114,8 +114,18 @@ class SowingScene:
         self._preview_batch = pyglet.graphics.Batch()
         self._preview_texts: dict[Location, arcade.Text] = {}
 
-    type_scale = 1.0
-    """How much larger than at 1280x720 the board's words are drawn (``theme.type_scale``; the screen sets it)."""
+    type_scale: float | None = None
+    """How much larger than at 1280x720 the board's words are drawn; None: the window's ``theme.type_scale`` when
+    the board is laid out (every screen that shows a sowing board: games, puzzles, the tutorial)."""
+
+    def _type_scale(self) -> float:
+        if self.type_scale is not None:
+            return self.type_scale
+        try:
+            window = arcade.get_window()
+        except RuntimeError:  # no window (a layout computed in a test): the design sizes
+            return 1.0
+        return theme.type_scale(window.width, window.height)
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def texts(self) -> list[arcade.Text]:
@@ -126,7 +136,7 @@ class SowingScene:
 
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
         """Lay the board out in a rectangle of the window (call again on resize)."""
-        self.layout = layout(self.spec, left, bottom, width, height, self.words, self.type_scale)
+        self.layout = layout(self.spec, left, bottom, width, height, self.words, self._type_scale())
         bowls = {}
         for location, place in self.layout.places.items():
             reach = place.half_height - place.half_width

@@ -204,6 +204,18 @@ class SidePanel(_Panel):
         self.hint.position = x, self.bottom + 100 * scale
 
 
+def fit_line(text: arcade.Text, room: float, smallest: int = 10) -> None:
+    """Make a one-line text fit ``room`` pixels: a point or two smaller, then shortened in the middle (a folder's
+    path keeps its start and its file name)."""
+    while text.content_width > room and text.font_size > smallest:
+        text.font_size -= 1
+    full = text.text
+    cut = len(full)
+    while text.content_width > room and cut > 8:
+        cut -= max(1, cut // 10)
+        text.text = full[:cut // 2] + "..." + full[len(full) - cut // 2:]
+
+
 class ChromeSections(arcade.SectionManager):
     """The game screens' section manager, which lays the screen out from the window's size whatever the moment.
 
@@ -315,18 +327,29 @@ class ScreenChrome:
     def _draw_messages(self, x: float, toast_y: float, notice_y: float) -> None:
         """The latest toast over the board and the notice above the bottom bar, centred on ``x``."""
         scale = self.chrome_scale
-        for text, style in ((self._toast_text, theme.HEADING), (self._notice_text, theme.BODY)):
-            if text.font_size != round(style.size * scale):
-                text.font_size = round(style.size * scale)
+        if self._toast_text.font_size != round(theme.HEADING.size * scale):
+            self._toast_text.font_size = round(theme.HEADING.size * scale)
+        # A text not drawn this frame is emptied, so what the screen reports (``game.views.layout``) is what it shows.
+        if not self.toasts and self._toast_text.text:
+            self._toast_text.text = ""
+        if not self.notice and self._notice_text.text:
+            self._notice_text.text = ""
+            self._notice_for = None
         if self.toasts:
             self._toast_text.text = self.toasts[-1][0]
             self._toast_text.position = x, toast_y
             self._toast_text.draw()
         if self.notice:
-            self._notice_text.text = self.notice
-            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
-            self._notice_text.position = x, notice_y
-            self._notice_text.draw()
+            notice = self._notice_text
+            key = (self.notice, x, scale)
+            if key != getattr(self, "_notice_for", None):  # laid out again only when it changes
+                self._notice_for = key
+                notice.font_size = round(theme.BODY.size * scale)
+                notice.text = self.notice
+                fit_line(notice, 2 * x - 24)  # the room beside the panel (a long folder name must not leave it)
+            notice.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
+            notice.position = x, notice_y
+            notice.draw()
 
     def _hide_overlay(self) -> None:
         if self._overlay is not None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import arcade
 
-from game import theme
 from game.scenes.sowing_board import (BoardSpec, Location, Preview, pit_location, pit_number, plan_move,
                                       preview_move)
 from game.scenes.sowing_scene import SowingScene
@@ -48,10 +47,6 @@ class SowingView(MatchView):
     @property
     def wide_board(self) -> bool:
         return self.spec.columns > 8
-
-    def _layout(self, width: int, height: int) -> None:
-        self.scene.type_scale = theme.type_scale(width, height)  # the board's words grow with the window
-        super()._layout(width, height)
 
     def make_scene(self) -> SowingScene:
         self.spec = BoardSpec.of(self.match.game, self.match.state)

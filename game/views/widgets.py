@@ -115,7 +115,16 @@ class Stepper(arcade.gui.UIFlatButton):
         minus = "-" if self.number > self.minimum or self.optional else " "
         plus = "+" if self.number < self.maximum else " "
         span = f"({self._format(self.minimum)} to {self._format(self.maximum)})"
-        self.text = f"{minus}      {self._format(self.number)}   {span}      {plus}"
+        # The gaps narrow when a long range would not fit the control (a node budget up to 50000000).
+        style = self.style.get("normal")
+        room = self.width - 16
+        for outer, inner in ((6, 3), (4, 2), (2, 1), (1, 1)):
+            self.text = f"{minus}{' ' * outer}{self._format(self.number)}{' ' * inner}{span}{' ' * outer}{plus}"
+            if style is None or arcade.Text(self.text, 0, 0, font_size=style.font_size,
+                                            font_name=style.font_name).content_width <= room:
+                break
+        else:
+            fit_font(self)  # still too wide: smaller words rather than cut-off ones
 
     def on_click(self, event: arcade.gui.UIOnClickEvent) -> None:
         if event.x < self.left + self.width * END:
