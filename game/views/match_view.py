@@ -143,9 +143,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         top_bar, bottom_bar, scale = self.top_bar_height, self.bottom_bar_height, self.chrome_scale
         self.analysis.place(width - panel, bottom_bar, panel, height - top_bar - bottom_bar, self.show_analysis)
         margin = 24
-        # Room under the board for the notice line, over it for a toast.
-        self.board_area = (margin, bottom_bar + 40 * scale, max(100, width - panel - 2 * margin),
-                           max(100, height - top_bar - bottom_bar - 90 * scale))
+        # Room under the board for the notice line (its centre 18 px over the bar), a little over it for a toast.
+        self.board_area = (margin, bottom_bar + 34 * scale, max(100, width - panel - 2 * margin),
+                           max(100, height - top_bar - bottom_bar - 58 * scale))
         """Where the board is drawn (left, bottom, width, height): the room between the bars and the panel."""
         self.scene.set_rect(*self.board_area)
         self.ui.clear()
