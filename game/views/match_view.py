@@ -134,7 +134,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     @property
     def right_panel(self) -> int:
         """The width of the panel down the right (the analysis, else the move list; 0 when neither is shown)."""
-        return panel_width(self.window.width) if self.show_analysis else self.side_panel_width if self.panel_shown else 0
+        if self.show_analysis:
+            return panel_width(self.window.width)
+        return self.side_panel_width if self.panel_shown else 0
 
     def _layout(self, width: int, height: int) -> None:
         self._place_bars(width, height)  # first: the panel's width follows the window's type scale

@@ -23,7 +23,7 @@ def journey(gui):  # type: ignore[no-untyped-def]
         view.cancel_search()
 
 
-def test_growing_the_window_during_a_game_keeps_the_top_bar_and_the_panel(journey) -> None:  # type: ignore[no-untyped-def]
+def test_growing_the_window_during_a_game_keeps_the_top_bar_and_the_panel(journey) -> None:  # type: ignore
     journey.resize(1024, 600)
     journey.open("kalah")
     journey.key(arcade.key.KEY_3)  # a move, mid-animation when the window grows
@@ -57,7 +57,8 @@ def test_f11_during_a_game_fills_the_screen_and_back(journey) -> None:  # type: 
 
 
 @pytest.mark.parametrize("name", ["kalah", "hus", "oware"])
-def test_the_board_words_grow_with_a_huge_window_and_stay_readable_in_a_small_one(journey, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_board_words_grow_with_a_huge_window_and_stay_readable_in_a_small_one(  # type: ignore
+        journey, name: str) -> None:
     journey.resize(2560, 1440)
     journey.open(name)
     scene = journey.view.scene
@@ -68,7 +69,7 @@ def test_the_board_words_grow_with_a_huge_window_and_stay_readable_in_a_small_on
 
 
 @pytest.mark.parametrize("seed", [29, 30])
-def test_a_seeded_random_journey_over_every_screen_holds_every_invariant(journey, seed: int) -> None:  # type: ignore[no-untyped-def]
+def test_a_seeded_random_journey_over_every_screen_holds_every_invariant(journey, seed: int) -> None:  # type: ignore
     walk = random_journey(journey.gui, seed=seed, steps=80)
     assert walk.checks >= 80
     assert any(step.startswith("resize") for step in walk.steps) and "F11" in walk.steps
