@@ -229,7 +229,7 @@ class ChromeSections(arcade.SectionManager):
         super().__init__(view)
         self.laid_out_for: tuple[int, int] | None = None
 
-    def on_resize(self, width: int, height: int) -> bool | None:
+    def on_resize(self, width: int, height: int) -> bool:
         window = self.view.window
         window.viewport = (0, 0, width, height)  # what ``arcade.Window._on_resize`` would have done
         self.laid_out_for = (width, height)
@@ -240,7 +240,7 @@ class ChromeSections(arcade.SectionManager):
         window = self.view.window
         self.laid_out_for = (window.width, window.height)  # the view lays itself out as it is shown
 
-    def on_draw(self) -> bool | None:
+    def on_draw(self) -> bool:
         window = self.view.window
         size = (window.width, window.height)
         if size != self.laid_out_for or tuple(window.viewport) != (0, 0, *size):
