@@ -108,6 +108,18 @@ SMALL = TypeStyle((BODY_FONT,), 11)
 MONO = TypeStyle((MONO_FONT, BODY_FONT), 12)
 """Columns that must line up (the move list)."""
 
+DESIGN_SIZE = (1280, 720)
+"""The window size the type scale's sizes are drawn for; a larger window draws them larger (``type_scale``)."""
+MAX_TYPE_SCALE = 2.0
+
+
+def type_scale(width: float, height: float) -> float:
+    """How much larger than its design size type is drawn in a window this big: 1 up to 1280x720, then growing
+    with the window (the smaller of the two ratios, so it always fits), at most 2 (2560x1440 reads like 1280x720,
+    larger).  A smaller window keeps the design sizes: its screens choose smaller steps where they must."""
+    return max(1.0, min(MAX_TYPE_SCALE, width / DESIGN_SIZE[0], height / DESIGN_SIZE[1]))
+
+
 def sized(style: TypeStyle, size: int) -> TypeStyle:
     """``style``'s face and weight at another size: for screens that grow or shrink a step with the window."""
     return replace(style, size=size)

@@ -6,7 +6,9 @@ follow the code; each picture's layout problems (a text or button outside the wi
 layout tests check them) are printed beside its name.  More pictures show a moment: a legal cell glowing
 under the mouse in Magnetic Cave, a puzzle being watched as A* searches, and a Kalah position replayed from a
 click on the analysis panel's evaluation graph.  The analysis screens are photographed after ``ANALYSIS_WAIT``
-seconds of real time, so the panel shows a search some plies deep and the graph its values.
+seconds of real time, so the panel shows a search some plies deep and the graph its values.  ``--journeys``
+(also part of a full run) photographs a game mid-journey: Kalah opened at 1024x600 and grown to 1280x720 and
+to 2560x1440 as a window manager resizes (``kalah-grown-*``), and after F11 (``kalah-fullscreen-*``).
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("screens", nargs="*", help="screens to photograph (default: all)")
     parser.add_argument("--size", type=_size, action="append", help="WIDTHxHEIGHT (default: the three sizes)")
+    parser.add_argument("--journeys", action="store_true", help="only the pictures of a game grown and after F11")
     options = parser.parse_args(argv)
     ensure_display()
     import arcade
@@ -71,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         wrong = layout.problems(layout.boxes(window.current_view), window.width, window.height)
         print(path.relative_to(ROOT), "ok" if not wrong else "\n    " + "\n    ".join(wrong))
 
-    for width, height in options.size or SIZES:
+    for width, height in () if options.journeys else options.size or SIZES:
         window.set_size(width, height)
         window.dispatch_event("on_resize", width, height)
         for name in names:
@@ -121,8 +124,38 @@ def main(argv: list[str] | None = None) -> int:
                 view.controller.watch.stop()
             if hasattr(view, "cancel_search"):
                 view.cancel_search()
+    if options.journeys or not (options.screens or options.size):
+        _journey_pictures(window, frames, shoot)
     window.close()
     return 0
+
+
+def _journey_pictures(window, frames, shoot) -> None:  # type: ignore[no-untyped-def]
+    """Kalah opened at 1024x600, a move played, then the window grown as a window manager does it (no hand-made
+    resize event), then F11: the moments issue 29 found broken (the top bar gone, the board in a corner)."""
+    import arcade
+
+    from game import app
+    from game.views import tour
+
+    window.set_size(1024, 600)
+    frames(3)
+    context = app.start(window, Path(tempfile.mkdtemp()))
+    context.sounds.enabled = False
+    tour.open_screen(context, "kalah")
+    frames(30, 1 / 30)
+    window.dispatch_event("on_key_press", arcade.key.KEY_4, 0)
+    for width, height in ((1280, 720), (2560, 1440)):
+        window.set_size(width, height)
+        frames(45, 1 / 30)
+        shoot("kalah-grown")
+    window.set_size(1280, 720)
+    frames(5)
+    window.dispatch_event("on_key_press", arcade.key.F11, 0)  # the real switch: the settings apply it
+    frames(45, 1 / 30)
+    shoot("kalah-fullscreen")
+    window.dispatch_event("on_key_press", arcade.key.F11, 0)
+    frames(5)
 
 
 if __name__ == "__main__":

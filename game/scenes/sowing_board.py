@@ -128,6 +128,8 @@ class Layout:
     """A line between the two sides' rows (left, right, y), for boards whose sides are not otherwise apart."""
     caption: tuple[float, float] = (0.0, 0.0)
     """Where the preview caption and the keys' hint line are centred, under South's name."""
+    type_scale: float = 1.0
+    """The window's type scale the words were sized for (``theme.type_scale``)."""
 
 
 EDGE = 0.4
@@ -142,37 +144,38 @@ CAPTION_BAND = 0.5
 """Under South's name, for the move preview's caption."""
 
 
-def number_font(cell: float) -> int:
-    """The pit numbers' font size on a board of this cell size."""
-    return int(min(18, max(8, cell * 0.21)))
+def number_font(cell: float, scale: float = 1.0) -> int:
+    """The pit numbers' font size on a board of this cell size, in a window of this type scale
+    (``theme.type_scale``: the caps grow with the window, so a huge board's words are not left small)."""
+    return int(min(18 * scale, max(10, cell * 0.21)))
 
 
-def badge_font(cell: float) -> int:
-    """The count badges' font size on a board of this cell size."""
-    return int(min(16, max(8, cell * 0.2)))
+def badge_font(cell: float, scale: float = 1.0) -> int:
+    """The count badges' font size on a board of this cell size (never under 9 pt, the readable floor)."""
+    return int(min(16 * scale, max(9, cell * 0.2)))
 
 
-def badge_half_size(cell: float) -> tuple[float, float]:
+def badge_half_size(cell: float, scale: float = 1.0) -> tuple[float, float]:
     """Half the width and height of a count badge's plate."""
-    size = badge_font(cell)
+    size = badge_font(cell, scale)
     return size * 1.15, size * 0.85
 
 
-def name_font(cell: float) -> int:
+def name_font(cell: float, scale: float = 1.0) -> int:
     """The sides' names' font size."""
-    return int(min(20, max(11, cell * 0.24)))
+    return int(min(20 * scale, max(11, cell * 0.24)))
 
 
-def caption_font(cell: float) -> int:
+def caption_font(cell: float, scale: float = 1.0) -> int:
     """The font size of the line under the board (the preview's caption, the keys' hint)."""
-    return int(min(16, max(10, cell * 0.2)))
+    return int(min(16 * scale, max(10, cell * 0.2)))
 
 
 LINE = 1.65
 """A line of text's height in font sizes (what arcade measures for Liberation Sans bold, with a little room)."""
 
 
-def _strips(spec: BoardSpec, cell: float, words: bool = True) -> list[float]:
+def _strips(spec: BoardSpec, cell: float, words: bool = True, scale: float = 1.0) -> list[float]:
     """The heights in pixels of the strips under each row and the edge strip over the top row.
 
     Each is its share of a cell, or more where the words in it need more on a small board: an edge strip holds a
@@ -181,8 +184,8 @@ def _strips(spec: BoardSpec, cell: float, words: bool = True) -> list[float]:
     if not words:  # rows side by side, a quarter cell of wood at each edge (the solitaire writes its own words)
         return [cell * 0.25] + [0.0] * (spec.rows - 1) + [cell * 0.25]
     pit_r = cell * 0.42
-    number_h = LINE * number_font(cell)
-    badge_h = 2 * badge_half_size(cell)[1]
+    number_h = LINE * number_font(cell, scale)
+    badge_h = 2 * badge_half_size(cell, scale)[1]
     edge = max(EDGE * cell, number_h + 4)
     # Counts facing each other across a strip: each reaches 0.8 r + half a badge from its pit's centre.
     facing = max(0.0, 1.6 * pit_r + badge_h + 3 - cell)
@@ -193,7 +196,8 @@ def _strips(spec: BoardSpec, cell: float, words: bool = True) -> list[float]:
     return [edge, max(GAP * cell, stacked), max(DIVIDER * cell, facing), max(GAP * cell, stacked), edge]
 
 
-def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: float, words: bool = True) -> Layout:
+def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: float, words: bool = True,
+           scale: float = 1.0) -> Layout:
     """Fit the board, its numbers, the sides' names and the caption into the rectangle, centred, pits round
     (``words=False``: no bands for the names and the caption, for a board that writes its own words).
 
@@ -210,16 +214,16 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
         """The heights of the band of a side's name and of the caption's band."""
         if not words:
             return 0.0, 0.0
-        return (max(NAME_BAND * cell, LINE * name_font(cell) + 2),
-                max(CAPTION_BAND * cell, LINE * caption_font(cell) + 2))
+        return (max(NAME_BAND * cell, LINE * name_font(cell, scale) + 2),
+                max(CAPTION_BAND * cell, LINE * caption_font(cell, scale) + 2))
 
     for _ in range(4):  # small boards widen their strips for the words: shrink the cell until all fits
         name_h, caption_h = bands(cell)
-        needed = cell * rows + sum(_strips(spec, cell, words)) + 2 * name_h + caption_h
+        needed = cell * rows + sum(_strips(spec, cell, words, scale)) + 2 * name_h + caption_h
         if needed <= height + 0.5:
             break
         cell *= height / needed
-    strip_px = _strips(spec, cell, words)
+    strip_px = _strips(spec, cell, words, scale)
     strips, top_edge = strip_px[:-1], strip_px[-1]
     name_h, caption_h = bands(cell)
     board_h = cell * rows + sum(strip_px)
@@ -258,7 +262,13 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
         place = places[location]
         toward_owner = -1 if spec.owner(location) == 0 else 1
         strip = strips[row] if toward_owner < 0 else (strips[row + 1] if row + 1 < rows else top_edge)
-        numbers[location] = place.x, place.y + toward_owner * (pit_r + strip / 2)
+        if rows == 4 and row in (1, 2):
+            # An inner row's number shares the gap with the outer row's counts: it sits against its own pit, so
+            # it is plain which pit it names (centred in the gap it stood as near the outer pit as its own).
+            hug = pit_r + LINE * number_font(cell, scale) / 2 + 1
+            numbers[location] = place.x, place.y + toward_owner * min(hug, pit_r + strip / 2)
+        else:
+            numbers[location] = place.x, place.y + toward_owner * (pit_r + strip / 2)
         # Without numbers the count sits on the owner's side, where the solitaire's hole names expect it.
         facing = -toward_owner if words else toward_owner
         badges[location] = place.x + pit_r * (0.86 if words else 0.8), place.y + facing * pit_r * 0.8
@@ -278,7 +288,8 @@ def layout(spec: BoardSpec, left: float, bottom: float, width: float, height: fl
     sides = ((x0 + board_w / 2, y0 - name_h / 2), (x0 + board_w / 2, y0 + board_h + name_h / 2))
     caption = (x0 + board_w / 2, y0 - name_h - caption_h / 2)
     stone_r = pit_r * (0.2 if rows == 2 else 0.27)
-    return Layout(places, (x0, y0, board_w, board_h), stone_r, pit_r, cell, numbers, badges, sides, divider, caption)
+    return Layout(places, (x0, y0, board_w, board_h), stone_r, pit_r, cell, numbers, badges, sides, divider, caption,
+                  scale)
 
 
 # -- what a move does ------------------------------------------------------------------------------------------

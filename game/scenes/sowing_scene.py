@@ -114,10 +114,29 @@ class SowingScene:
         self._preview_batch = pyglet.graphics.Batch()
         self._preview_texts: dict[Location, arcade.Text] = {}
 
+    type_scale: float | None = None
+    """How much larger than at 1280x720 the board's words are drawn; None: the window's ``theme.type_scale`` when
+    the board is laid out (every screen that shows a sowing board: games, puzzles, the tutorial)."""
+
+    def _type_scale(self) -> float:
+        if self.type_scale is not None:
+            return self.type_scale
+        try:
+            window = arcade.get_window()
+        except RuntimeError:  # no window (a layout computed in a test): the design sizes
+            return 1.0
+        return theme.type_scale(window.width, window.height)
+
     # -- geometry ---------------------------------------------------------------------------------------------
+    def texts(self) -> list[arcade.Text]:
+        """Every word and number the board writes (counts, pit numbers, the sides' names, the caption), for the
+        layout checks."""
+        found = [*self._badges.values(), *self._numbers.values(), *self._side_texts]
+        return found + ([self._caption_text] if self._caption_text is not None else [])
+
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
         """Lay the board out in a rectangle of the window (call again on resize)."""
-        self.layout = layout(self.spec, left, bottom, width, height, self.words)
+        self.layout = layout(self.spec, left, bottom, width, height, self.words, self._type_scale())
         bowls = {}
         for location, place in self.layout.places.items():
             reach = place.half_height - place.half_width
@@ -171,11 +190,11 @@ class SowingScene:
 
     def _badge_font(self) -> int:
         assert self.layout is not None
-        return badge_font(self.layout.cell)
+        return badge_font(self.layout.cell, self.layout.type_scale)
 
     def _badge_half_size(self) -> tuple[float, float]:
         assert self.layout is not None
-        return badge_half_size(self.layout.cell)
+        return badge_half_size(self.layout.cell, self.layout.type_scale)
 
     def badge_position(self, location: Location) -> tuple[float, float]:
         """Where a location's count badge sits: beside the pit, on the side away from its owner (the owner's side
@@ -205,20 +224,20 @@ class SowingScene:
         self._words_key = (self.side_labels, self.side_names, self.mover)
         if not self.words:
             return
-        number_size = number_font(layout.cell)
+        number_size = number_font(layout.cell, layout.type_scale)
         for location, (x, y) in layout.numbers.items():
             number = pit_number(self.spec, location)
             text = str(number) if number is not None else self.side_names[self.spec.owner(location)]
             self._numbers[location] = arcade.Text(
                 text, x, y, self._number_colour(location), number_size, font_name=theme.BODY_FONT,
                 anchor_x="center", anchor_y="center", bold=True, batch=self._word_batch)
-        name_size = name_font(layout.cell)
+        name_size = name_font(layout.cell, layout.type_scale)
         self._side_texts = [
             arcade.Text(self.side_labels[player], *layout.sides[player], theme.ACCENTS[player], name_size,
                         font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center", bold=True,
                         batch=self._word_batch)
             for player in (0, 1)]
-        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, caption_font(layout.cell),
+        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, caption_font(layout.cell, layout.type_scale),
                                          font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center")
 
     def _number_colour(self, location: Location) -> tuple[int, int, int, int]:

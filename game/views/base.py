@@ -51,6 +51,8 @@ class MenuView(arcade.gui.UIView):
         self._message = theme.text("", theme.BODY, theme.TEXT_DIM, anchor_x="center", anchor_y="bottom",
                                    multiline=True, width=1000, align="center")
         self._heading = theme.text(self.heading, theme.HEADING, theme.TEXT, anchor_x="center", anchor_y="top")
+        self.built_for: tuple[int, int] | None = None
+        """The window size the widgets were last built for (a frame at another size builds them again)."""
         self.rebuild()
 
     # -- building ---------------------------------------------------------------------------------------------
@@ -59,6 +61,7 @@ class MenuView(arcade.gui.UIView):
 
     def rebuild(self) -> None:
         focused = self._focus_key(self.focus) if self.focus is not None else None
+        self.built_for = (self.window.width, self.window.height)
         self.ui.clear()
         self.build()
         # Keep the focus on the same control when the screen is built again (a resize, a step, a scroll).
@@ -180,6 +183,16 @@ class MenuView(arcade.gui.UIView):
         if scroll_y and self.scroll(-1 if scroll_y > 0 else 1, x, y):
             return True
         return None
+
+    def on_draw(self) -> bool | None:
+        # The screen follows the window's size even when no resize event reached it (a size set while another
+        # screen was shown, or an event a handler above stopped): built again before it is drawn.
+        window = self.window
+        if (window.width, window.height) != self.built_for:
+            window.viewport = (0, 0, window.width, window.height)
+            self.ui.on_resize(window.width, window.height)
+            self.on_resize(window.width, window.height)
+        return super().on_draw()
 
     def on_draw_before_ui(self) -> None:
         width, height = self.window.width, self.window.height

@@ -27,7 +27,7 @@ from game.views.analysis_panel import AnalysisPanel, panel_width
 from game.views.frugal_ui import FrugalUIManager
 from game.views.widgets import fit_font
 from game.views.match_panels import board_marks, button_bar, end_panel, show_controller
-from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
+from game.views.panels import ScreenChrome
 from rules import Move, State
 
 __all__ = ["MatchView", "SPEEDS", "Location"]
@@ -43,6 +43,7 @@ CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
 class MatchView(ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
 
+    SCALES_CHROME = True  # the panel, the bottom bar and the messages grow with the window (ScreenChrome)
     GAME_OVER_DELAY = 0.0  # seconds between the last move landing and the result (to see the winning line)
     GAME_OVER_AT_TOP = False  # the result panel at the top of the board rather than over its middle
 
@@ -133,16 +134,22 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     @property
     def right_panel(self) -> int:
         """The width of the panel down the right (the analysis, else the move list; 0 when neither is shown)."""
-        return panel_width(self.window.width) if self.show_analysis else SIDE_PANEL if self.panel_shown else 0
+        if self.show_analysis:
+            return panel_width(self.window.width)
+        return self.side_panel_width if self.panel_shown else 0
 
     def _layout(self, width: int, height: int) -> None:
+        self._place_bars(width, height)  # first: the panel's width follows the window's type scale
         panel = self.right_panel
-        self._place_bars(width, height)
         self.side_panel.enabled = self.panel_shown and not self.show_analysis
-        self.analysis.place(width - panel, BOTTOM_BAR, panel, height - TOP_BAR - BOTTOM_BAR, self.show_analysis)
+        top_bar, bottom_bar, scale = self.top_bar_height, self.bottom_bar_height, self.chrome_scale
+        self.analysis.place(width - panel, bottom_bar, panel, height - top_bar - bottom_bar, self.show_analysis)
         margin = 24
-        self.scene.set_rect(margin, BOTTOM_BAR + 40, max(100, width - panel - 2 * margin),
-                            max(100, height - TOP_BAR - BOTTOM_BAR - 90))
+        # Room under the board for the notice line (its centre 18 px over the bar), a little over it for a toast.
+        self.board_area = (margin, bottom_bar + 34 * scale, max(100, width - panel - 2 * margin),
+                           max(100, height - top_bar - bottom_bar - 58 * scale))
+        """Where the board is drawn (left, bottom, width, height): the room between the bars and the panel."""
+        self.scene.set_rect(*self.board_area)
         self.ui.clear()
         controller = self.controller
         actions = {"Hint": controller.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
@@ -152,6 +159,10 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         names.insert(names.index("Menu"), "Analysis")
         bar, self._buttons = button_bar({name: self.controller.button_text(name) for name in names}, actions, width)
         for button in self._buttons.values():
+            if scale != 1:  # a large window: larger buttons and words, as the bar is taller
+                button.resize(width=button.width * scale, height=button.height * scale)
+                button.style = {state: type(value)(**{**vars(value), "font_size": round(value.font_size * scale)})
+                                for state, value in button.style.items()}
             fit_font(button)  # a narrow window: smaller words rather than cut-off ones
         self.ui.add(bar)
         if self._overlay is not None:  # the panel was cleared with the rest: it is built again for this size
@@ -351,7 +362,9 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.scene.draw(*board_marks(self.legal_locations() if choosing else {}, hovered, self._cursor_location(),
                                      self.hint_location, self.last_location, self.match.to_move))
         centre = (self.window.width - self.right_panel) / 2
-        self._draw_messages(centre, self.window.height - TOP_BAR - 30, BOTTOM_BAR + 18)
+        scale = self.chrome_scale
+        self._draw_messages(centre, self.window.height - self.top_bar_height - 30 * scale,
+                            self.bottom_bar_height + 18 * scale)
 
     # -- input ------------------------------------------------------------------------------------------------
     def _cursor_location(self) -> Location | None:

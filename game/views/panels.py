@@ -102,6 +102,8 @@ class TopBar(_Panel):
                                 anchor_y="center", batch=self.batch)
 
     TURN_SIZE, LAST_SIZE = 18, 12
+    scale = 1.0
+    """The window's type scale (``theme.type_scale``): the bar and its words grow with the window."""
 
     def show(self, title: str, variant: str, turn: str, turn_colour: theme.Color, scores: str, last: str) -> None:
         self._last_text = last
@@ -124,13 +126,17 @@ class TopBar(_Panel):
         """The name on the left, the scores on the right, whose turn and the last move centred in the room
         between them: smaller, and the last move shortened, when the window is too narrow for them."""
         middle = self.bottom + self.height / 2
-        self.title.position = self.left + 20, middle + 8
-        self.variant.position = self.left + 20, middle - 16
-        self.scores.position = self.right - 20, middle
+        scale = self.scale
+        for text, style in ((self.title, theme.LABEL), (self.variant, theme.BODY), (self.scores, theme.LABEL)):
+            if text.font_size != round(style.size * scale):
+                text.font_size = round(style.size * scale)
+        self.title.position = self.left + 20 * scale, middle + 9 * scale
+        self.variant.position = self.left + 20 * scale, middle - 17 * scale
+        self.scores.position = self.right - 20 * scale, middle
         room_left = max(self.title.right, self.variant.right) + 16
         room_right = (self.scores.left if self.scores.text else self.right) - 16
         centre = self.left + self.width / 2
-        for text, size in ((self.turn, self.TURN_SIZE), (self.last, self.LAST_SIZE)):
+        for text, size in ((self.turn, round(self.TURN_SIZE * scale)), (self.last, round(self.LAST_SIZE * scale))):
             if text is self.last:
                 _set(text, getattr(self, "_last_text", text.text))
             if text.font_size != size:
@@ -142,8 +148,8 @@ class TopBar(_Panel):
         widest = max(self.turn.content_width, self.last.content_width)
         if centre - widest / 2 < room_left or centre + widest / 2 > room_right:
             centre = (room_left + room_right) / 2  # off the window's centre, between the name and the scores
-        self.turn.position = centre, middle + 8
-        self.last.position = centre, middle - 16
+        self.turn.position = centre, middle + 9 * scale
+        self.last.position = centre, middle - 17 * scale
 
 
 class SidePanel(_Panel):
@@ -165,6 +171,9 @@ class SidePanel(_Panel):
         self.hint = theme.text("", theme.BODY, theme.TEXT_DIM, multiline=True,
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
 
+    scale = 1.0
+    """The window's type scale on a screen whose panel grows with the window (1: the design sizes)."""
+
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
         """With no computer's words (``thinking`` empty: hot-seat) the Computer heading goes and the move list
         takes its room (all of the panel when there is no hint either)."""
@@ -176,20 +185,74 @@ class SidePanel(_Panel):
 
     def visible_lines(self) -> int:
         """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
-        return max(3, int((self.height - 280) / 19))
+        return max(3, int((self.height - 280 * self.scale) / (19 * self.scale)))
 
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
         mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)
 
     def place(self) -> None:
-        x = self.left + 15
-        self.heading.position = x, self.top - 30
-        self.moves.position = x, self.top - 40
+        scale = self.scale
+        for text, style in ((self.heading, theme.LABEL), (self.moves, theme.MONO),
+                            (self.thinking_heading, theme.LABEL), (self.thinking, theme.BODY), (self.hint, theme.BODY)):
+            if text.font_size != round(style.size * scale):
+                text.font_size = round(style.size * scale)
+            if text.multiline and text.width != int(self.width - 30 * scale):
+                text.width = int(self.width - 30 * scale)
+        x = self.left + 15 * scale
+        self.heading.position = x, self.top - 30 * scale
+        self.moves.position = x, self.top - 40 * scale
         # Five lines each for the computer's words (its reasoning and thinking) and the hint's.
-        self.thinking_heading.position = x, self.bottom + 210
-        self.thinking.position = x, self.bottom + 200
-        self.hint.position = x, self.bottom + 100
+        self.thinking_heading.position = x, self.bottom + 210 * scale
+        self.thinking.position = x, self.bottom + 200 * scale
+        self.hint.position = x, self.bottom + 100 * scale
+
+
+def fit_line(text: arcade.Text, room: float, smallest: int = 10) -> None:
+    """Make a one-line text fit ``room`` pixels: a point or two smaller, then shortened in the middle (a folder's
+    path keeps its start and its file name)."""
+    while text.content_width > room and text.font_size > smallest:
+        text.font_size -= 1
+    full = text.text
+    cut = len(full)
+    while text.content_width > room and cut > 8:
+        cut -= max(1, cut // 10)
+        text.text = full[:cut // 2] + "..." + full[len(full) - cut // 2:]
+
+
+class ChromeSections(arcade.SectionManager):
+    """The game screens' section manager, which lays the screen out from the window's size whatever the moment.
+
+    arcade's ``SectionManager.on_resize`` stops the event once the view and its sections have it, so the window's
+    own handler, which points the GL viewport at the new size, never runs while a game screen is shown: grown,
+    the screen was drawn into the old rectangle (the top bar above it, the panel cut at the old width); after F11,
+    into the lower-left corner.  Here the viewport follows first.  ``on_draw`` also lays the screen out again if
+    the window's size changed without an event reaching it (a size set while another screen was shown)."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self.laid_out_for: tuple[int, int] | None = None
+
+    def on_resize(self, width: int, height: int) -> bool:
+        window = self.view.window
+        window.viewport = (0, 0, width, height)  # what ``arcade.Window._on_resize`` would have done
+        self.laid_out_for = (width, height)
+        return super().on_resize(width, height)
+
+    def enable(self) -> None:
+        super().enable()
+        window = self.view.window
+        self.laid_out_for = (window.width, window.height)  # the view lays itself out as it is shown
+
+    def on_draw(self) -> bool:
+        window = self.view.window
+        size = (window.width, window.height)
+        if size != self.laid_out_for or tuple(window.viewport) != (0, 0, *size):
+            ui = getattr(self.view, "ui", None)
+            if ui is not None:
+                ui.on_resize(*size)  # the widgets' camera and surfaces, as the event would have
+            self.on_resize(*size)
+        return super().on_draw()
 
 
 TOAST_TIME = 1.8
@@ -205,6 +268,9 @@ class ScreenChrome:
     """
 
     ui: arcade.gui.UIManager
+    SCALES_CHROME = False
+    """True for a screen whose side panel, bottom bar and messages grow with the window's type scale, as its top
+    bar and board do (a screen that lays its panels out in fixed sizes keeps them at 1; the top bar always grows)."""
 
     @property
     def clock(self) -> float:
@@ -218,7 +284,7 @@ class ScreenChrome:
         self._overlay: arcade.gui.UIWidget | None = None
         self.top_bar = TopBar(0, 0, 10, 10)
         self.side_panel = SidePanel(0, 0, 10, 10)
-        self.section_manager = arcade.SectionManager(self)  # type: ignore[arg-type]  # a mixin of a View
+        self.section_manager = ChromeSections(self)
         self.section_manager.add_section(self.top_bar)
         self.section_manager.add_section(self.side_panel)
         self._toast_text = theme.text("", theme.HEADING, theme.TEXT, anchor_x="center",
@@ -228,9 +294,30 @@ class ScreenChrome:
 
     def _place_bars(self, width: int, height: int) -> None:
         """The top bar across the top, the side panel down the right between the bars."""
-        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - TOP_BAR, width, TOP_BAR
-        self.side_panel.left, self.side_panel.bottom = width - SIDE_PANEL, BOTTOM_BAR
-        self.side_panel.width, self.side_panel.height = SIDE_PANEL, max(10, height - TOP_BAR - BOTTOM_BAR)
+        self.top_bar.scale = theme.type_scale(width, height)
+        self.side_panel.scale = self.chrome_scale
+        bar, bottom, side = self.top_bar_height, self.bottom_bar_height, self.side_panel_width
+        self.top_bar.left, self.top_bar.bottom, self.top_bar.width, self.top_bar.height = 0, height - bar, width, bar
+        self.side_panel.left, self.side_panel.bottom = width - side, bottom
+        self.side_panel.width, self.side_panel.height = side, max(10, height - bar - bottom)
+
+    @property
+    def chrome_scale(self) -> float:
+        """How much the side panel, the bottom bar and the messages grow (``SCALES_CHROME``)."""
+        return self.top_bar.scale if self.SCALES_CHROME else 1.0
+
+    @property
+    def side_panel_width(self) -> int:
+        return round(SIDE_PANEL * self.chrome_scale)
+
+    @property
+    def bottom_bar_height(self) -> int:
+        return round(BOTTOM_BAR * self.chrome_scale)
+
+    @property
+    def top_bar_height(self) -> int:
+        """The top bar's height in this window: ``TOP_BAR`` at 1280x720, taller with the type scale."""
+        return round(TOP_BAR * self.top_bar.scale)
 
     def toast(self, text: str) -> None:
         self.toasts.append((text, self.clock + TOAST_TIME))
@@ -243,15 +330,30 @@ class ScreenChrome:
 
     def _draw_messages(self, x: float, toast_y: float, notice_y: float) -> None:
         """The latest toast over the board and the notice above the bottom bar, centred on ``x``."""
+        scale = self.chrome_scale
+        if self._toast_text.font_size != round(theme.HEADING.size * scale):
+            self._toast_text.font_size = round(theme.HEADING.size * scale)
+        # A text not drawn this frame is emptied, so what the screen reports (``game.views.layout``) is what it shows.
+        if not self.toasts and self._toast_text.text:
+            self._toast_text.text = ""
+        if not self.notice and self._notice_text.text:
+            self._notice_text.text = ""
+            self._notice_for = None
         if self.toasts:
             self._toast_text.text = self.toasts[-1][0]
             self._toast_text.position = x, toast_y
             self._toast_text.draw()
         if self.notice:
-            self._notice_text.text = self.notice
-            self._notice_text.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
-            self._notice_text.position = x, notice_y
-            self._notice_text.draw()
+            notice = self._notice_text
+            key = (self.notice, x, scale)
+            if key != getattr(self, "_notice_for", None):  # laid out again only when it changes
+                self._notice_for = key
+                notice.font_size = round(theme.BODY.size * scale)
+                notice.text = self.notice
+                fit_line(notice, 2 * x - 24)  # the room beside the panel (a long folder name must not leave it)
+            notice.color = theme.WARNING if self.notice_warning else theme.TEXT_DIM
+            notice.position = x, notice_y
+            notice.draw()
 
     def _hide_overlay(self) -> None:
         if self._overlay is not None:

@@ -37,7 +37,7 @@ from game.scenes.solitaire_board import (STORE_LOCATIONS, SolitaireScene, board_
                                          hole_at, plan_round, visual_direction)
 from game.views.frugal_ui import FrugalUIManager
 from game.views.load_view import new_save_path
-from game.views.panels import BOTTOM_BAR, SIDE_PANEL, TOP_BAR, ScreenChrome
+from game.views.panels import BOTTOM_BAR, SIDE_PANEL, ScreenChrome
 from game.views.solitaire_panels import PuzzleButtons, button_texts, load_panel, verdict_panel
 from rules.solitaire import CCW, CW, Round
 
@@ -123,7 +123,10 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self._rules_text.text = rules_line(self.session, credit=self.board_width >= 900)
         self._rules_text.position = self.board_width / 2, MESSAGE_Y + MESSAGE_LINE
         bottom = MESSAGE_Y + MESSAGE_LINE + self._rules_text.content_height + 14
-        self.scene.set_rect(margin, bottom, self.board_width - 2 * margin, max(100, height - TOP_BAR - bottom - 70))
+        self.board_area = (margin, bottom, self.board_width - 2 * margin,
+                           max(100, height - self.top_bar_height - bottom - 70))
+        """Where the board is drawn (left, bottom, width, height): the room between the bars and the panel."""
+        self.scene.set_rect(*self.board_area)
         self._build_buttons(width)
         self._load_panel = None  # the widgets were cleared; Load can be opened again
         if self._overlay is not None:  # the verdict again over the new layout (the result is already recorded)
@@ -323,7 +326,8 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         width = self.board_width
         # Setting a text or a colour lays the text out again: only when it changed.
         if self.toasts:
-            _set_text(self._toast_text, self.toasts[-1][0], theme.TEXT, (width / 2, self.window.height - TOP_BAR - 26))
+            _set_text(self._toast_text, self.toasts[-1][0], theme.TEXT,
+                      (width / 2, self.window.height - self.top_bar_height - 26))
             self._toast_text.draw()
         notice, colour = c.notice, theme.WARNING if c.notice_warning else theme.TEXT
         if not notice and self._overlay is None:

@@ -1,5 +1,7 @@
 """A monkey test: thousands of random clicks, keys, drags, scrolls, resizes and F11s on every screen, with no
-exception, and resizes in the middle of a sowing animation or a puzzle round.
+exception and the journeys' invariants holding after every burst (``journeys.violations``: everything inside the
+window, nothing overlapping or cut off, readable sizes, the game screens' bars, panel and board where they
+belong), and resizes in the middle of a sowing animation or a puzzle round.
 
 Events are dispatched in bursts with one frame (update and draw) after each burst, so any handler, update or
 draw that raises fails the test.  Quit is replaced by a flag (the session window must stay open); F11 changes
@@ -13,6 +15,7 @@ import random
 import arcade
 
 from game.views.sowing_view import SowingView
+from journeys import violations
 
 KEYS = [arcade.key.ESCAPE, arcade.key.ENTER, arcade.key.SPACE, arcade.key.TAB, arcade.key.LEFT, arcade.key.RIGHT,
         arcade.key.UP, arcade.key.DOWN, arcade.key.H, arcade.key.U, arcade.key.R, arcade.key.N, arcade.key.P,
@@ -50,8 +53,15 @@ def test_random_clicks_and_keys_never_raise(gui):  # type: ignore[no-untyped-def
                     window.dispatch_event("on_key_release", symbol, modifiers)
                 events += 1
             gui.frame(dt=rng.choice((1 / 60, 0.05, 0.2)))
+            _assert_invariants(window, screen)
     assert events >= 2000
     assert {"TitleView", "SowingView", "SettingsView"} <= visited
+
+
+def _assert_invariants(window, screen: str) -> None:  # type: ignore[no-untyped-def]
+    wrong = violations(window)
+    assert not wrong, (f"opened {screen}, now {type(window.current_view).__name__} at {window.width}x{window.height}:"
+                       "\n" + "\n".join(wrong))
 
 
 def _open(gui, screen: str) -> None:  # type: ignore[no-untyped-def]
@@ -148,6 +158,7 @@ def test_every_screen_survives_resizes_f11_drags_scrolls_and_keys(gui):  # type:
                 kind = _window_event(window, rng)
                 kinds[kind] = kinds.get(kind, 0) + 1
             gui.frame(dt=rng.choice((1 / 60, 0.05, 0.2)))
+            _assert_invariants(window, screen)
     assert sum(kinds.values()) >= 430 and kinds["resize"] == len(MORE_SCREENS) and kinds["f11"] >= 10
     assert kinds["drag"] >= 60 and kinds["scroll"] >= 30
     assert {"PuzzlesView", "SolitaireView", "SowingView", "LoadView"} <= visited, visited

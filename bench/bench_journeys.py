@@ -1,0 +1,80 @@
+"""Long random journeys over every screen, with the journeys' invariants checked after every step (issue 29).
+
+    python bench/bench_journeys.py [--seeds 8] [--steps 150] [--first-seed 100] [--record]
+
+Each seed is one random journey (``tests/game/journeys.py``: screens, resizes from 800x500 to 2560x1440, F11
+into and out of full screen, keys, clicks on widgets and the board, time passing) on one 1280x720 window under
+Xvfb.  A violated invariant ends that journey and is reported with its seed and the steps that led to it (the
+test ``random_journey(gui, seed, steps)`` replays it); the run goes on with the next seed.  The figure is the
+number of steps checked and the number of violations (the target is none).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "game"))
+
+from bench.record import add_flag, record  # noqa: E402
+from xvfb import ensure_display  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=8, help="how many journeys (one per seed)")
+    parser.add_argument("--steps", type=int, default=150, help="steps per journey")
+    parser.add_argument("--first-seed", type=int, default=100)
+    add_flag(parser)
+    options = parser.parse_args(argv)
+    if options.seeds < 1 or options.steps < 1:
+        parser.error("--seeds and --steps must be at least 1")
+    ensure_display()
+    import arcade
+
+    from conftest import Gui
+    from game import app, theme
+    from journeys import Journey, random_journey
+
+    theme.load_fonts()
+    window = arcade.Window(1280, 720, "StoneCave journeys", resizable=True, antialiasing=False, vsync=False)
+    window._enable_event_queue = False
+    steps = violations = 0
+    started = time.perf_counter()
+    for seed in range(options.first_seed, options.first_seed + options.seeds):
+        with tempfile.TemporaryDirectory() as folder:
+            if window.fullscreen:
+                window.set_fullscreen(False)
+            window.set_size(1280, 720)
+            gui = Gui(window)
+            gui.context = app.start(window, Path(folder))
+            gui.context.sounds.enabled = False
+            gui.frame(2)
+            try:
+                walk = random_journey(gui, seed, options.steps)
+                steps += walk.checks
+                print(f"seed {seed}: {walk.checks} steps, no violation", flush=True)
+            except AssertionError as error:
+                violations += 1
+                print(f"seed {seed}: VIOLATION {error}", flush=True)
+            view = window.current_view
+            if hasattr(view, "cancel_search"):
+                view.cancel_search()
+    seconds = time.perf_counter() - started
+    print(f"{steps} steps checked over {options.seeds} journeys in {seconds:.0f} s: {violations} violations")
+    record(options.record, "journeys", f"random journeys, {options.seeds} seeds x {options.steps} steps, "
+           "steps checked", steps, "steps", target=f"{options.seeds * options.steps}")
+    record(options.record, "journeys", f"random journeys, {options.seeds} seeds x {options.steps} steps, "
+           "invariant violations", violations, "", target="0")
+    window.close()
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,298 @@
+"""Player journeys in a real window, with invariants checked after every step (issue 29).
+
+A journey is a sequence of steps a player takes: open a screen, resize the window (as the window manager does:
+``set_size`` and the events that follow, never a hand-made ``on_resize``), press F11 (the real full-screen
+switch), press keys, click widgets or the board, let time pass.  ``Journey.step`` runs one and then checks
+``violations``: what must hold on every screen, whatever came before:
+
+- the GL viewport is the whole window (a stale one draws the screen into the old rectangle);
+- every widget and text lies inside the window, overlaps no other and is not cut off (``game.views.layout``);
+- on a game screen the top bar spans the top of the window and its pixels are the bar's, the side panel (when
+  shown) runs down the right edge, and the board lies inside its area, fills most of it and stays clear of the
+  bars and the panel;
+- every text and widget label is at least ``READABLE`` points, and the board's words and the top bar's at least
+  ``readable_size`` for the window's size (they grow with it).
+
+``random_journey`` walks a seeded random path over the same actions; a failure names the seed and the steps so
+far, which replays it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import arcade
+import arcade.gui
+
+from game import theme
+from game.views import layout, tour
+
+SIZES = ((800, 500), (1024, 600), (1280, 720), (1366, 768), (1600, 900), (1920, 1080), (900, 1000), (2560, 1440))
+"""Window sizes a journey resizes to (the screen of the tests' Xvfb is 2560x1440)."""
+SCREEN_NAMES = tuple(name for name in tour.SCREENS)
+GAME_KEYS = (arcade.key.H, arcade.key.U, arcade.key.R, arcade.key.A, arcade.key.TAB, arcade.key.LEFT,
+             arcade.key.RIGHT, arcade.key.ENTER, arcade.key.SPACE, arcade.key.KEY_1, arcade.key.KEY_3,
+             arcade.key.KEY_4, arcade.key.P, arcade.key.PLUS, arcade.key.DOWN, arcade.key.UP)
+"""Keys a random journey presses (Escape and N are steps of their own: they leave or restart)."""
+
+
+READABLE = 9
+"""The smallest font size (points) any text may have, at any window size: a digit about 9 px tall."""
+
+
+def readable_size(width: int, height: int) -> float:
+    """The smallest font size (points) the board's words and the top bar may have in a window this big: 9 pt up
+    to 1280x720, growing with the window's type scale (18 pt at 2560x1440), so a huge board is not labelled in
+    1280x720's sizes."""
+    return READABLE * theme.type_scale(width, height)
+
+
+# -- what a view drew --------------------------------------------------------------------------------------------
+def _font_sizes(view: Any) -> Iterator[tuple[str, float, bool]]:
+    """(name, font size, scales) of every text the view shows: its own and its sections' texts, its widgets'
+    labels, and the numbers, badges and names its board writes (``scene.texts()``); ``scales`` is True for the
+    texts that must grow with the window (the board's and the top bar's)."""
+    sections = [s for s in getattr(getattr(view, "section_manager", None), "sections", ()) if s.enabled]
+    scrolled_out = getattr(view, "scrolled_out", None)
+    for owner in [view, *sections]:
+        scales = owner is getattr(view, "top_bar", None)
+        for value in vars(owner).values():
+            for text in layout._texts(value):
+                if layout._shown(text) and not (callable(scrolled_out) and scrolled_out(text)):
+                    yield text.text[:40], text.font_size, scales
+    manager = getattr(view, "ui", None)
+    if manager is not None:
+        for layer in manager.children.values():
+            for root in layer:
+                for widget in layout._widgets(root):
+                    label = widget if isinstance(widget, arcade.gui.UILabel) else getattr(widget, "_label", None)
+                    text = getattr(label, "_label", None)
+                    if isinstance(text, arcade.Text) and text.text.strip():
+                        yield text.text[:40], text.font_size, False
+    texts = getattr(getattr(view, "scene", None), "texts", None)
+    if callable(texts):
+        for text in texts():
+            if text.text.strip():
+                yield f"board {text.text[:20]}", text.font_size, True
+
+
+def board_rect(scene: Any) -> tuple[float, float, float, float] | None:
+    """(left, bottom, right, top) of the board a scene draws (None for a scene that has not been laid out)."""
+    found = getattr(scene, "layout", None)
+    if found is None:
+        return None
+    board = getattr(found, "board", None)
+    if board is not None:  # a sowing board (and the solitaire's)
+        left, bottom, width, height = board
+        return left, bottom, left + width, bottom + height
+    if hasattr(found, "wall"):  # the cave: the grid between its two walls
+        return found.left - found.wall, found.bottom, found.right + found.wall, found.bottom + 8 * found.cell
+    return None
+
+
+def _pixels(window: arcade.Window, x: int, y: int, width: int, height: int) -> list[tuple[int, ...]]:
+    image = arcade.get_image(x, y, width, height).convert("RGB")
+    return list(image.getdata())
+
+
+def _near(colour: tuple[int, ...], target: tuple[int, ...], tolerance: int = 24) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour[:3], target[:3]))
+
+
+def _blend(top: theme.Color, under: theme.Color) -> tuple[int, int, int]:
+    alpha = top[3] / 255
+    return tuple(round(a * alpha + b * (1 - alpha)) for a, b in zip(top[:3], under[:3]))  # type: ignore[return-value]
+
+
+def violations(window: arcade.Window) -> list[str]:
+    """What is wrong with the screen as drawn now (see the module's docstring); [] when all holds.  Draws a frame
+    and reads a few strips of it back (before the flip)."""
+    view = window.current_view
+    width, height = window.width, window.height
+    wrong: list[str] = []
+    window.dispatch_event("on_draw")
+    if tuple(window.viewport) != (0, 0, width, height):
+        wrong.append(f"the viewport {tuple(window.viewport)} is not the {width}x{height} window")
+    wrong += layout.problems(layout.boxes(view), width, height)
+    floor = readable_size(width, height)
+    small = sorted({f"{name!r} at {size:g} pt" for name, size, scales in _font_sizes(view)
+                    if size < (floor if scales else READABLE) - 0.01})
+    if small:
+        wrong.append(f"texts under {READABLE} pt (the board's and the top bar's under {floor:g} pt) in a "
+                     f"{width}x{height} window: " + ", ".join(small[:6]))
+    top_bar = getattr(view, "top_bar", None)
+    if top_bar is not None:
+        wrong += _game_screen(window, view, top_bar)
+    window.flip()
+    return wrong
+
+
+def _game_screen(window: arcade.Window, view: Any, top_bar: Any) -> list[str]:
+    width, height = window.width, window.height
+    wrong = []
+    if (top_bar.left, top_bar.right, top_bar.top) != (0, width, height) or top_bar.height < 30:
+        wrong.append(f"the top bar is at ({top_bar.left}, {top_bar.bottom})-({top_bar.right}, {top_bar.top}) in a "
+                     f"{width}x{height} window")
+    # Its top rows, above any text, must be drawn in the bar's colour all across the window.
+    bar = _blend(theme.PANEL, theme.TABLE)
+    strip = _pixels(window, 0, height - 3, width, 1)
+    off = sum(not _near(pixel, bar) for pixel in strip)
+    if off > width * 0.02:
+        wrong.append(f"the top bar is not drawn: {off} of {width} pixels across the window's top are not its colour")
+    side = view.side_panel if view.side_panel.enabled else getattr(view, "analysis", None)
+    if side is not None and getattr(side, "enabled", False) and side.width > 20:
+        if abs(side.right - width) > 1 or side.left < width * 0.3:
+            wrong.append(f"the side panel runs from x={side.left} to {side.right} in a {width}-wide window")
+        column = _pixels(window, width - 3, int(side.bottom + 2), 1, max(1, int(side.height - 4)))
+        off = sum(not _near(pixel, bar, 40) for pixel in column)
+        if off > len(column) * 0.05:
+            wrong.append(f"the side panel is not drawn down the window's right edge ({off} of {len(column)} pixels)")
+    area = getattr(view, "board_area", None)
+    board = board_rect(getattr(view, "scene", None))
+    if area is None or board is None:
+        return wrong + ["the game screen reports no board area or board"]
+    left, bottom, area_w, area_h = area
+    if board[0] < left - 1 or board[1] < bottom - 1 or board[2] > left + area_w + 1 or board[3] > bottom + area_h + 1:
+        wrong.append(f"the board {tuple(round(v) for v in board)} leaves its area {tuple(round(v) for v in area)}")
+    fill = max((board[2] - board[0]) / area_w, (board[3] - board[1]) / area_h)
+    if fill < 0.6:
+        wrong.append(f"the board fills only {fill:.0%} of its area")
+    if board[3] > top_bar.bottom + 1 or board[2] > width + 1:
+        wrong.append("the board runs under the top bar or off the window")
+    if side is not None and getattr(side, "enabled", False) and side.width > 20 and board[2] > side.left + 1:
+        wrong.append(f"the board (right edge {board[2]:.0f}) runs under the side panel (from x={side.left})")
+    return wrong
+
+
+# -- the journey -------------------------------------------------------------------------------------------------
+@dataclass
+class Journey:
+    """Steps a player takes on the test's window (``gui`` from tests/conftest.py), checked after each one."""
+
+    gui: Any
+    steps: list[str] = field(default_factory=list)
+    checks: int = 0
+
+    def __post_init__(self) -> None:
+        context = self.gui.context
+        # The real full-screen switch (the fixture's stub keeps other tests from paying for it).
+        context.apply_settings = type(context).apply_settings.__get__(context)
+        context.quit = lambda: self.steps.append("(quit asked)")
+        context.settings.set("think_time", 0.25)
+
+    @property
+    def window(self) -> arcade.Window:
+        return self.gui.window
+
+    @property
+    def view(self) -> Any:
+        return self.window.current_view
+
+    def step(self, name: str, action: Callable[[], object], frames: int = 2) -> None:
+        """Take one step, let ``frames`` frames pass, then check the invariants (an AssertionError names the
+        journey so far)."""
+        self.steps.append(name)
+        action()
+        self.gui.frame(frames)
+        self.check()
+
+    def check(self) -> None:
+        self.checks += 1
+        wrong = violations(self.window)
+        assert not wrong, (f"after {' -> '.join(self.steps[-12:])} on {type(self.view).__name__} at "
+                           f"{self.window.width}x{self.window.height}:\n" + "\n".join(wrong))
+
+    # -- actions ------------------------------------------------------------------------------------------------
+    def open(self, screen: str) -> None:
+        self.step(f"open {screen}", lambda: tour.open_screen(self.gui.context, screen), frames=3)
+
+    def resize(self, width: int, height: int) -> None:
+        """Resize as the window manager does: the window changes size and its events arrive with the frames."""
+        def run() -> None:
+            if self.window.fullscreen:
+                self.window.set_fullscreen(False)
+                self.gui.frame()
+            self.window.set_size(width, height)
+        self.step(f"resize {width}x{height}", run, frames=3)
+
+    def f11(self) -> None:
+        self.step("F11", lambda: self.window.dispatch_event("on_key_press", arcade.key.F11, 0), frames=3)
+
+    def key(self, symbol: int, modifiers: int = 0) -> None:
+        import pyglet.window.key
+
+        name = pyglet.window.key.symbol_string(symbol)
+        self.step(f"key {name}", lambda: (self.window.dispatch_event("on_key_press", symbol, modifiers),
+                                          self.window.dispatch_event("on_key_release", symbol, modifiers)))
+
+    def click(self, x: float, y: float, what: str = "") -> None:
+        def run() -> None:
+            for event in ("on_mouse_motion", "on_mouse_press", "on_mouse_release"):
+                args = (int(x), int(y), 0, 0) if event == "on_mouse_motion" else (int(x), int(y), 1, 0)
+                self.window.dispatch_event(event, *args)
+        self.step(f"click {what or (int(x), int(y))}", run)
+
+    def press(self, text: str) -> None:
+        """Click the button labelled ``text`` where it is drawn now."""
+        self.gui.frame()
+        self.click(*self.gui.button(text).rect.center, what=repr(text))
+
+    def wait(self, seconds: float) -> None:
+        self.step(f"wait {seconds}s", lambda: self.gui.frame(max(1, int(seconds * 30)), 1 / 30), frames=1)
+
+    def leave_full_screen(self) -> None:
+        """Back to a window (the end of a journey: the session window is shared)."""
+        if self.window.fullscreen:
+            self.window.set_fullscreen(False)
+        self.gui.context.settings.set("fullscreen", False)
+        self.gui.frame(2)
+
+
+def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = SCREEN_NAMES,
+                   sizes: tuple[tuple[int, int], ...] = SIZES) -> Journey:
+    """``steps`` seeded random steps (screens, resizes, F11, keys, clicks on widgets and the board, time passing),
+    the invariants checked after each; returns the journey (its ``steps`` say what was done)."""
+    rng = random.Random(seed)
+    journey = Journey(gui)
+    journey.steps.append(f"seed {seed}")
+    journey.open(rng.choice(screens))
+    try:
+        for _ in range(steps):
+            _random_step(journey, rng, screens, sizes)
+    finally:
+        journey.leave_full_screen()
+        view = gui.window.current_view
+        if hasattr(view, "cancel_search"):
+            view.cancel_search()
+    return journey
+
+
+def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
+                 sizes: tuple[tuple[int, int], ...]) -> None:
+    roll = rng.random()
+    view = journey.view
+    if roll < 0.08:
+        journey.open(rng.choice(screens))
+    elif roll < 0.18:
+        journey.resize(*rng.choice(sizes))
+    elif roll < 0.22:
+        journey.f11()
+    elif roll < 0.55:
+        journey.key(rng.choice(GAME_KEYS))
+    elif roll < 0.75:
+        buttons = [w for w in journey.gui.widgets(arcade.gui.UIFlatButton)
+                   if w.visible and not getattr(w, "disabled", False) and w.text not in ("Quit", "Menu", "Back")]
+        if buttons:
+            widget = rng.choice(buttons)
+            journey.click(*widget.rect.center, what=repr(widget.text))
+        else:
+            journey.wait(0.1)
+    elif roll < 0.9 and getattr(view, "scene", None) is not None:
+        board = board_rect(view.scene)
+        if board is not None:
+            journey.click(rng.uniform(board[0], board[2]), rng.uniform(board[1], board[3]), what="the board")
+    elif roll < 0.93:
+        journey.key(arcade.key.ESCAPE)
+    else:
+        journey.wait(rng.choice((0.1, 0.4)))
