@@ -340,9 +340,17 @@ class ScreenChrome:
             self._notice_text.text = ""
             self._notice_for = None
         if self.toasts:
-            self._toast_text.text = self.toasts[-1][0]
-            self._toast_text.position = x, toast_y
-            self._toast_text.draw()
+            toast = self._toast_text
+            toast.text = self.toasts[-1][0]
+            toast.position = x, toast_y
+            # On a plate of its own: a toast may lie over the board's top edge (its side's name) on a short window,
+            # and must read as one line there, not as a jumble of the two.
+            pad = 8 * scale
+            plate = (x - toast.content_width / 2 - 2 * pad, toast_y - toast.content_height / 2 - pad,
+                     toast.content_width + 4 * pad, toast.content_height + 2 * pad)
+            arcade.draw_lbwh_rectangle_filled(*plate, (*theme.PANEL[:3], 255))  # opaque: nothing shows through
+            arcade.draw_lbwh_rectangle_outline(*plate, theme.PANEL_EDGE, 2)
+            toast.draw()
         if self.notice:
             notice = self._notice_text
             key = (self.notice, x, scale)
