@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from guarded import files
-from guarded.files import FileProblem, file_kind
+from guarded.files import FileProblem, file_kind, open_regular
 
 LOCK_LIMIT = 4096
 """Largest lock file read (a real one is about 120 bytes)."""
@@ -50,38 +50,11 @@ class Snapshot:
     mtime_ns: int
 
 
-def _open_regular(path: Path) -> tuple[int, os.stat_result]:
-    """A descriptor open for reading on the regular file ``path`` and its ``fstat``; FileProblem otherwise."""
-    try:
-        before = os.stat(path)
-    except FileNotFoundError:
-        raise
-    except OSError as error:  # a symlink loop, a folder that is a file, no permission
-        raise FileProblem(f"cannot be read: {error.strerror or error}") from None
-    if not stat.S_ISREG(before.st_mode):
-        raise FileProblem(f"is {file_kind(before.st_mode)}, not a regular file")
-    try:
-        descriptor = os.open(path, _FLAGS)
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise FileProblem(f"cannot be read: {error.strerror or error}") from None
-    try:
-        opened = os.fstat(descriptor)
-    except OSError as error:
-        os.close(descriptor)
-        raise FileProblem(f"cannot be read: {error.strerror or error}") from None
-    if not stat.S_ISREG(opened.st_mode):  # replaced between the two looks
-        os.close(descriptor)
-        raise FileProblem(f"is {file_kind(opened.st_mode)}, not a regular file")
-    return descriptor, opened
-
-
 def read_binary(path: str | os.PathLike[str], limit: int) -> Snapshot:
     """The regular file ``path`` copied into memory when it holds at most ``limit`` bytes (else ``data`` is None
     and nothing was read: the caller says what size it expected).  FileProblem for anything that is not a
     regular file, or one that changed size while it was read; FileNotFoundError when there is none."""
-    descriptor, opened = _open_regular(Path(path))
+    descriptor, opened = open_regular(path, _FLAGS)
     try:
         size = opened.st_size
         if size > limit:

@@ -41,6 +41,10 @@ QUOTE_LIMIT = 60
 """Most characters of the file's own text quoted in a message."""
 
 
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+"""Opening for reading never blocks (a FIFO with no writer) nor takes a terminal."""
+
+
 class FileProblem(ValueError):
     """A file that cannot be used; the message names the problem (and the line, when there is one)."""
 
@@ -74,34 +78,52 @@ def file_kind(mode: int) -> str:
     return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
 
 
+def open_regular(path: str | os.PathLike[str], flags: int = _READ_FLAGS, *, verb: str = "read"
+                 ) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file ``path`` opened with ``flags``, and its ``fstat``.
+
+    Only a regular file is opened: a folder, FIFO, device or socket is refused by a look before the open (so a FIFO
+    never blocks it), and one swapped in between the look and the open by an ``fstat`` after it.  A missing file
+    raises FileNotFoundError (unless ``flags`` create it); every other problem is a FileProblem saying the file
+    cannot be ``verb`` and why.
+    """
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        if not flags & os.O_CREAT:
+            raise
+        mode = None
+    except OSError as error:  # a symlink loop, a folder that is a file, no permission
+        raise FileProblem(f"cannot be {verb}: {error.strerror or error}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise FileProblem(f"is {file_kind(mode)}, not a regular file")
+    try:
+        descriptor = os.open(path, flags, 0o644)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise FileProblem(f"cannot be {verb}: {error.strerror or error}") from None
+    try:
+        opened = os.fstat(descriptor)
+    except OSError as error:
+        os.close(descriptor)
+        raise FileProblem(f"cannot be {verb}: {error.strerror or error}") from None
+    if not stat.S_ISREG(opened.st_mode):  # replaced between the two looks
+        os.close(descriptor)
+        raise FileProblem(f"is {file_kind(opened.st_mode)}, not a regular file")
+    return descriptor, opened
+
+
 def read_bytes(path: str | os.PathLike[str], limit: int = CONFIG_LIMIT) -> bytes:
     """The contents of the regular file ``path``, at most ``limit`` bytes; FileProblem otherwise.
 
     A missing file raises FileNotFoundError (callers usually treat it as "use the defaults"); every other
     problem is a FileProblem saying why.
     """
-    target = Path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    descriptor, opened = open_regular(path)
     try:
-        before = os.stat(target)
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise FileProblem(f"cannot be read: {error.strerror or error}") from None
-    if not stat.S_ISREG(before.st_mode):
-        raise FileProblem(f"is {file_kind(before.st_mode)}, not a regular file")
-    if before.st_size > limit:
-        raise FileProblem(f"is {_size(before.st_size)}, larger than the {_size(limit)} such a file may be")
-    try:
-        descriptor = os.open(target, flags)
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise FileProblem(f"cannot be read: {error.strerror or error}") from None
-    try:
-        opened = os.fstat(descriptor)
-        if not stat.S_ISREG(opened.st_mode):  # replaced between the two looks
-            raise FileProblem(f"is {file_kind(opened.st_mode)}, not a regular file")
+        if opened.st_size > limit:
+            raise FileProblem(f"is {_size(opened.st_size)}, larger than the {_size(limit)} such a file may be")
         chunks: list[bytes] = []
         size = 0
         while size <= limit:

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from guarded.files import FileProblem, decode, file_kind, read_bytes
+from guarded.files import FileProblem, decode, open_regular, read_bytes
 
 RECORDS_LIMIT = 256 * 1024 * 1024
 """Largest record file read (256 MB: a million short game records)."""
@@ -78,36 +77,9 @@ def read_lines(path: str | os.PathLike[str], limit: int = RECORDS_LIMIT) -> Reco
     return split_lines(read_bytes(path, limit))
 
 
-def _open_regular(path: Path, flags: int) -> int:
-    """A descriptor of the regular file ``path`` opened with ``flags``; FileProblem for anything else."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as error:
-        raise FileProblem(f"cannot be used: {error.strerror or error}") from None
-    if mode is not None and not stat.S_ISREG(mode):
-        raise FileProblem(f"is {file_kind(mode)}, not a regular file")
-    try:
-        descriptor = os.open(path, flags, 0o644)
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise FileProblem(f"cannot be written: {error.strerror or error}") from None
-    try:
-        opened = os.fstat(descriptor)
-    except OSError as error:
-        os.close(descriptor)
-        raise FileProblem(f"cannot be written: {error.strerror or error}") from None
-    if not stat.S_ISREG(opened.st_mode):  # replaced between the two looks
-        os.close(descriptor)
-        raise FileProblem(f"is {file_kind(opened.st_mode)}, not a regular file")
-    return descriptor
-
-
 def cut(path: str | os.PathLike[str], size: int) -> None:
     """Shorten the regular file ``path`` to ``size`` bytes (its torn tail removed) and flush it to the disk."""
-    descriptor = _open_regular(Path(path), _WRITE_FLAGS)
+    descriptor, _ = open_regular(path, _WRITE_FLAGS, verb="written")
     try:
         os.ftruncate(descriptor, size)
         os.fsync(descriptor)
@@ -127,7 +99,7 @@ class RecordWriter:
         and ``create`` is false."""
         self.path = Path(path)
         flags = _WRITE_FLAGS | os.O_APPEND | ((os.O_CREAT | os.O_TRUNC) if create else 0)
-        self._descriptor: int | None = _open_regular(self.path, flags)
+        self._descriptor: int | None = open_regular(self.path, flags, verb="written")[0]
         self._needs_line_end = False
         if not create:
             try:
