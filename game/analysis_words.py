@@ -1,16 +1,25 @@
-"""A move's value in words, as the analysis panel and the console's ``analyse`` show it (``game.analysis``
-re-exports all of it): ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``, ``about +2.5 (18
-plies)`` for the sowing games (seeds), and for Magnetic Cave, whose scores have no unit, ``wins (proven)`` or
-``better (8 plies)``.  Never a raw internal score.  Scores are in the engines' scale (``ai.evaluators``: a
-proven win is ``WIN + margin``), from the side to move's view.
+"""A value in the game's own units, as every player's screen says it (``game.analysis`` re-exports all of it).
+
+Every value goes through ``ai.calibration.expect``, the one mapping from an engine's score to what a player can
+expect at the end of the game.  The sowing games speak in seeds of final margin, from the side to move:
+``about 3 seeds ahead``, ``about 1 seed behind``, ``about even``; a proven value says so: ``wins by 4,
+proven``, ``draws, proven`` (``wins by 4 or more, proven`` when the margin is only a bound).  Magnetic Cave has
+no seeds: it speaks in outcomes, ``winning``, ``slightly ahead``, ``even``, ``a forced win`` (``in 7`` where a
+solver gives the distance), and with the side named ``White is winning``, ``Black is slightly better``.  Never
+a raw score, and never "better" or "worse" on an absolute scale: moves are compared with the best move
+(``compare_words``): ``best``, ``as good as the best``, ``a little worse than pit 3 (about 1 seed)``.  Equal
+values read the same, and the best move is never called worse.
+
+How deep a search went ("18 plies") is an engine developer's detail: ``value_words`` adds it only when asked
+(the Details setting); ``how_words`` says it for the console's ``analyse``.
 """
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
-from ai.evaluators import HEURISTIC_BOUND, as_margin
-from game.explain import words_of as _words_of
+from ai.calibration import Expectation, expect, has_seeds
+from ai.evaluators import HEURISTIC_BOUND
 from rules import Game
 
 if TYPE_CHECKING:
@@ -19,45 +28,130 @@ if TYPE_CHECKING:
 UNSCORED = "..."
 """The words of a move not scored yet."""
 
+EVEN_SEEDS = 0.5
+"""An expected margin smaller than this (in seeds) reads ``about even``; margins are said in whole seeds."""
+CAVE_GRADES = ((0.15, "even", "even"), (0.4, "slightly ahead", "slightly better"), (0.7, "ahead", "better"))
+"""Magnetic Cave's outlook by the chance of winning less the chance of losing: below each bound its words from
+the side to move (``slightly ahead``) and said of a named side (``Black is slightly better``); beyond the last,
+``winning``."""
+SCORE_LIMIT = 1000.0
+"""Heuristic scores beyond this are read as this (no estimate is larger; the calibration's logistic overflows
+far beyond it)."""
+CAVE_SAME = 0.08
+"""Two cave values whose (win - loss) differ by less than this are as good as each other."""
 
-def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool = True) -> str:
-    """A move's value as a player reads it: ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``,
-    ``about +2.5 (18 plies)``; for Magnetic Cave, whose scores have no unit, ``wins (proven)`` or ``better (8
-    plies)``.  ``exact`` False: a proven win or loss whose margin is only a bound (``wins by 6 or more``)."""
-    phrase = value_phrase(game, score, proven, exact)
+
+class Valued(Protocol):
+    """A move's value as ``compare_words`` reads it (``game.analysis.MoveValue`` is one)."""
+
+    name: str
+    score: float
+    proven: bool
+    exact: bool
+
+
+def seeds(count: int) -> str:
+    """``1 seed``, ``3 seeds``."""
+    return f"{count} seed{'' if count == 1 else 's'}"
+
+
+def whole(count: float) -> int:
+    """A count of seeds to the nearest whole one, halves up (2.5 -> 3: not Python's round-half-even)."""
+    return math.floor(count + 0.5)
+
+
+def expectation_of(game: Game, score: float, proven: bool, exact: bool = True, state: Any = None) -> Expectation:
+    """``ai.calibration.expect`` for a score (``state``: the position it is from, when the caller has it).  A
+    heuristic score is clamped to ``SCORE_LIMIT`` first (far past any real estimate; the logistic of a larger one
+    overflows)."""
+    if not proven and abs(score) < HEURISTIC_BOUND:
+        score = max(-SCORE_LIMIT, min(SCORE_LIMIT, score))
+    return expect(game, state, score, proven, exact)
+
+
+def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool = True, state: Any = None,
+                details: bool = False) -> str:
+    """A move's value as a player reads it: ``wins by 6, proven``, ``loses by 2, proven``, ``draws, proven``,
+    ``about 3 seeds ahead``; the cave's ``wins, proven``, ``slightly ahead``.  ``details``: the search's depth
+    after it for engine developers (``about 3 seeds ahead (18 plies)``)."""
+    phrase = value_phrase(game, score, proven, exact, state)
     if phrase == UNSCORED:
         return phrase
     if is_settled_phrase(game, score, proven, exact):
-        return f"{phrase} (proven)"
-    return f"{phrase} ({plies(depth)})"
+        return f"{phrase}, proven"
+    return f"{phrase} ({plies(depth)})" if details and depth else phrase
 
 
-def value_phrase(game: Game, score: float, proven: bool, exact: bool = True) -> str:
-    """``value_words`` without its parenthesis: ``wins by 6``, ``about +2.5``, ``better``."""
+def value_phrase(game: Game, score: float, proven: bool, exact: bool = True, state: Any = None,
+                 distance: int | None = None) -> str:
+    """A value from the side to move, without ``proven``: ``wins by 6``, ``about 3 seeds ahead``, ``winning``;
+    ``distance``: the moves to a proven cave result where a solver gives it (``wins in 7``)."""
     if math.isnan(score):
         return UNSCORED
-    words = _words_of(game)
-    unitless = not words.has_margin
-    if is_settled_phrase(game, score, proven, exact):
-        margin = round(abs(as_margin(score)))
-        more = "" if exact or unitless else " or more"
-        if score > 0:
-            return "wins" if unitless else f"wins by {margin}{more}"
-        if score < 0:
-            return "loses" if unitless else f"loses by {margin}{more}"
+    return expectation_phrase(expectation_of(game, score, proven, exact, state), distance)
+
+
+def expectation_phrase(expected: Expectation, distance: int | None = None) -> str:
+    """What a player can expect, from the side to move: seeds when the game has them, else an outcome."""
+    within = f" in {distance}" if distance else ""
+    if expected.proven:
+        if expected.margin is None:  # the cave: a result, no margin
+            return ("wins" if expected.win else "loses" if expected.loss else "draws") + within
+        margin = whole(abs(expected.margin))
+        more = "" if expected.exact else " or more"
+        if expected.margin > 0:
+            return f"wins by {margin}{more}"
+        if expected.margin < 0:
+            return f"loses by {margin}{more}"
         return "draws"
-    if unitless:
-        return cave_words(score, words.small, words.slight, words.clear)
-    shown = round(score, 1) + 0.0  # + 0.0: no "-0"
-    return f"about {shown:+g}" if shown else "about 0"
+    if expected.margin is not None:
+        if abs(expected.margin) < EVEN_SEEDS:
+            return "about even"
+        margin = max(1, whole(abs(expected.margin)))
+        return f"about {seeds(margin)} {'ahead' if expected.margin > 0 else 'behind'}"
+    return cave_grade(expected.win - expected.loss)
+
+
+def cave_grade(lead: float, named: bool = False) -> str:
+    """The cave's outlook for a lead of ``lead`` (win chance less loss chance, -1..1): ``even``, ``slightly
+    ahead``, ``ahead``, ``winning`` (``behind``, ``losing`` below 0); ``named``: the words said of a side
+    (``slightly better``, ``better``, ``winning``), for the side ahead only."""
+    size = abs(lead)
+    for bound, mover_words, side_words in CAVE_GRADES:
+        if size < bound:
+            if named or mover_words == "even":
+                return side_words
+            return mover_words if lead > 0 else mover_words.replace("ahead", "behind")
+    return "winning" if lead > 0 or named else "losing"
+
+
+def side_words(game: Game, score: float, proven: bool, exact: bool = True, state: Any = None,
+               distance: int | None = None) -> str:
+    """A value (South's or Black's view) said of the side it favours: ``North wins by 3, proven``, ``South is
+    about 2 seeds ahead``, ``White is winning``, ``Black is slightly better``, ``a draw, proven``, ``even``."""
+    if math.isnan(score):
+        return UNSCORED
+    side = game.player_names[0 if score >= 0 else 1]
+    expected = expectation_of(game, abs(score), proven, exact, state)  # from the side it favours
+    phrase = expectation_phrase(expected, distance)
+    if expected.proven:
+        if phrase == "draws":
+            return "a draw, proven"
+        return (f"{side} has a forced win{f' in {distance}' if distance else ''}"
+                if expected.margin is None and expected.win else f"{side} {phrase}, proven")
+    if expected.margin is None:
+        grade = cave_grade(expected.win - expected.loss, named=True)
+        return "even" if grade == "even" else f"{side} is {grade}"
+    return "even" if phrase == "about even" else f"{side} is {phrase}"
 
 
 def is_settled_phrase(game: Game, score: float, proven: bool, exact: bool) -> bool:
-    """Whether a value reads as a result (win, loss, draw) rather than a search's estimate."""
+    """Whether a value reads as a result (win, loss, draw) rather than an estimate."""
     return abs(score) >= HEURISTIC_BOUND or (proven and exact)
 
 
 def plies(depth: int) -> str:
+    """A search's depth, for engine developers only (the console, the Details setting)."""
     return f"{depth} ply" if depth == 1 else f"{depth} plies"
 
 
@@ -66,8 +160,8 @@ HOW = {"end": "the move ends the game", "table": "endgame tables", "solver": "en
 
 
 def how_words(value: MoveValue) -> str:
-    """How a move's value is known, in words: ``proven (endgame tables)``, ``searched 14 plies``, ``proven
-    win (14 plies; the margin may be larger)``, ``not reached``."""
+    """How a move's value is known, for the console's ``analyse`` (an engine developer's view): ``proven
+    (endgame tables)``, ``searched 14 plies``, ``proven win (14 plies; the margin may be larger)``."""
     if math.isnan(value.score):
         return "not reached"
     if value.proven and value.exact:
@@ -78,12 +172,76 @@ def how_words(value: MoveValue) -> str:
 
 
 def cave_words(score: float, small: float = 10.0, slight: float = 50.0, clear: float = 200.0) -> str:
-    """A heuristic score without a unit in words, graded by the game's ``Words`` (``small``, ``slight``,
-    ``clear``; the defaults are Magnetic Cave's threat evaluator's scale, which ``game.explain`` also uses)."""
-    size = abs(score)
-    if size < small:
-        return "even"
-    side = "better" if score > 0 else "worse"
-    if size < slight:
-        return f"slightly {side}"
-    return side if size < clear else f"clearly {side}"
+    """A cave score (not proven) from the side to move in words, through the calibration: ``even``, ``slightly
+    ahead``, ``winning``.  (The grading arguments are kept for old callers; the calibration decides.)"""
+    from rules import get_game
+
+    return value_phrase(get_game("magnetic-cave"), score, False)
+
+
+# -- moves against the best ------------------------------------------------------------------------------------
+def _lead(game: Game, value: Valued, state: Any = None) -> float:
+    """A value as one comparable number: the expected margin in seeds (the sowing games), else win - loss."""
+    expected = expectation_of(game, value.score, value.proven, value.exact, state)
+    if expected.margin is not None:
+        return expected.margin
+    return expected.win - expected.loss
+
+
+def same_value(game: Game, first: Valued, second: Valued, state: Any = None) -> bool:
+    """Whether two moves' values are the same as a player reads them (their words are the same, or both are
+    estimates within half a seed, or for the cave within ``CAVE_SAME``)."""
+    if math.isnan(first.score) or math.isnan(second.score):
+        return False
+    words = (value_phrase(game, first.score, first.proven, first.exact, state),
+             value_phrase(game, second.score, second.proven, second.exact, state))
+    if words[0] == words[1]:
+        return True
+    settled = [is_settled_phrase(game, value.score, value.proven, value.exact) for value in (first, second)]
+    if any(settled):
+        return False
+    gap = abs(_lead(game, first, state) - _lead(game, second, state))
+    return gap < (EVEN_SEEDS if has_seeds(game) else CAVE_SAME)
+
+
+def compare_words(game: Game, best: Valued, other: Valued, state: Any = None) -> str:
+    """``other`` against the best move ``best``: ``best`` (it is the best), ``as good as the best``, ``a little
+    worse than pit 3 (about 1 seed)``, ``worse than pit 3 (about 4 seeds)``, ``loses where pit 3 wins``; for the
+    cave ``a little worse than D4``, ``much worse than D4``.  The best move is never called worse."""
+    if other is best or other.name == best.name:
+        return "best"
+    if math.isnan(other.score):
+        return UNSCORED
+    if same_value(game, best, other, state):
+        return "as good as the best"
+    first = expectation_of(game, best.score, best.proven, best.exact, state)
+    second = expectation_of(game, other.score, other.proven, other.exact, state)
+    if first.proven and second.proven and (first.win, first.draw) != (second.win, second.draw):
+        result = "wins" if first.win else "draws"
+        return f"{'loses' if second.loss else 'draws'} where {best.name} {result}"
+    gap = _lead(game, best, state) - _lead(game, other, state)
+    if gap <= 0:
+        return "as good as the best"  # never worse than itself: the best was ranked first
+    if has_seeds(game):
+        grade = "a little worse" if gap < 2.5 else "worse" if gap < 6.5 else "much worse"
+        proven = ", proven" if first.proven and second.proven and first.exact and second.exact else ""
+        about = "" if proven else "about "
+        return f"{grade} than {best.name} ({about}{seeds(max(1, whole(gap)))}{proven})"
+    grade = "a little worse" if gap < 0.3 else "worse" if gap < 0.7 else "much worse"
+    return f"{grade} than {best.name}"
+
+
+def row_words(game: Game, rows: Sequence[Valued], index: int, state: Any = None, details: bool = False) -> str:
+    """The analysis panel's words for move ``index`` of ``rows`` (best first), without ``proven`` (the panel
+    marks it): the sowing games' value in seeds for every move (equal values read the same), the cave's outcome
+    for the best move and the others against it (``as good as the best``, ``a little worse than D4``)."""
+    row = rows[index]
+    if math.isnan(row.score):
+        return UNSCORED
+    if has_seeds(game) or index == 0 or is_settled_phrase(game, row.score, row.proven, row.exact):
+        phrase = value_phrase(game, row.score, row.proven, row.exact, state)
+        depth = getattr(row, "depth", 0)
+        if details and depth and not is_settled_phrase(game, row.score, row.proven, row.exact):
+            phrase += f" ({plies(depth)})"
+        return phrase
+    return compare_words(game, rows[0], row, state)

@@ -238,6 +238,14 @@ class MatchController:
         humans = sum(seat.is_human for seat in self.session.seats)
         return "The computer" if humans == 1 else self.session.game.player_names[player]
 
+    @property
+    def details(self) -> bool:
+        """The Details setting: the engines' own figures (spec, depth, speed) for engine developers."""
+        try:
+            return bool(self.settings.get("details"))
+        except (LookupError, ValueError):  # settings without the switch (a test's): off
+            return False
+
     def _search_detail(self, result: SearchResult, speed: float) -> str:
         """The small print under the computer's thinking: the engine, its speed and which core ran."""
         seat = self.session.seat(self.session.game.to_move(self.worker_state or self.session.state))
@@ -313,8 +321,10 @@ class MatchController:
                 if isinstance(message, Progress) and message.result.move is not None:
                     state = self.worker_state or self.session.state
                     who = self.computer_name(self.session.game.to_move(state))
-                    self.thinking = (explain.thinking_text(self.session.game, state, message.result, who) + "\n"
-                                     + self._search_detail(message.result, message.nodes_per_second))
+                    self.thinking = explain.thinking_text(self.session.game, state, message.result, who,
+                                                          self.details)
+                    if self.details:  # the engine, its depth and speed: for engine developers only
+                        self.thinking += "\n" + self._search_detail(message.result, message.nodes_per_second)
                 elif isinstance(message, Finished):
                     self.worker = None
                     if not message.cancelled and self.worker_state == self.session.state:
@@ -329,7 +339,7 @@ class MatchController:
         if self.hint_worker is not None:
             for message in self.hint_worker.poll():
                 if isinstance(message, Progress):
-                    self.hint_text = f"Hint: looking {explain.plural(message.result.depth, 'move')} ahead..."
+                    self.hint_text = "Hint: thinking..."
                 elif isinstance(message, Finished):
                     self.hint_worker = None
                     if self.hint_state == self.session.state and message.result.move is not None:
@@ -359,7 +369,7 @@ class MatchController:
                 if self._computer_result is not None and self._computer_result[1].move == move:
                     state, result = self._computer_result
                     who = self.computer_name(session.game.to_move(state))
-                    text = explain.reasoning_text(session.game, state, result, who)
+                    text = explain.reasoning_text(session.game, state, result, who, self.details)
                     self._reasonings = self._reasonings[-2:] + [(len(session.states), text)]
                 return move
         return None
@@ -446,7 +456,7 @@ class MatchController:
         self.hint_worker = SearchWorker(RankedSearch(engine), session.state, Limits(time=self.think_time(None)))
         self.hint_state = session.state
         self.hint_worker.start()
-        self.hint_text = "Hint: looking for a good move..."
+        self.hint_text = "Hint: thinking..."
         return True
 
     def undo(self) -> int:

@@ -16,7 +16,9 @@ from ai import registry
 from ai.base import EngineError, SearchResult
 from ai.evaluators import HEURISTIC_BOUND, WIN
 from game import catalogue
+from game.analysis_words import CAVE_SAME, EVEN_SEEDS, expectation_of, seeds, side_words, value_phrase, whole
 from game.catalogue import Words
+from game.move_words import move_words
 from rules import Game, Move, Reason, State
 from rules.events import Place
 
@@ -138,50 +140,45 @@ def trim_list(lines: list[str], room: int) -> list[str]:
 
 
 # -- the engines' scores in words ------------------------------------------------------------------------------
-def _unit(game: Game) -> tuple[str, float, float]:
-    """How a game's heuristic scores read: (unit, a difference too small to matter, a clear difference)."""
-    words = words_of(game)
-    return words.unit, words.small, words.clear
-
-
+# Every value goes through ``game.analysis_words`` (``ai.calibration.expect``): seeds of final margin for the
+# sowing games, outcomes for the cave; how deep a search went is said only with the Details setting on.
 def is_proven(score: float) -> bool:
     return abs(score) >= HEURISTIC_BOUND
 
 
-def expectation(game: Game, score: float) -> str:
-    """What a score from the mover's side means: ``a sure win by 4 seeds``, ``to be about 2 seeds ahead``, ``an
-    even game``; the cave's scores have no unit, so ``a better position``."""
-    if score >= HEURISTIC_BOUND:
-        margin = int(score - WIN)
-        unit = words_of(game).unit
-        return "a sure win" + ("" if not unit or margin <= 0 else f" by {plural(margin, unit)}")
-    if score <= -HEURISTIC_BOUND:
-        return "a loss against best play"
-    unit, small, _clear = _unit(game)
-    if abs(score) < small:
+def expectation(game: Game, score: float, state: State | None = None) -> str:
+    """What a score from the mover's side means, to follow "expects": ``to win by 4, proven``, ``to be about 2
+    seeds ahead``, ``an even game``; the cave's ``to be winning``, ``to win, proven``."""
+    phrase = value_phrase(game, score, is_proven(score), True, state)
+    if phrase in ("about even", "even"):
         return "an even game"
-    if not unit:
-        return "a better position" if score > 0 else "a worse position"
-    side = "ahead" if score > 0 else "behind"
-    return f"to be about {plural(max(1, round(abs(score))), unit)} {side}"
+    if is_proven(score):
+        verb = phrase.split(" ", 1)
+        tail = f" {verb[1]}" if len(verb) > 1 else ""
+        return {"wins": "to win", "loses": "to lose", "draws": "to draw"}.get(verb[0], verb[0]) + tail + ", proven"
+    return f"to be {phrase}"
 
 
-def hint_text(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None = None) -> str:
-    """The hint in words: first the verdict (what is proven when it is: ``Pit 4 wins by 6 (proven).``; else the
-    search's outlook and depth: ``Pit 3: about +2.5 seeds after 18 plies.``), then what the move does and, for
-    an unproven verdict, how it compares with the next best move.  Never a raw score."""
+def hint_text(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None = None,
+              details: bool = False) -> str:
+    """The hint in words: first the verdict (``Pit 4 wins by 6, proven.``, ``Pit 3: you can expect to be about
+    3 seeds ahead.``), then what the move does (the rules' report; for Hus its laps, captures and what it leaves
+    open, for the cave what the brick makes or stops) and how it compares with the next best move.  Never a raw
+    score, and the search's depth only with ``details``."""
     move = result.move
     mover = game.to_move(state)
-    effects = _effects(game, mover, facts(game, state, move), you=True)
-    details = []
+    what = facts(game, state, move)
+    said_of_board = move_words(game, state, move)
+    effects = _effects(game, mover, what, you=True) if what.ends_game or not said_of_board else said_of_board
+    details_said = []
     if effects:
         said = ", ".join(effects)
-        details.append((said[0].upper() + said[1:]) if said.startswith("your") else f"It {said}")
-        details[-1] += "."
+        details_said.append((said[0].upper() + said[1:]) if said.startswith("your") else f"It {said}")
+        details_said[-1] += "."
     if proof(result) is None and result.depth > QUICK_DEPTH:
-        details.append(strength(game, state, result, alternatives))
-    text = verdict(game, state, result)
-    return text + ("\n" + " ".join(details) if details else "")
+        details_said.append(strength(game, state, result, alternatives))
+    text = verdict(game, state, result, details)
+    return text + ("\n" + " ".join(details_said) if details_said else "")
 
 
 def proof(result: SearchResult) -> tuple[int, str] | None:
@@ -204,41 +201,46 @@ def proof(result: SearchResult) -> tuple[int, str] | None:
     return None
 
 
-def verdict(game: Game, state: State, result: SearchResult) -> str:
-    """The hint's first sentence: the proven result of the move, or the search's outlook with its depth."""
+def verdict(game: Game, state: State, result: SearchResult, details: bool = False) -> str:
+    """The hint's first sentence: the proven result of the move, or what the player can expect after it in the
+    game's units (``about 3 seeds ahead``; the cave's ``Black is slightly better``); ``details`` adds the
+    search's depth for engine developers."""
     name = move_name(game, state, result.move)
     title = name[0].upper() + name[1:]
     proven = proof(result)
     if proven is not None:
         margin, kind = proven
-        if not words_of(game).has_margin:  # the cave's margins are no measure a player counts
-            return f"{title} wins (proven)." if margin > 0 else (
-                f"Every move loses; {name} holds out best." if margin < 0 else f"{title} draws (proven).")
+        if not words_of(game).has_margin:  # the cave: a result, no margin a player counts
+            return f"{title} wins, proven." if margin > 0 else (
+                f"Every move loses; {name} holds out longest." if margin < 0 else f"{title} draws, proven.")
         if kind == "at least" and margin <= 0:
-            return f"{title} draws at least (proven)." if margin == 0 else \
-                f"{title} loses by at most {-margin} (proven)."
+            return f"{title} draws at least, proven." if margin == 0 else \
+                f"{title} loses by at most {-margin}, proven."
         least = " at least" if kind != "exact" else ""
         if margin > 0:
-            return f"{title} wins by{least} {margin} (proven)."
+            return f"{title} wins by{least} {margin}, proven."
         if margin < 0:
-            return f"Every move loses; {name} loses least (by{least} {-margin})."
-        return f"{title} draws (proven)."
+            return f"Every move loses; {name} loses least (by{least} {-margin}, proven)."
+        return f"{title} draws, proven."
+    depth = f" ({result.depth} {'ply' if result.depth == 1 else 'plies'})" if details else ""
     if result.depth <= QUICK_DEPTH:
-        return f"{title}: a quick look only."
-    plies = f"{result.depth} {'ply' if result.depth == 1 else 'plies'}"
-    unit, small, _clear = _unit(game)
-    if not unit:
-        return f"{title}: {expectation(game, result.score)} after {plies}."
-    if abs(result.score) < 0.05:
-        return f"{title}: about even after {plies}."
-    return f"{title}: about {result.score:+.1f} {unit}s after {plies}."
+        return f"{title}: a quick look only{depth}."
+    if not words_of(game).has_margin:
+        mover = game.to_move(state)
+        south_view = result.score if mover == 0 else -result.score
+        outlook = side_words(game, south_view, False, True, state)
+        return f"{title}: {'an even game' if outlook == 'even' else outlook}{depth}."
+    phrase = value_phrase(game, result.score, False, True, state)
+    if phrase == "about even":
+        return f"{title}: about even{depth}."
+    return f"{title}: you can expect to be {phrase}{depth}."
 
 
 def strength(game: Game, state: State, result: SearchResult, alternatives: dict[Move, float] | None) -> str:
-    """How sure the advice is, in plain terms."""
+    """How the advised move compares with the next best one, in the game's units; equal values are equal."""
     score = result.score
     if score >= HEURISTIC_BOUND:
-        return f"It is {expectation(game, score)}."
+        return f"It expects {expectation(game, score, state)}."
     if score <= -HEURISTIC_BOUND:
         return "Every move loses against best play; this one holds out best."
     if result.depth <= QUICK_DEPTH:
@@ -247,25 +249,32 @@ def strength(game: Game, state: State, result: SearchResult, alternatives: dict[
     if not others:
         return "The only sensible move." if len(game.legal_moves(state)) > 1 else "The only move."
     runner, value = max(others.items(), key=lambda item: item[1])
-    _unit_name, small, clear = _unit(game)
-    gap = score - value
-    if gap >= clear:
-        return "Best by a clear margin."
-    if gap < small:
-        return f"About as good as {move_name(game, state, runner)}."
-    return f"A little better than {move_name(game, state, runner)}."
+    runner_name = move_name(game, state, runner)
+    first, second = expectation_of(game, score, False), expectation_of(game, value, is_proven(value))
+    if first.margin is not None and second.margin is not None:
+        gap = first.margin - second.margin
+        if gap < EVEN_SEEDS or value_phrase(game, score, False) == value_phrase(game, value, is_proven(value)):
+            return f"As good as {runner_name}."
+        grade = "A little better" if gap < 2.5 else "Better"
+        return f"{grade} than {runner_name}, the next best (by about {seeds(max(1, whole(gap)))})."
+    gap = (first.win - first.loss) - (second.win - second.loss)
+    if gap < CAVE_SAME:
+        return f"As good as {runner_name}."
+    return f"{'A little better' if gap < 0.3 else 'Better' if gap < 0.7 else 'Much better'} than {runner_name}, " \
+           "the next best."
 
 
-def thinking_text(game: Game, state: State, result: SearchResult, who: str) -> str:
-    """The computer's thinking line while it searches: how far it has looked and what it likes so far."""
-    looked = f"{plural(result.depth, 'move')} ahead"
+def thinking_text(game: Game, state: State, result: SearchResult, who: str, details: bool = False) -> str:
+    """The computer's thinking line while it searches: what it likes so far (with ``details``, how far it has
+    looked, for engine developers)."""
+    looked = f" ({result.depth} {'ply' if result.depth == 1 else 'plies'})" if details else ""
     if result.move is None:
-        return f"{who} is thinking ({looked})..."
-    return f"{who} is thinking: {looked}, {move_name(game, state, result.move)} looks best so far."
+        return f"{who} is thinking{looked}..."
+    return f"{who} is thinking: {move_name(game, state, result.move)} looks best so far{looked}."
 
 
-def reasoning_text(game: Game, state: State, result: SearchResult, who: str) -> str:
-    """What the computer did and why, kept after it moved: ``The computer played pit 3 and captured 4;
+def reasoning_text(game: Game, state: State, result: SearchResult, who: str, details: bool = False) -> str:
+    """What the computer did and why, kept after it moved: ``The computer played pit 3 and captured 4 seeds;
     it expects to be about 2 seeds ahead.``"""
     move = result.move
     what = facts(game, state, move)
@@ -276,8 +285,13 @@ def reasoning_text(game: Game, state: State, result: SearchResult, who: str) -> 
         done += ", which earns another turn"
     if result.depth == 0 and not result.exhaustive:
         return done + "."
-    outlook = expectation(game, result.score)
-    return f"{done}; it {'expects' if outlook.startswith('to be') else 'sees'} {outlook}."
+    looked = f" ({result.depth} {'ply' if result.depth == 1 else 'plies'})" if details else ""
+    if not words_of(game).has_margin and not is_proven(result.score):
+        mover = game.to_move(state)
+        south_view = result.score if mover == 0 else -result.score
+        return f"{done}; it sees {side_words(game, south_view, False, True, state)}{looked}."
+    outlook = expectation(game, result.score, state)
+    return f"{done}; it {'expects' if outlook.startswith('to') else 'sees'} {outlook}{looked}."
 
 
 def engine_words(game: Game, spec: str | None) -> str:

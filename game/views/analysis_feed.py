@@ -18,9 +18,9 @@ import re
 from typing import Any, Sequence
 
 from ai.evaluators import final_score
-from game.analysis import Analysis, Snapshot, is_settled_phrase, value_phrase
+from game.analysis import Analysis, Snapshot
+from game.analysis_words import side_words
 from game.evaluation_graph import POSITION_SECONDS, EvaluationHistory, Point
-from game.explain import words_of
 from rules import Game, State
 
 
@@ -126,20 +126,14 @@ class AnalysisFeed:
 
 # -- words ------------------------------------------------------------------------------------------------------
 def short_words(words: str) -> str:
-    """A value's words without their trailing note: "wins by 6 (proven)" -> "wins by 6", "about +2.5 (18 plies)" ->
-    "about +2.5"."""
-    return re.sub(r"\s*\([^()]*\)$", "", words) or words
+    """A value's words without their trailing note: "wins by 6, proven" -> "wins by 6", "about 3 seeds ahead (18
+    plies)" -> "about 3 seeds ahead"."""
+    return re.sub(r"(,\s*proven|\s*\([^()]*\))$", "", words) or words
 
 
 def point_words(game: Any, value: Point | None) -> str:
-    """A graph point's value (South's side) in words, from the side it favours: "North wins by 3 (proven)",
-    "South ahead by about 2.5", "Black slightly better", "even"."""
+    """A graph point's value (South's side) in words, said of the side it favours: "North wins by 3, proven",
+    "South is about 2 seeds ahead", "Black is slightly better", "White is winning", "even"."""
     if value is None:
         return "not valued yet"
-    side = game.player_names[0 if value.score >= 0 else 1]
-    phrase = value_phrase(game, abs(value.score), value.proven)  # from the side ahead
-    if is_settled_phrase(game, value.score, value.proven, True):
-        return "a draw (proven)" if phrase == "draws" else f"{side} {phrase} (proven)"
-    if not words_of(game).has_margin or phrase == "about 0":
-        return "even" if phrase in ("even", "about 0") else f"{side} {phrase}"
-    return f"{side} ahead by {phrase.replace('+', '')}"
+    return side_words(game, value.score, value.proven)

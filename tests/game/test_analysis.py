@@ -135,7 +135,7 @@ def test_kalah_endgame_values_equal_an_exhaustive_search_and_come_best_first(wit
             assert value.proven and value.exact, value
             assert value.score == proven_score(margin), (game.to_text(state), value, margin)
             expected = f"wins by {margin}" if margin > 0 else f"loses by {-margin}" if margin < 0 else "draws"
-            assert value.words == f"{expected} (proven)"
+            assert value.words == f"{expected}, proven"
             sources.add(value.source)
         assert snapshot.moves[0].score == proven_score(exact(state))  # the best move is worth the position
     assert "table" in sources and sources & {"prover", "search"}, sources
@@ -214,7 +214,7 @@ def test_searched_values_are_the_depth_limited_minimax_values_with_their_depth(n
         plain = minimax_value(game, evaluator, child, 2)
         assert value.score == pytest.approx(plain if game.to_move(child) == mover else -plain, abs=1e-6)
         assert not value.proven and value.depth == 3 and value.source == "search"
-        assert value.words.endswith("(3 plies)") and value.words.startswith("about "), value.words
+        assert value.words.startswith("about ") and "plies" not in value.words, value.words  # the depth: Details only
         assert how_words(value) == "searched 3 plies"
 
 
@@ -280,16 +280,15 @@ def test_cave_values_near_the_end_are_the_endgame_solvers(no_tables):
             assert value.source == "solver"
             assert value.score == proven_score(-solver.value(mine, theirs)), value
             words.add(value.words)
-    assert words <= {"wins (proven)", "loses (proven)", "draws (proven)"} and "loses (proven)" in words
+    assert words <= {"wins, proven", "loses, proven", "draws, proven"} and "loses, proven" in words
 
 
 def test_cave_searched_values_read_in_words(no_tables):
     game = get_game("magnetic-cave")
     snapshot = run(game, game.initial_state(), max_depth=2)
-    grades = ("clearly better", "better", "slightly better", "even", "slightly worse", "worse", "clearly worse")
+    grades = ("winning", "ahead", "slightly ahead", "even", "slightly behind", "behind", "losing")
     for value in snapshot.moves:
-        assert not value.proven and value.words.endswith("(2 plies)")
-        assert value.words.removesuffix(" (2 plies)") in grades
+        assert not value.proven and value.words in grades, value.words  # outcomes, never "better" alone
 
 
 # -- cancel ----------------------------------------------------------------------------------------------------
@@ -332,20 +331,21 @@ def test_a_bad_time_is_refused():
 # -- words -----------------------------------------------------------------------------------------------------
 def test_value_words_never_show_a_raw_score():
     kalah, cave = get_game("kalah"), get_game("magnetic-cave")
-    assert value_words(kalah, WIN + 6, True, 0) == "wins by 6 (proven)"
-    assert value_words(kalah, -(WIN + 2), True, 0) == "loses by 2 (proven)"
-    assert value_words(kalah, 0.0, True, 0) == "draws (proven)"
-    assert value_words(kalah, 2.5, False, 18) == "about +2.5 (18 plies)"
-    assert value_words(kalah, -1.04, False, 1) == "about -1 (1 ply)"
-    assert value_words(kalah, -0.02, False, 4) == "about 0 (4 plies)"
-    assert value_words(kalah, WIN + 3, True, 9, exact=False) == "wins by 3 or more (proven)"
+    assert value_words(kalah, WIN + 6, True, 0) == "wins by 6, proven"
+    assert value_words(kalah, -(WIN + 2), True, 0) == "loses by 2, proven"
+    assert value_words(kalah, 0.0, True, 0) == "draws, proven"
+    assert value_words(kalah, 2.5, False, 18) == "about 3 seeds ahead"
+    assert value_words(kalah, 2.5, False, 18, details=True) == "about 3 seeds ahead (18 plies)"
+    assert value_words(kalah, -1.04, False, 1) == "about 1 seed behind"
+    assert value_words(kalah, -0.02, False, 4) == "about even"
+    assert value_words(kalah, WIN + 3, True, 9, exact=False) == "wins by 3 or more, proven"
     assert value_words(kalah, math.nan, False, 0) == "..."
-    assert value_words(cave, WIN + 1, True, 0) == "wins (proven)"
-    assert value_words(cave, -(WIN + 1), True, 0) == "loses (proven)"
-    assert value_words(cave, 0.0, True, 0) == "draws (proven)"
-    assert value_words(cave, 350.0, False, 8) == "clearly better (8 plies)"
-    assert value_words(cave, -75.0, False, 8) == "worse (8 plies)"
-    assert value_words(cave, 3.0, False, 8) == "even (8 plies)"
+    assert value_words(cave, WIN + 1, True, 0) == "wins, proven"
+    assert value_words(cave, -(WIN + 1), True, 0) == "loses, proven"
+    assert value_words(cave, 0.0, True, 0) == "draws, proven"
+    assert value_words(cave, 350.0, False, 8) == "winning"
+    assert value_words(cave, -75.0, False, 8) == "slightly behind"
+    assert value_words(cave, 3.0, False, 8) == "even"
     for score in (WIN + 6, 123.456, -77.0, 2.5):
         assert str(int(score)) not in value_words(cave, score, abs(score) > HEURISTIC_BOUND, 5)
 
@@ -433,9 +433,9 @@ class FixedSearch:
 
 
 @pytest.mark.parametrize("name, exhaustive, words, exact", [
-    ("oware", False, "wins by 3 or more (proven)", False),   # a forced win seen, not every line: a bound
-    ("oware", True, "wins by 3 (proven)", True),             # the search saw every line: exact
-    ("magnetic-cave", False, "wins (proven)", True),          # a cave win has no margin to be a bound on
+    ("oware", False, "wins by 3 or more, proven", False),   # a forced win seen, not every line: a bound
+    ("oware", True, "wins by 3, proven", True),              # the search saw every line: exact
+    ("magnetic-cave", False, "wins, proven", True),           # a cave win has no margin to be a bound on
 ])
 def test_a_search_that_sees_a_forced_win_marks_it_proven(name, exhaustive, words, exact, no_tables):
     game = get_game(name)
@@ -457,7 +457,7 @@ def test_a_heuristic_score_is_never_proven(no_tables):
     engine._search_engine = FixedSearch(HEURISTIC_BOUND - 1)
     snapshot = engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"]
     assert snapshot.depth == 3
-    assert all(not value.proven and value.words.startswith("about -") for value in snapshot.moves)
+    assert all(not value.proven and value.words.endswith("behind") for value in snapshot.moves)
 
 
 def test_position_value_near_the_cave_end_is_the_solvers(no_tables):
@@ -496,8 +496,8 @@ def test_game_analysis_offers_every_word_helper():
     import game.analysis
     import game.analysis_words
 
-    public = {name for name in vars(game.analysis_words) if not name.startswith("_")} - {
-        "annotations", "math", "TYPE_CHECKING", "HEURISTIC_BOUND", "WIN", "as_margin", "is_cave", "Game"}
+    public = {"HOW", "UNSCORED", "cave_words", "how_words", "is_settled_phrase", "plies", "value_phrase",
+              "value_words"}  # what the analysis's own words need (the panel reads the rest from analysis_words)
     assert public <= set(game.analysis.__all__), public - set(game.analysis.__all__)
     assert all(hasattr(game.analysis, name) for name in game.analysis.__all__)
 

@@ -36,16 +36,22 @@ def result(move, score: float = 0.0, depth: int = 6) -> SearchResult:  # type: i
 def test_an_extra_turn_is_said_to_the_player_and_pits_count_from_one():
     start = KALAH.initial_state()
     text = explain.hint_text(KALAH, start, result(2, 1.0), {0: -3.0, 1: -2.0, 3: -4.0, 4: -1.5, 5: -2.5})
-    assert text == ("Pit 3: about +1.0 seeds after 6 plies.\n"
-                    "Your last seed lands in your store: play again. Best by a clear margin.")
+    assert text == ("Pit 3: you can expect to be about 1 seed ahead.\n"
+                    "Your last seed lands in your store: play again. Better than pit 5, the next best (by about 3 "
+                    "seeds).")
     ahead = explain.hint_text(KALAH, start, result(2, 3.44, depth=18), {0: -3.0})
-    assert ahead.startswith("Pit 3: about +3.4 seeds after 18 plies.\n") and ahead.endswith("Best by a clear margin.")
-    assert explain.hint_text(KALAH, start, result(2, 0.01), {0: -3.0}).startswith("Pit 3: about even after 6 plies.")
+    assert ahead.startswith("Pit 3: you can expect to be about 3 seeds ahead.\n")
+    assert ahead.endswith("Better than pit 1, the next best (by about 6 seeds).")
+    assert explain.hint_text(KALAH, start, result(2, 0.01), {0: -3.0}).startswith("Pit 3: about even.")
+    # the search's depth is an engine developer's detail: only with the Details setting
+    assert "plies" not in text + ahead
+    assert explain.hint_text(KALAH, start, result(2, 0.01), {0: -3.0}, details=True).startswith(
+        "Pit 3: about even (6 plies).")
     assert explain.move_text(KALAH, start, 2) == "South sows pit 3 (4 seeds): plays again"
 
 
 def test_a_capture_names_the_seeds_captured_in_the_singular_and_plural():
-    assert explain.hint_text(KALAH, KALAH_CAPTURE, result(1)).startswith("Pit 2: about even after 6 plies.\n"
+    assert explain.hint_text(KALAH, KALAH_CAPTURE, result(1)).startswith("Pit 2: about even.\n"
                                                                            "It captures 7 seeds.")
     assert explain.move_text(KALAH, KALAH_CAPTURE, 1) == "South sows pit 2 (1 seed): captures 7 seeds"
     assert explain.move_text(KALAH, KALAH_LAST, 3) == "South sows pit 4 (1 seed): captures 1 seed, wins the game"
@@ -53,9 +59,9 @@ def test_a_capture_names_the_seeds_captured_in_the_singular_and_plural():
 
 def test_a_move_that_wins_says_so_and_a_proven_score_is_a_sure_win():
     text = explain.hint_text(KALAH, KALAH_LAST, result(3, WIN + 14, depth=1))
-    assert text == "Pit 4 wins by at least 14 (proven).\nIt captures 1 seed, wins the game."
+    assert text == "Pit 4 wins by at least 14, proven.\nIt captures 1 seed, wins the game."
     lost = explain.hint_text(KALAH, KALAH_CAPTURE, result(5, -(WIN + 3)))
-    assert lost.startswith("Every move loses; pit 6 loses least (by at least 3).")
+    assert lost.startswith("Every move loses; pit 6 loses least (by at least 3, proven).")
     assert "100" not in text + lost  # never a raw score
     # South's last seed reaches the store, but South's side is then empty: no extra turn, North takes its 10.
     losing = KALAH.from_text("pits=0,0,0,0,0,1/0,0,0,0,0,10 stores=10,27 move=S")
@@ -71,17 +77,17 @@ def proven(move, value: int) -> SearchResult:  # type: ignore[no-untyped-def]
 
 def test_a_proven_hint_says_what_is_proven_and_never_a_score():
     start = KALAH.initial_state()
-    assert explain.hint_text(KALAH, KALAH_CAPTURE, proven(1, 6)) == "Pit 2 wins by 6 (proven).\nIt captures 7 seeds."
+    assert explain.hint_text(KALAH, KALAH_CAPTURE, proven(1, 6)) == "Pit 2 wins by 6, proven.\nIt captures 7 seeds."
     assert explain.hint_text(KALAH, start, proven(2, 0)) == \
-        "Pit 3 draws (proven).\nYour last seed lands in your store: play again."
-    assert explain.hint_text(KALAH, start, proven(1, -2)) == "Every move loses; pit 2 loses least (by 2)."
+        "Pit 3 draws, proven.\nYour last seed lands in your store: play again."
+    assert explain.hint_text(KALAH, start, proven(1, -2)) == "Every move loses; pit 2 loses least (by 2, proven)."
     # an exhaustive search (every line to the end) is as good as a proof; a proven bound says "at least"
     assert explain.verdict(KALAH, start, SearchResult(0, -(WIN + 4), 30, exhaustive=True)) == \
-        "Every move loses; pit 1 loses least (by 4)."
+        "Every move loses; pit 1 loses least (by 4, proven)."
     assert explain.verdict(KALAH, start, SearchResult(0, 3.0, 250, info={"proven": False, "bound": 3})) == \
-        "Pit 1 wins by at least 3 (proven)."
+        "Pit 1 wins by at least 3, proven."
     assert explain.verdict(KALAH, start, SearchResult(0, -1.0, 250, info={"proven": False, "bound": -1})) == \
-        "Pit 1 loses by at most 1 (proven)."
+        "Pit 1 loses by at most 1, proven."
     assert explain.verdict(KALAH, start, SearchResult(0, 0.4, 2)) == "Pit 1: a quick look only."
 
 
@@ -102,7 +108,7 @@ def test_a_kalah_hint_is_proved_by_the_tables_when_it_can_be(tmp_path, monkeypat
         expected = make_engine(small, "solver").search(state)
         assert found.info["proven"] and found.info["value"] == int(expected.score)
         words = explain.hint_text(small, state, found)
-        assert "(proven)" in words or words.startswith("Every move loses; ")
+        assert ", proven" in words or words.startswith("Every move loses; ")
         assert "alternatives" not in found.info  # a proof needs no comparison
         searched = RankedSearch(make_engine(small, "alphabeta:depth=3")).search(state)  # no time: the search only
         assert "proven" not in searched.info
@@ -114,9 +120,14 @@ def test_a_kalah_hint_is_proved_by_the_tables_when_it_can_be(tmp_path, monkeypat
 def test_the_strength_of_the_advice_in_plain_terms():
     start = KALAH.initial_state()
     assert explain.strength(KALAH, start, result(0, 1.0, depth=2), {1: -5.0}) == "A quick look only."
-    assert explain.strength(KALAH, start, result(0, 1.0), {1: 0.8, 2: -3.0}) == "About as good as pit 2."
-    assert explain.strength(KALAH, start, result(0, 1.0), {4: 0.0, 2: -3.0}) == "A little better than pit 5."
-    assert explain.strength(KALAH, start, result(0, 1.0), {4: -1.5}) == "Best by a clear margin."
+    assert explain.strength(KALAH, start, result(0, 1.0), {1: 0.8, 2: -3.0}) == "As good as pit 2."
+    assert explain.strength(KALAH, start, result(0, 1.0), {4: 0.0, 2: -3.0}) == \
+        "A little better than pit 5, the next best (by about 1 seed)."
+    assert explain.strength(KALAH, start, result(0, 1.0), {4: -4.5}) == \
+        "Better than pit 5, the next best (by about 6 seeds)."
+    # equal values are named equal, never "better"
+    assert explain.strength(KALAH, start, result(0, 1.0), {4: 1.0}) == "As good as pit 5."
+    assert explain.strength(CAVE, CAVE.initial_state(), result(0, 5.0), {7: 5.0}) == "As good as H1."
 
 
 def test_oware_captures_feeding_and_the_majority():
@@ -149,8 +160,8 @@ def test_hus_a_player_with_no_pit_to_sow_loses():
 def test_the_cave_names_cells_and_five_in_a_row():
     assert CAVE.legal_moves(CAVE_FOUR)[0] == 4
     assert explain.hint_text(CAVE, CAVE_FOUR, result(4, 250.0)).startswith(
-        "E1: a better position after 6 plies.\nIt makes five in a row: you win.")
-    assert explain.hint_text(CAVE, CAVE_FOUR, result(4, WIN + 1, depth=1)).startswith("E1 wins (proven).")
+        "E1: Black is better.\nIt makes five in a row: you win.")
+    assert explain.hint_text(CAVE, CAVE_FOUR, result(4, WIN + 1, depth=1)).startswith("E1 wins, proven.")
     session = Session(CAVE, (Seat("greedy"), Seat()), CAVE_FOUR)
     session.play(4)
     said = explain.result(session)
@@ -181,7 +192,7 @@ def test_the_computers_reasoning_stays_in_words():
     assert explain.reasoning_text(KALAH, KALAH.initial_state(), result(0, 0.0, depth=0), "North") == \
         "North played pit 1."
     cave = explain.reasoning_text(CAVE, CAVE.initial_state(), result(0, -300.0), "The computer")
-    assert cave == "The computer played A1; it sees a worse position."  # the cave's scores have no unit
+    assert cave == "The computer played A1; it sees White is better."  # the cave speaks in outcomes
 
 
 def test_the_move_list_hides_its_oldest_lines_and_counts_them():
