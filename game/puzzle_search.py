@@ -69,22 +69,27 @@ def engine_title(spec: str) -> str:
     return f"{info.title} ({spec})"
 
 
-def describe_live(result: SearchResult) -> str:
-    """A search's progress, for the side panel."""
+def describe_live(result: SearchResult, details: bool = False) -> str:
+    """A search's progress, for the side panel, in a player's words (``details``: the states it explored, for
+    engine developers)."""
     info = result.info
-    return (f"{info.get('visited', result.nodes):,} states explored\nbest so far: {info.get('best', 0)} stored "
-            f"(of {info.get('target', '?')} possible)\nnot proven yet")
+    words = (f"Looking for the best line: {info.get('best', 0)} stored so far (of {info.get('target', '?')} "
+             "possible), not proven yet")
+    return words + (f"\n{info.get('visited', result.nodes):,} states explored" if details else "")
 
 
-def describe_final(result: SearchResult, spec: str) -> str:
-    """What a finished search found and whether it is proven, for the side panel (the engine by its name)."""
+def describe_final(result: SearchResult, spec: str, details: bool = False) -> str:
+    """What a finished search found and whether it is proven, for the side panel, in a player's words
+    (``details``: the engine, the states it searched and its time, for engine developers)."""
     reason = result.info.get("reason", "")
-    name = engine_title(spec).split(" (")[0]
-    if result.exhaustive or result.info.get("solved"):
-        return (f"{name}: {reason}\n{result.nodes:,} states in {result.time:.2f} s, {int(result.score)} stored, "
-                "proven")
-    return (f"{name}: {reason}\ngave up after {result.nodes:,} states in {result.time:.1f} s (its budget): "
-            f"best found {int(result.score)} stored, not proven")
+    proven = bool(result.exhaustive or result.info.get("solved"))
+    if proven:
+        words = f"The best line from here: {reason}; {int(result.score)} stored, proven"
+    else:
+        words = f"The computer's time ran out: {reason}; the best line found stores {int(result.score)}, not proven"
+    if details:
+        words += (f"\n{engine_title(spec)}: {result.nodes:,} states in {result.time:.2f} s")
+    return words
 
 
 class PuzzleSearches:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, cast
 
 from ai.worker import Failed, Finished, Progress
-from game.puzzle_search import Message, PuzzleSearches, describe_final, describe_live, engine_title
+from game.puzzle_search import Message, PuzzleSearches, describe_final, describe_live
 from game.puzzle_session import PuzzleSession
 from rules.solitaire import Round, SolitaireState
 
@@ -35,12 +35,13 @@ class Watch:
 
     @property
     def title(self) -> str:
-        return engine_title(self.spec)
+        """What Watch does, in words (the engine's name is a detail for engine developers: ``engine_title``)."""
+        return "the computer playing on from here, round by round"
 
     def start(self) -> None:
         self.active, self.paused = True, False
         self.plan, self.plan_complete = [], False
-        self.say(f"Watching {self.title} solve the deal from here.")
+        self.say("Watching the computer solve the deal from here.")
 
     def stop(self) -> None:
         self.searches.cancel("watch")

@@ -55,6 +55,10 @@ class SettingItem:
     preferred_preset: str = ""
     parameters: tuple[tuple[str, str], ...] = ()
     """For the ``engines`` item: (raw parameter name, the name a player reads) pairs."""
+    developer: tuple[str, ...] = ()
+    """For the ``engines`` item: parameters only an engine developer sets, shown with the Details setting on."""
+    thinking: tuple[str, ...] = ()
+    """For the ``engines`` item: parameters the one thinking time (``think_time``) stands for, never shown apart."""
 
     def parameter_label(self, name: str) -> str:
         """An engine parameter's name in a player's words (the raw name when the YAML gives none)."""
@@ -128,6 +132,8 @@ class SettingsSchema:
                     preference=tuple(str(p) for p in raw.get("preference") or ()),
                     preferred_preset=str(raw.get("preferred_preset", "")),
                     parameters=tuple((str(k), str(v)) for k, v in (raw.get("parameters") or {}).items()),
+                    developer=tuple(str(name) for name in raw.get("developer") or ()),
+                    thinking=tuple(str(name) for name in raw.get("thinking") or ()),
                 )
                 if kind != "engines":
                     item.check(item.default)
@@ -209,6 +215,23 @@ def _engine_words(spec: str) -> str:
     return ", ".join([title] + limits)
 
 
+def without_own_time(spec: str, names: tuple[str, ...]) -> str:
+    """``spec`` with its optional parameters ``names`` (the engine's own time per move) unset: the thinking time
+    then applies alone.  A spec that cannot be read, or whose time cannot be unset, is returned as it is."""
+    from ai import registry
+    from ai.base import EngineError
+
+    try:
+        info, params = registry.parse_engine_spec(spec)
+    except EngineError:
+        return spec
+    if info.kind == "single-agent":
+        return spec  # a puzzle's solver has no thinking time but its own
+    optional = {param.name for param in info.params if param.optional}
+    changed = {name: None for name in names if name in optional and params.get(name) is not None}
+    return registry.format_engine_spec(info.name, {**params, **changed}) if changed else spec
+
+
 def describe_engine(spec: str, game: Any = None) -> str:
     """An engine choice or spec in a player's words: ``Computer (Hard)`` for a preset (or a spec one of the
     game's presets plays), ``PVS, 2 s per move`` for an engine; ``A vs B`` both described."""
@@ -259,8 +282,12 @@ class Settings:
         return default_engine_choice(self.schema, game)
 
     def engine_spec(self, game: Any, role: str) -> str:
-        """The engine spec (``name:key=value``) to build for ``game`` and ``role``."""
-        return resolve_engine_choice(self.engine_choice(game, role), game)
+        """The engine spec (``name:key=value``) to build for ``game`` and ``role``.  An engine chosen by hand
+        thinks for the one thinking time (``think_time``, the search's limit): its own time parameter is left
+        unset, so there is no second time to win over it; a preset keeps its own pace (within that time)."""
+        choice = self.engine_choice(game, role)
+        spec = resolve_engine_choice(choice, game)
+        return spec if choice.startswith(PRESET_PREFIX) else without_own_time(spec, self.schema.engines_item.thinking)
 
     def set_engine_choice(self, game: Any, role: str, choice: str) -> None:
         resolve_engine_choice(choice, game)

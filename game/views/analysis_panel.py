@@ -7,7 +7,8 @@ the searches.  ``follow(controller, animating)``, called each frame while the pa
 analysis at the position the board shows (once its stones have landed; a replayed position too), reads the
 latest snapshot, takes the computer's own search scores and keeps the graph's background values coming.
 
-Each move shows its words without their note (the depth is the status line's; "proven" is marked): a pale
+Each move shows its value in the game's units (``game.analysis_words.row_words``: seeds for the sowing games,
+the cave's best move's outcome and the others against it) without "proven" (it is marked): a pale
 "proven" plate at the row's end (a diamond between name and words when two columns leave no room for the plate),
 and on the graph a diamond instead of a dot.  The graph reads from
 South's (Black's) side: up is South ahead, the area above the middle line tinted in South's accent and below
@@ -24,7 +25,8 @@ import arcade
 import pyglet
 
 from game import theme
-from game.analysis import MoveValue, Snapshot, plies
+from game.analysis import MoveValue, Snapshot
+from game.analysis_words import plies, row_words
 from game.evaluation_graph import Point, graph_value
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
@@ -82,6 +84,8 @@ class AnalysisPanel(arcade.Section):
         self._rows: tuple[MoveValue, ...] = ()
         self._lines = ("", "")
         self._waiting = False
+        self.details = False
+        """The Details setting: the search's depth, nodes and speed for engine developers (off: words only)."""
         self._ruler = Ruler()
         self.plot = (0.0, 0.0, 1.0, 1.0)
         """The graph's rectangle (left, bottom, width, height)."""
@@ -92,6 +96,7 @@ class AnalysisPanel(arcade.Section):
     def follow(self, controller: MatchController, animating: bool) -> None:
         """Analyse the position the board shows and take in what the searches found (each frame, never waits)."""
         session = controller.session
+        self.details = controller.details
         # The computer's own search keeps the machine (two cores, shared with the window) to itself: it plays as
         # strongly with the panel shown as without.  Its score becomes the position's point on the graph.
         self._waiting = controller.worker is not None or controller.pending_move is not None
@@ -140,11 +145,14 @@ class AnalysisPanel(arcade.Section):
                 status = "thinking..."
             elif snapshot.error:
                 status, line = "failed", "The analysis failed: " + snapshot.error
+            elif not self.details:  # a player's words: whether it is still thinking
+                status = "done" if snapshot.finished else "thinking..."
             elif snapshot.depth == 0:
                 status = "done" if snapshot.finished else "searching"
             else:
                 depth = plies(snapshot.depth)
-                status = depth if snapshot.finished else f"{depth}, searching"
+                speed = f", {snapshot.nodes / snapshot.seconds / 1000:,.0f}k nodes/s" if snapshot.seconds > 0 else ""
+                status = (depth if snapshot.finished else f"{depth}, searching") + speed
         self._lines = status, line
         rows: tuple[MoveValue, ...] = snapshot.moves if snapshot is not None and state is not None else ()
         self._rows = rows
@@ -277,8 +285,10 @@ class AnalysisPanel(arcade.Section):
         name_room = name_width + (22 if marks else 10)
         # a tight column drops "about" from every row if one row needs it ("+3.5" says "about +3.5")
         untagged = column_width - name_room - 12
-        terse = any(self._ruler.width(short_words(row.words), style) > untagged - (tag_room - 12) * (
-            row.proven and columns == 1) for row in rows[:shown])
+        said = [short_words(row_words(self.game, rows, index, self.feed.state, self.details))
+                for index in range(shown)]  # the depth only with Details; "proven" is a tag or a diamond
+        terse = any(self._ruler.width(said[index], style) > untagged - (tag_room - 12) * (
+            row.proven and columns == 1) for index, row in enumerate(rows[:shown]))
         for index, row in enumerate(rows[:shown]):
             column, line = divmod(index, per)
             left = self.left + PAD + column * (column_width + 10)
@@ -287,9 +297,9 @@ class AnalysisPanel(arcade.Section):
             scored = not math.isnan(row.score)
             tagged = row.proven and columns == 1
             room = column_width - name_room - (tag_room if tagged else 12)
-            text = short_words(row.words)  # the depth is in the status line; "proven" is a tag or a diamond
+            text = said[index]
             if terse:
-                text = text.replace("about ", "")
+                text = text.replace("about ", "").replace(" seeds", "").replace(" seed", "")
             while self._ruler.width(text, style) > room and len(text) > 4:
                 text = text[:-4] + "..."
             for item in (name, words):

@@ -27,7 +27,7 @@ import pyglet
 from game import theme
 from game.context import AppContext
 from game.records import RecordsStore, deal_key
-from game.puzzle_search import engine_spec, engine_title
+from game.puzzle_search import engine_spec
 from game.puzzle_session import Puzzle
 from game.views.base import MenuView
 from game.views.widgets import Choice, Stepper
@@ -184,8 +184,8 @@ class PuzzlesView(MenuView):
             self.scroll_offset = self.max_scroll
             self._layout_rows(width, height)
             return
-        self._engine_text.text = (f"Hints and Watch use {engine_title(self.engine)}; choose another engine in "
-                                  "Settings.")
+        self._engine_text.text = ("Hint shows the round the computer would play next and why; Watch lets it "
+                                  "play on to the best result it can find.")
 
     @property
     def max_scroll(self) -> float:

@@ -134,7 +134,7 @@ def test_watching_with_astar_runs_in_a_process_that_stop_kills_and_a_crash_is_re
     gui.context.show(SolitaireView(gui.context, Puzzle.from_seed("dose", 11)))
     view = gui.window.current_view
     gui.press("Watch")
-    gui.frames_until(lambda: "states explored" in view.controller.watch.text, limit=900)
+    gui.frames_until(lambda: "stored so far" in view.controller.watch.text, limit=900)
     assert view.controller.watch.active and gui.button("Pause").text.startswith("Pause")  # the row under the board
     worker = view.controller.searches.watch_worker
     assert worker is not None and worker.process is not None

@@ -257,8 +257,8 @@ def test_the_search_shows_its_progress_and_stop_cancels_it(gui):  # type: ignore
     assert view.controller.watch_spec == "astar:time=30" and view.controller.hint_spec == registry.presets(game)["Strongest"]
     assert game.name == "solitaire"
     gui.press("Watch")
-    gui.frames_until(lambda: "states explored" in view.controller.watch.text, limit=900)
-    assert "best so far" in view.controller.watch.text and "not proven" in view.controller.watch.text
+    gui.frames_until(lambda: "stored so far" in view.controller.watch.text, limit=900)
+    assert "states" not in view.controller.watch.text and "not proven" in view.controller.watch.text
     worker = view.controller.searches.watch_worker
     gui.press("Stop")
     assert worker.token.is_cancelled and view.controller.searches.watch_worker is None and not view.controller.watch.active

@@ -128,7 +128,7 @@ def test_a_hint_is_shown_for_its_own_position_only(tmp_path) -> None:
     assert searches.started[-1][0] == "hint" and "thinking" in controller.hint_text
     searches.inbox.append(("hint", Progress(SearchResult(None, info={"live": True, "visited": 1234}), 1.0)))
     controller.update(0.1, animating=False)
-    assert "1,234 states explored" in controller.hint_text
+    assert "stored so far" in controller.hint_text and "states" not in controller.hint_text  # engine counts: Details
     line = tuple(moves[:12])  # the rest of a solution, 12 rounds long
     searches.inbox.append(("hint", Finished(SearchResult(moves[0], 48, pv=line, info={"solved": True}), False)))
     controller.update(0.1, animating=False)
