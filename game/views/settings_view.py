@@ -32,6 +32,53 @@ def _engine_params(choice: str) -> tuple[str, dict[str, Any]]:
     return info.name, params
 
 
+PARAMETER_HELP = {
+    "depth": "How many moves ahead it looks (a move that earns another turn counts as one).",
+    "max_depth": "The furthest it looks ahead, in moves.",
+    "memory": "Memory it may use to remember positions it has already weighed, in megabytes.",
+    "tables": "Plays endgames perfectly from the endgame tables (build them with 'stonecave tables build').",
+    "iterations": "How many games it plays out for each move (off: as many as its time allows).",
+    "time": "Seconds it may take for one move.",
+}
+"""A player's help line for the parameters shown without Details (the engines' own descriptions, in
+``ai/data/*.yaml``, speak to engine developers: plies, nodes, kernels)."""
+
+
+def shown_params(info: Any, item: SettingItem, details: bool) -> list[Any]:
+    """An engine's parameters as Settings lists them: not the ones the one thinking time stands for (a two-player
+    engine's own time), and the developer-only ones only with ``details``."""
+    two_player = info.kind != "single-agent"
+    return [param for param in info.params
+            if not (two_player and param.name in item.thinking) and (details or param.name not in item.developer)]
+
+
+def param_help(item: SettingItem, param: Any, details: bool) -> str:
+    """A parameter's help line: the engine's own description with Details, else a player's words."""
+    if details:
+        return str(param.description)
+    return PARAMETER_HELP.get(param.name, str(param.description))
+
+
+def level_words(spec: str, think_time: float) -> str:
+    """A preset's play in words, with the time that applies: ``thinks up to 0.5 s per move (its own pace, within
+    the thinking time)``, ``looks a fixed short way ahead``, ``plays at once by a simple rule``."""
+    try:
+        info, params = registry.parse_engine_spec(spec)
+    except Exception:  # noqa: BLE001 - a preset is checked at load; words never fail
+        return describe_engine(spec)
+    parts = []
+    depth, own = params.get("depth"), params.get("time")
+    if depth is not None:
+        parts.append("looks a fixed short way ahead" if depth <= 4 else "looks a fixed long way ahead")
+    if own is not None and own < think_time:
+        parts.append(f"thinks up to {own:g} s per move (its own pace, within the thinking time)")
+    elif own is not None or (depth is None and "time" in {param.name for param in info.params}):
+        parts.append(f"thinks up to {think_time:g} s per move (the thinking time)")
+    if params.get("tables") or info.name == "perfect":
+        parts.append("plays endgames perfectly from the endgame tables")
+    return " and ".join(parts) if parts else "plays at once, by a simple rule"
+
+
 class SettingsView(MenuView):
     """All the settings on one screen, in one or two scrolling columns of rows."""
 
@@ -131,20 +178,28 @@ class SettingsView(MenuView):
             options.append((current if info.name == engine_name else info.name, info.title))
         rows.append(labelled(item.label, "", Choice(options, current, self._choose_engine, width=wide,
                                                     name="engine-choice"), width))
+        details = self.details
         if engine_name is None:
             preset = current[len(PRESET_PREFIX):]
             spec = registry.presets(game).get(preset, "")
-            rows.append(theme.label(f"{preset} plays {describe_engine(spec)} ({spec}). Choose an engine to set "
-                                    "its parameters yourself.", SETTING_HELP, theme.TEXT_DIM, width=width,
-                                    multiline=True))
+            raw = f" ({spec})" if details else ""  # an engine spec is for engine developers
+            rows.append(theme.label(f"{preset} {level_words(spec, settings.get('think_time'))}{raw}. Choose "
+                                    "an engine to set its parameters yourself.", SETTING_HELP, theme.TEXT_DIM,
+                                    width=width, multiline=True))
         else:
             info = registry.engine_info(engine_name)
             rows.append(theme.label(info.description, SETTING_HELP, theme.TEXT_DIM, width=width, multiline=True))
             _, params = _engine_params(current)
-            for param in info.params:
-                rows.append(labelled(item.parameter_label(param.name), param.description,
-                                     self._param_control(info.name, param, params), width, hint=param.name))
+            for param in shown_params(info, item, details):
+                rows.append(labelled(item.parameter_label(param.name), param_help(item, param, details),
+                                     self._param_control(info.name, param, params), width,
+                                     hint=param.name if details else ""))
         return rows
+
+    @property
+    def details(self) -> bool:
+        """The Details setting: engine specs, raw parameter names and developer-only parameters shown."""
+        return bool(self.context.settings.get("details"))
 
     def _param_control(self, engine: str, param: Any, params: dict[str, Any]) -> arcade.gui.UIWidget:
         value = params.get(param.name, param.default)
@@ -177,6 +232,8 @@ class SettingsView(MenuView):
             return
         self.context.save_settings()
         self.message("Saved.")
+        if key == "details":  # the engine's rows change with it
+            self.rebuild()
 
     def _choose_game(self, name: str) -> None:
         self.game_name = name
@@ -204,4 +261,12 @@ class SettingsView(MenuView):
             return
         self.context.save_settings()
         role = dict(self.context.settings.schema.engines_item.roles)[self.role]
-        self.message(f"Saved: {self.game.title}, {role}: {describe_engine(choice, self.game)} ({choice})")
+        raw = f" ({choice})" if self.details else ""
+        if choice.startswith(PRESET_PREFIX):
+            said = describe_engine(choice, self.game)
+        else:  # an engine chosen by hand thinks for the one thinking time (``Settings.engine_spec``)
+            info = registry.engine_info(_engine_params(choice)[0])
+            timed = info.kind != "single-agent" and any(param.name == "time" for param in info.params)
+            think = self.context.settings.get("think_time")
+            said = info.title + (f", thinking {think:g} s per move" if timed else "")
+        self.message(f"Saved: {self.game.title}, {role}: {said}{raw}")

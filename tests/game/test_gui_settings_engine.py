@@ -40,10 +40,15 @@ def spec(gui) -> str:  # type: ignore[no-untyped-def]
     return gui.context.settings.engine_choice(rules.get_game("kalah"), "opponent")
 
 
-@pytest.mark.parametrize("engine", ["pvs", "mcts"])
-def test_every_parameter_can_be_reached_at_800x500(gui, engine: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("engine, details", [("pvs", True), ("mcts", True), ("pvs", False)])
+def test_every_parameter_can_be_reached_at_800x500(gui, engine: str, details: bool) -> None:  # type: ignore[no-untyped-def]
+    gui.context.settings.set("details", details)
     view = open_settings(gui, engine)
-    params = [param.name for param in registry.engine_info(engine).params]
+    item = gui.context.settings.schema.engines_item
+    # the engine's own time is the one thinking time's (never shown apart); developer parameters need Details
+    params = [param.name for param in registry.engine_info(engine).params
+              if param.name not in item.thinking and (details or param.name not in item.developer)]
+    assert "time" not in params and ("poll" in params) == (details and engine == "pvs")
     seen: set[str] = set()
     for _ in range(60):
         for name in params:
@@ -55,6 +60,9 @@ def test_every_parameter_can_be_reached_at_800x500(gui, engine: str) -> None:  #
         gui.window.dispatch_event("on_mouse_scroll", 400, 250, 0, -1)  # the wheel, towards the bottom
         gui.frame()
     assert seen == set(params), f"never shown: {set(params) - seen}"
+    hidden = {param.name for param in registry.engine_info(engine).params} - set(params)
+    assert not any(getattr(w, "name", None) in hidden for w in gui.widgets()), "a hidden parameter is shown"
+    gui.context.settings.set("details", False)
     # Page Up all the way brings the first rows back.
     for _ in range(20):
         gui.key(arcade.key.PAGEUP)
@@ -81,21 +89,21 @@ def test_an_optional_limit_steps_to_not_used_and_back(gui) -> None:  # type: ign
     assert depth.number == 1
     gui.click(*depth.point(-1))
     assert depth.number is None and "depth" not in spec(gui)
-    time = named(gui, Stepper, "time")  # an optional limit with a default comes back at its default
-    gui.click(*time.point(-1))
-    while time.number is not None:
-        gui.click(*time.point(-1))
-    assert "time=none" in spec(gui)
-    gui.click(*time.point(1))
-    assert time.number == 1.0 and "time" not in spec(gui)
+    assert named(gui, Stepper, "time") is None  # the one thinking time stands for the engine's own
 
 
 def test_names_in_words_with_the_raw_name_as_a_hint_and_labels_unlike_descriptions(gui) -> None:  # type: ignore[no-untyped-def]
+    gui.context.settings.set("details", False)
     open_settings(gui, "pvs", 1920, 1080)
     labels = {label.text: label for label in gui.widgets(arcade.gui.UILabel)}
-    assert "Memory for positions (MB)" in labels and "memory" in labels
-    assert "Time per move (seconds)" in labels and "poll" in labels
-    name, hint = labels["Memory for positions (MB)"], labels["memory"]
+    assert "Memory for the search: MB" in labels and "memory" not in labels and "poll" not in labels
+    assert not any("Time per move" in text for text in labels)  # one thinking time
+    gui.context.settings.set("details", True)  # engine developers see the raw names and every parameter
+    open_settings(gui, "pvs", 1920, 1080)
+    labels = {label.text: label for label in gui.widgets(arcade.gui.UILabel)}
+    gui.context.settings.set("details", False)
+    assert "Memory for the search: MB" in labels and "memory" in labels and "poll" in labels
+    name, hint = labels["Memory for the search: MB"], labels["memory"]
     description = next(label for text, label in labels.items() if text.startswith("Memory for the table"))
     assert name._label.font_size == SETTING_NAME.size and tuple(name._label.color) == tuple(theme.TEXT)
     for small in (hint, description):
@@ -112,7 +120,7 @@ def test_the_engine_choice_shows_the_whole_name_and_the_saved_line_stays_below(g
         gui.click(*engine.point(1))
         engine = next(w for w in gui.widgets() if getattr(w, "name", None) == "engine-choice")
     assert engine._label._label.content_width <= engine.content_width
-    assert spec(gui) == "pvs" and "Saved" in view._message.text and "PVS, 1 s per move" in view._message.text
+    assert spec(gui) == "pvs" and "Saved" in view._message.text and "Iterative deepening (PVS), thinking 2 s per move" in view._message.text
     lowest = min(w.rect.bottom for w in gui.widgets() if isinstance(w, (arcade.gui.UIFlatButton,
                                                                          arcade.gui.UILabel)))
     assert view._message.top < lowest  # the message strip is under every row, never on the parameters
