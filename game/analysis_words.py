@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
-from ai.calibration import Expectation, expect, has_seeds
+from ai.calibration import Expectation, expect
 from ai.evaluators import HEURISTIC_BOUND
+from game import catalogue
 from rules import Game
 
 if TYPE_CHECKING:
@@ -50,9 +51,20 @@ class Valued(Protocol):
     exact: bool
 
 
-def seeds(count: int) -> str:
-    """``1 seed``, ``3 seeds``."""
-    return f"{count} seed{'' if count == 1 else 's'}"
+def seeds(count: int, unit: str = "seed") -> str:
+    """``1 seed``, ``3 seeds`` (another game's unit: ``3 beans``)."""
+    return f"{count} {unit}{'' if count == 1 else 's'}"
+
+
+def unit_of(game: Game) -> str:
+    """What the game's results count (its registration's ``Words.unit``: ``seed``), or "" for a game whose results
+    are only a win, a draw or a loss (the cave): it is then spoken of in outcomes."""
+    return catalogue.registration(game).words.unit
+
+
+def has_seeds(game: Game) -> bool:
+    """Whether values of ``game`` are said as a margin (seeds) rather than as outcomes."""
+    return bool(unit_of(game))
 
 
 def whole(count: float) -> int:
@@ -88,12 +100,14 @@ def value_phrase(game: Game, score: float, proven: bool, exact: bool = True, sta
     ``distance``: the moves to a proven cave result where a solver gives it (``wins in 7``)."""
     if math.isnan(score):
         return UNSCORED
-    return expectation_phrase(expectation_of(game, score, proven, exact, state), distance)
+    return expectation_phrase(expectation_of(game, score, proven, exact, state), distance, unit_of(game))
 
 
-def expectation_phrase(expected: Expectation, distance: int | None = None) -> str:
-    """What a player can expect, from the side to move: seeds when the game has them, else an outcome."""
+def expectation_phrase(expected: Expectation, distance: int | None = None, unit: str = "seed") -> str:
+    """What a player can expect, from the side to move: seeds (``unit``) when the game has them, else an outcome."""
     within = f" in {distance}" if distance else ""
+    if not unit:
+        expected = Expectation(None, expected.win, expected.draw, expected.loss, expected.proven, expected.exact)
     if expected.proven:
         if expected.margin is None:  # the cave: a result, no margin
             return ("wins" if expected.win else "loses" if expected.loss else "draws") + within
@@ -108,7 +122,7 @@ def expectation_phrase(expected: Expectation, distance: int | None = None) -> st
         if abs(expected.margin) < EVEN_SEEDS:
             return "about even"
         margin = max(1, whole(abs(expected.margin)))
-        return f"about {seeds(margin)} {'ahead' if expected.margin > 0 else 'behind'}"
+        return f"about {seeds(margin, unit)} {'ahead' if expected.margin > 0 else 'behind'}"
     return cave_grade(expected.win - expected.loss)
 
 
@@ -133,7 +147,9 @@ def side_words(game: Game, score: float, proven: bool, exact: bool = True, state
         return UNSCORED
     side = game.player_names[0 if score >= 0 else 1]
     expected = expectation_of(game, abs(score), proven, exact, state)  # from the side it favours
-    phrase = expectation_phrase(expected, distance)
+    if not has_seeds(game):
+        expected = Expectation(None, expected.win, expected.draw, expected.loss, expected.proven, expected.exact)
+    phrase = expectation_phrase(expected, distance, unit_of(game))
     if expected.proven:
         if phrase == "draws":
             return "a draw, proven"
@@ -183,7 +199,7 @@ def cave_words(score: float, small: float = 10.0, slight: float = 50.0, clear: f
 def _lead(game: Game, value: Valued, state: Any = None) -> float:
     """A value as one comparable number: the expected margin in seeds (the sowing games), else win - loss."""
     expected = expectation_of(game, value.score, value.proven, value.exact, state)
-    if expected.margin is not None:
+    if expected.margin is not None and has_seeds(game):
         return expected.margin
     return expected.win - expected.loss
 
@@ -226,7 +242,7 @@ def compare_words(game: Game, best: Valued, other: Valued, state: Any = None) ->
         grade = "a little worse" if gap < 2.5 else "worse" if gap < 6.5 else "much worse"
         proven = ", proven" if first.proven and second.proven and first.exact and second.exact else ""
         about = "" if proven else "about "
-        return f"{grade} than {best.name} ({about}{seeds(max(1, whole(gap)))}{proven})"
+        return f"{grade} than {best.name} ({about}{seeds(max(1, whole(gap)), unit_of(game))}{proven})"
     grade = "a little worse" if gap < 0.3 else "worse" if gap < 0.7 else "much worse"
     return f"{grade} than {best.name}"
 

@@ -245,7 +245,8 @@ class GameLoop:
             self.io.say(f"No hint: the engine {spec} found no legal move.")
             return
         move = game.move_label(session.state, result.move)
-        words = explain.hint_text(game, session.state, result).replace("\n", " ")
+        words = explain.hint_text(game, session.state, result, details=True).replace("\n", " ")  # the console keeps
+        # the engine's details (its depth, spec and time) for engine developers
         self.io.say(f"Hint: {move}  ({words}; {spec}, {time.perf_counter() - started:.2f} s)")
 
     def _analyse(self, argument: str) -> None:

@@ -69,10 +69,11 @@ def test_what_the_screens_say_of_a_game_comes_from_its_registrations_words(monke
     assert explain.move_name(game, state, 0) == "house 1"
     assert explain.move_text(game, state, 2).startswith("South lifts house 3 (4 seeds)")
     assert explain.expectation(game, 2.4) == "to be about 2 beans ahead"
-    assert explain.verdict(game, state, SearchResult(1, 3.0, 6, 100, (1,), 0.1)) == "House 2: about +3.0 beans after 6 plies."
-    assert value_words(game, 2.5, False, 4) == "about +2.5 (4 plies)"
+    assert explain.verdict(game, state, SearchResult(1, 3.0, 6, 100, (1,), 0.1)) == \
+        "House 2: you can expect to be about 3 beans ahead."
+    assert value_words(game, 2.5, False, 4) == "about 3 beans ahead"
     assert graph_value(game, 8.0, False) == 0.5
     cave_like = catalogue.Registration(sixth_game.NAME, words=catalogue.CAVE_WORDS)
     monkeypatch.setitem(catalogue.REGISTRATIONS, sixth_game.NAME, cave_like)
-    assert explain.move_name(game, state, 0) == "1" and value_words(game, 60.0, False, 4) == "better (4 plies)"
+    assert explain.move_name(game, state, 0) == "1" and value_words(game, 60.0, False, 4) == "winning"
     sixth_game._clear_caches()

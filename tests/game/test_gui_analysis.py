@@ -288,13 +288,15 @@ def test_point_words_read_from_the_side_ahead() -> None:
     from game.evaluation_graph import Point
 
     kalah, cave = rules.get_game("kalah"), rules.get_game("magnetic-cave")
-    assert point_words(kalah, Point(-(WIN + 3), True)) == "North wins by 3 (proven)"
-    assert point_words(kalah, Point(2.5, False)) == "South ahead by about 2.5"
-    assert point_words(kalah, Point(0.0, True)) == "a draw (proven)"
+    assert point_words(kalah, Point(-(WIN + 3), True)) == "North wins by 3, proven"
+    assert point_words(kalah, Point(2.5, False)) == "South is about 3 seeds ahead"
+    assert point_words(kalah, Point(0.0, True)) == "a draw, proven"
     assert point_words(kalah, None) == "not valued yet"
-    assert point_words(cave, Point(WIN + 1, True)) == "Black wins (proven)"
-    assert point_words(cave, Point(-300.0, False)) == "White clearly better"
-    assert short_words("wins by 6 (proven)") == "wins by 6" and short_words("about +2.5 (18 plies)") == "about +2.5"
+    assert point_words(cave, Point(WIN + 1, True)) == "Black has a forced win"
+    assert point_words(cave, Point(-300.0, False)) == "White is winning"
+    assert point_words(cave, Point(1.0, False)) == "even"
+    assert short_words("wins by 6, proven") == "wins by 6"
+    assert short_words("about 3 seeds ahead (18 plies)") == "about 3 seeds ahead"
 
 
 def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ignore[no-untyped-def]
@@ -307,7 +309,7 @@ def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ig
     assert panel.feed.analysis is None  # nothing to search
     last = panel.points[-1]
     assert last is not None and last.proven
-    assert panel.caption.text.startswith("Move 10: ") and "(proven)" in panel.caption.text
+    assert panel.caption.text.startswith("Move 10: ") and ", proven" in panel.caption.text
 
 
 def test_an_analysis_that_cannot_start_is_said_not_raised(gui, monkeypatch):  # type: ignore[no-untyped-def]
