@@ -32,6 +32,20 @@ def _engine_params(choice: str) -> tuple[str, dict[str, Any]]:
     return info.name, params
 
 
+ENGINE_HELP = {
+    "pvs": "The program's main search: it looks ahead as far as its time allows.",
+    "alphabeta": "Looks ahead a fixed number of moves, every move weighed in turn.",
+    "minimax": "Looks ahead a fixed number of moves, slowly: a reference for testing the others.",
+    "mcts": "Plays many games out from each move and chooses the move that wins most often.",
+    "greedy": "Takes the move that looks best right now, without looking ahead.",
+    "random": "Plays any legal move at random.",
+    "solver": "Plays out every line to the end of the game for the exact result (small boards only).",
+    "perfect": "Kalah only: plays perfectly where the endgame tables or a proof in its time reach, else the main "
+               "search.",
+}
+"""A player's description of the two-player engines (their own, in ``ai/data/engines.yaml``, speak to engine
+developers and are shown with Details)."""
+
 PARAMETER_HELP = {
     "depth": "How many moves ahead it looks (a move that earns another turn counts as one).",
     "max_depth": "The furthest it looks ahead, in moves.",
@@ -188,7 +202,8 @@ class SettingsView(MenuView):
                                     width=width, multiline=True))
         else:
             info = registry.engine_info(engine_name)
-            rows.append(theme.label(info.description, SETTING_HELP, theme.TEXT_DIM, width=width, multiline=True))
+            said = info.description if details else ENGINE_HELP.get(info.name, info.description)
+            rows.append(theme.label(said, SETTING_HELP, theme.TEXT_DIM, width=width, multiline=True))
             _, params = _engine_params(current)
             for param in shown_params(info, item, details):
                 rows.append(labelled(item.parameter_label(param.name), param_help(item, param, details),
