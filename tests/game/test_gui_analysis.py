@@ -293,7 +293,7 @@ def test_point_words_read_from_the_side_ahead() -> None:
     assert point_words(kalah, Point(0.0, True)) == "a draw, proven"
     assert point_words(kalah, None) == "not valued yet"
     assert point_words(cave, Point(WIN + 1, True)) == "Black has a forced win"
-    assert point_words(cave, Point(-300.0, False)) == "White is winning"
+    assert point_words(cave, Point(-600.0, False)) == "White is winning"
     assert point_words(cave, Point(1.0, False)) == "even"
     assert short_words("wins by 6, proven") == "wins by 6"
     assert short_words("about 3 seeds ahead (18 plies)") == "about 3 seeds ahead"
