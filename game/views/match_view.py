@@ -35,7 +35,7 @@ __all__ = ["MatchView", "SPEEDS", "Location"]
 _K = arcade.key
 KEYS = {_K.U: "undo", _K.R: "redo", _K.H: "hint", _K.F1: "show_rules", _K.N: "new_game", _K.P: "toggle_pause",
         _K.PLUS: "faster", _K.EQUAL: "faster", _K.NUM_ADD: "faster", _K.MINUS: "slower", _K.NUM_SUBTRACT: "slower",
-        _K.TAB: "toggle_panel", _K.A: "toggle_analysis"}
+        _K.TAB: "toggle_panel", _K.A: "toggle_analysis", _K.F3: "toggle_details"}
 CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
 """The commands of plain keys and of Ctrl (or Command) with a key: methods of the view, else of the controller."""
 
@@ -287,6 +287,13 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.show_analysis = not self.show_analysis
         self._layout(self.window.width, self.window.height)
         self.show_state(self.controller.board_state)
+
+    def toggle_details(self) -> None:
+        """The Details setting on or off (F3): the engines' own figures on the analysis and computer panels."""
+        settings = self.context.settings
+        settings.set("details", not settings.get("details"))
+        self.context.save_settings()
+        self.say("Details for engine developers: " + ("on" if settings.get("details") else "off"))
 
     def show_rules(self) -> None:
         self.cancel_search()

@@ -187,11 +187,12 @@ def test_no_engine_words_on_any_player_screen(gui, tmp_path):  # type: ignore[no
 
 
 def test_details_bring_the_engines_figures_back(gui):  # type: ignore[no-untyped-def]
-    gui.context.settings.set("details", True)
     game = rules.get_game("kalah")
     gui.context.show_match(Session.new(game, (Seat("pvs:time=0.5", 0.5), Seat())))
     view = gui.window.current_view
     view.analysis.feed.seconds, view.analysis.feed.quick_seconds = 1.0, 0.05
+    gui.key(arcade.key.F3)  # the Details switch on a game screen
+    assert gui.context.settings.get("details") and view.notice.startswith("Details")
     gui.key(arcade.key.A)
     texts = watch_texts(gui, lambda: len(view.match.moves) >= 1 and view.controller.worker is None
                         and view.analysis.feed.snapshot is not None and view.analysis.feed.snapshot.depth >= 2,
