@@ -94,5 +94,5 @@ class Watch:
             self.stop()
             self.say(problem, warning=True)
         else:
-            self.text = f"{self.title}: searching..."
+            self.text = "The computer is looking for the best line from here..."
         return None
