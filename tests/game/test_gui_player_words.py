@@ -162,23 +162,14 @@ def menu_texts(gui) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_no_engine_words_on_any_player_screen(gui, tmp_path):  # type: ignore[no-untyped-def]
-    import time
-
     assert not gui.context.settings.values.get("details", False), "Details is off by default"
     ocr_texts: list[str] = []
-    started = time.perf_counter()
-    texts = menu_texts(gui)
-    print(f"menus {time.perf_counter() - started:.1f} s")
-    texts += settings_texts(gui)
-    print(f"settings {time.perf_counter() - started:.1f} s")
+    texts = menu_texts(gui) + settings_texts(gui)
     for name in TWO_PLAYER:
         texts += play_a_game(gui, name, tmp_path, ocr_texts)
-        print(f"{name} {time.perf_counter() - started:.1f} s")
         texts += a_game_over(gui, name)
-        print(f"{name} over {time.perf_counter() - started:.1f} s")
     for variant in VARIANTS if PUZZLES else ():
         texts += puzzle_texts(gui, variant, tmp_path, ocr_texts)
-    print(f"puzzles {time.perf_counter() - started:.1f} s")
     assert len(texts) > 200, "the walk read the screens"
     found = sorted(set(engine_words(texts)))
     read = [f"OCR {name}: {line.strip()!r}" for reading in ocr_texts for line in reading.splitlines()
