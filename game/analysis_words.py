@@ -45,10 +45,17 @@ CAVE_SAME = 0.08
 class Valued(Protocol):
     """A move's value as ``compare_words`` reads it (``game.analysis.MoveValue`` is one)."""
 
-    name: str
-    score: float
-    proven: bool
-    exact: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def proven(self) -> bool: ...
+
+    @property
+    def exact(self) -> bool: ...
 
 
 def seeds(count: int, unit: str = "seed") -> str:

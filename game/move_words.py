@@ -10,6 +10,8 @@ them (``D4``).  Every phrase is a short clause that ``game.explain`` joins into 
 """
 from __future__ import annotations
 
+from typing import cast
+
 from rules import Game, Move, State
 from rules.events import LapKind
 from rules.hus import Hus
@@ -105,6 +107,7 @@ def winning_cells(bits: int, occupied: int) -> list[int]:
 def cave_words(game: Game, state: State, move: Move) -> list[str]:
     """What a brick on ``move`` makes or stops: ``makes five in a row``, ``makes an open four``, ``makes a four:
     it threatens five at E4``, ``blocks White's five at C3``, ``blocks White's four``, ``builds a three``."""
+    move = cast(int, move)  # a cell
     mover = game.to_move(state)
     other_name = game.player_names[1 - mover]
     bits = (state.black, state.white)  # type: ignore[attr-defined]

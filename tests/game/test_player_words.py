@@ -143,7 +143,7 @@ def test_a_hus_move_says_its_relays_captures_and_what_it_leaves_open():
         after = HUS.apply(start, move)
         reply, seeds = biggest_capture(HUS, after)
         if seeds:
-            assert f"leaves North a capture of {seeds} seed" in said[-1] and f"pit {reply + 1})" in said[-1]
+            assert f"leaves North a capture of {seeds} seed" in said[-1] and f"pit {HUS.move_label(after, reply)})" in said[-1]
         else:
             assert said[-1] == "leaves North no capture"
 
