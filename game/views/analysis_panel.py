@@ -19,6 +19,7 @@ under the graph.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable, Sequence
 
 import arcade
@@ -298,8 +299,8 @@ class AnalysisPanel(arcade.Section):
             tagged = row.proven and columns == 1
             room = column_width - name_room - (tag_room if tagged else 12)
             text = said[index]
-            if terse:
-                text = text.replace("about ", "").replace(" seeds", "").replace(" seed", "")
+            if terse:  # "about 3 seeds ahead" -> "+3 seeds", "about 1 seed behind" -> "-1 seed"
+                text = terse_words(text)
             while self._ruler.width(text, style) > room and len(text) > 4:
                 text = text[:-4] + "..."
             for item in (name, words):
@@ -385,6 +386,15 @@ class AnalysisPanel(arcade.Section):
         if index == 0:
             return f"Start: {value}"
         return f"Move {index}: {value}"
+
+
+def terse_words(words: str) -> str:
+    """A value's words made short for a narrow column: ``about 3 seeds ahead`` -> ``+3 seeds``, ``about 1 seed
+    behind`` -> ``-1 seed``, ``about even`` -> ``even``; other words as they are."""
+    found = re.fullmatch(r"about (\d+) (\w+) (ahead|behind)", words)
+    if found:
+        return f"{'+' if found.group(3) == 'ahead' else '-'}{found.group(1)} {found.group(2)}"
+    return words.replace("about ", "")
 
 
 def _diamond(mesh: Mesh, x: float, y: float, radius: float, colour: theme.Color) -> None:

@@ -160,3 +160,10 @@ def test_a_hus_capture_names_the_opponents_pits():
     said = next(phrase for phrase in hus_words(HUS, state, move) if phrase.startswith("captures"))
     assert said.startswith(f"captures {report.captured} seeds from North's pit")
     assert all(str(number) in said for number in pits)
+
+
+def test_a_narrow_column_keeps_the_unit_and_the_side():
+    from game.views.analysis_panel import terse_words
+
+    assert terse_words("about 3 seeds ahead") == "+3 seeds" and terse_words("about 1 seed behind") == "-1 seed"
+    assert terse_words("about even") == "even" and terse_words("wins by 4") == "wins by 4"
