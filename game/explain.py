@@ -289,7 +289,8 @@ def reasoning_text(game: Game, state: State, result: SearchResult, who: str, det
     if not words_of(game).has_margin and not is_proven(result.score):
         mover = game.to_move(state)
         south_view = result.score if mover == 0 else -result.score
-        return f"{done}; it sees {side_words(game, south_view, False, True, state)}{looked}."
+        outlook = side_words(game, south_view, False, True, state)
+        return f"{done}; it thinks {'the game is even' if outlook == 'even' else outlook}{looked}."
     outlook = expectation(game, result.score, state)
     return f"{done}; it {'expects' if outlook.startswith('to') else 'sees'} {outlook}{looked}."
 

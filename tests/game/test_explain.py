@@ -192,7 +192,9 @@ def test_the_computers_reasoning_stays_in_words():
     assert explain.reasoning_text(KALAH, KALAH.initial_state(), result(0, 0.0, depth=0), "North") == \
         "North played pit 1."
     cave = explain.reasoning_text(CAVE, CAVE.initial_state(), result(0, -300.0), "The computer")
-    assert cave == "The computer played A1; it sees White is better."  # the cave speaks in outcomes
+    assert cave == "The computer played A1; it thinks White is better."  # the cave speaks in outcomes
+    even = explain.reasoning_text(CAVE, CAVE.initial_state(), result(0, 2.0), "The computer")
+    assert even == "The computer played A1; it thinks the game is even."
 
 
 def test_the_move_list_hides_its_oldest_lines_and_counts_them():
