@@ -86,7 +86,8 @@ def describe_final(result: SearchResult, spec: str, details: bool = False) -> st
     if proven:
         words = f"The best line from here: {reason}; {int(result.score)} stored, proven"
     else:
-        words = f"The computer's time ran out: {reason}; the best line found stores {int(result.score)}, not proven"
+        words = (f"The computer's search reached its limit: {reason}; its best line stores {int(result.score)}, "
+                 "not proven")
     if details:
         words += (f"\n{engine_title(spec)}: {result.nodes:,} states in {result.time:.2f} s")
     return words
