@@ -212,6 +212,8 @@ def _engine_words(spec: str) -> str:
                        ("nodes", "{} positions")):
         if params.get(key) is not None:
             limits.append(words.format(params[key]))
+        elif key == "time" and info.kind != "single-agent" and any(param.name == "time" for param in info.params):
+            limits.append("the thinking time per move")  # its own time unset: Settings' thinking time applies
     return ", ".join([title] + limits)
 
 

@@ -97,6 +97,11 @@ def test_a_settings_change_through_the_menu_persists_across_a_restart(gui):  # t
     gui.click(*speed.point(1))
     gui.click(*speed.point(1))
     assert gui.context.settings.get("animation_speed") == 1.5
+    # Details on: the engines' developer parameters (the random engine's seed) are shown.
+    details = choice(gui, "details")
+    assert details.value is False
+    gui.click(*details.point(1))
+    assert gui.context.settings.get("details") is True
     # The engine card: pick the hint engine of the first game by clicking through the choices.
     role = choice(gui, "engine-role")
     while role.value != "hint":

@@ -133,7 +133,7 @@ def test_the_seat_screen_names_the_computer_it_will_start(gui) -> None:  # type:
     gui.context.show_seats("kalah")
     gui.frame()
     view = gui.window.current_view
-    assert "North: PVS, 2 s per move" in view._explain.text
+    assert "North: PVS, the thinking time per move" in view._explain.text  # one thinking time (Settings')
     seat = next(widget for widget in gui.widgets() if getattr(widget, "name", "") == "seat1")
     while seat.value != "preset:Easy":
         gui.click(*seat.point(1))
