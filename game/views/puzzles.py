@@ -184,8 +184,7 @@ class PuzzlesView(MenuView):
             self.scroll_offset = self.max_scroll
             self._layout_rows(width, height)
             return
-        self._engine_text.text = ("Hint shows the round the computer would play next and why; Watch lets it "
-                                  "play on to the best result it can find.")
+        self._engine_text.text = "Hint shows the computer's next round and why; Watch lets it play on."
 
     @property
     def max_scroll(self) -> float:
