@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, Union
 
 from ai import registry
+from ai.analysis import Asking, Shelf
 from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import explain
@@ -101,7 +102,13 @@ class MatchController:
         self.pending_move: Move | None = None
         self.pending_since = 0.0
         """When the computer's move became playable: its result arrived or the last stones landed."""
+        self.analyses = Shelf(session.game)
+        """The analyses of this game's positions, shared: the hint reads the analysis panel's when it analyses the
+        position already (``ai.analysis.Shelf``)."""
+        self.hint_asking: Asking | None = None
+        """The hint's question to the analysis (the default helper, ``hint_helper: best``)."""
         self.hint_worker: SearchWorker | None = None
+        """The quick helper's search (``hint_helper: quick``: the hint engine's ranked search)."""
         self.hint_state: State | None = None
         self.hint_move: Move | None = None
         self.hint_text = ""
@@ -279,6 +286,9 @@ class MatchController:
         for worker in (self.worker, self.hint_worker):
             if worker is not None:
                 worker.cancel()
+        if self.hint_asking is not None:
+            self.hint_asking.cancel()
+        self.hint_asking = None
         self.worker = self.hint_worker = None
         self.worker_state = self.hint_state = None
         self.pending_move = None
@@ -326,6 +336,8 @@ class MatchController:
                     self.paused = True
                     self.say(f"The computer failed: {message.error}. Paused; undo or start a new game.",
                              warning=True)
+        if self.hint_asking is not None:
+            self._poll_hint_analysis(self.hint_asking)
         if self.hint_worker is not None:
             for message in self.hint_worker.poll():
                 if isinstance(message, Progress):
@@ -333,15 +345,31 @@ class MatchController:
                 elif isinstance(message, Finished):
                     self.hint_worker = None
                     if self.hint_state == self.session.state and message.result.move is not None:
-                        result = message.result
-                        self.hint_move = result.move
-                        advice = explain.hint_text(self.session.game, self.session.state, result,
-                                                   result.info.get("alternatives"))
-                        self.hint_text = "Hint: " + advice
-                        self.say("Hint: " + advice.replace("\n", " "))
+                        self.show_hint(message.result)
                 elif isinstance(message, Failed):
                     self.hint_worker = None
                     self.hint_text = f"No hint: {message.error}"
+
+    def _poll_hint_analysis(self, asking: Asking) -> None:
+        """The hint's analysis: its progress, then its best move and value as the hint."""
+        snapshot = asking.poll()
+        if not asking.done:
+            if snapshot is not None and snapshot.depth:
+                self.hint_text = f"Hint: looking {explain.plural(snapshot.depth, 'move')} ahead..."
+            return
+        self.hint_asking = None
+        result = asking.answer
+        if result is None:
+            self.hint_text = f"No hint: {asking.error}"
+        elif self.hint_state == self.session.state:
+            self.show_hint(result)
+
+    def show_hint(self, result: SearchResult) -> None:
+        """The hint found: its move marked on the board, its advice in words."""
+        self.hint_move = result.move
+        advice = explain.hint_text(self.session.game, self.session.state, result, result.info.get("alternatives"))
+        self.hint_text = "Hint: " + advice
+        self.say("Hint: " + advice.replace("\n", " "))
 
     def computer_move(self, animating: bool) -> Move | None:
         """On the computer's turn: start its search, and once its move has arrived, the stones have landed
@@ -431,13 +459,21 @@ class MatchController:
         return ""
 
     def hint(self) -> bool:
-        """Start the hint's search; False (and a notice) when there can be none now."""
+        """Start the hint; False (and a notice) when there can be none now.  The default helper (Settings'
+        ``hint_helper: best``) is the analysis of the position for the thinking time: the hint names its best
+        move and value, the ones the analysis panel shows (the panel's own analysis when it has this position);
+        ``quick`` is the hint engine's ranked search (``game.hint_search``), weaker and quicker."""
         session = self.session
         if session.is_over or not session.is_human_turn:
             self.say("A hint is for a human's turn.")
             return False
-        if self.hint_worker is not None:
+        if self.hint_worker is not None or self.hint_asking is not None:
             return False
+        if self.hint_helper() == "best":
+            self.hint_asking = Asking(self.analyses, session.state, self.think_time(None))
+            self.hint_state = session.state
+            self.hint_text = "Hint: looking for the best move..."
+            return True
         try:
             engine = registry.make_engine(session.game, self.settings.engine_spec(session.game, "hint"))
         except (EngineError, ValueError) as error:
@@ -448,6 +484,13 @@ class MatchController:
         self.hint_worker.start()
         self.hint_text = "Hint: looking for a good move..."
         return True
+
+    def hint_helper(self) -> str:
+        """Settings' ``hint_helper``: ``best`` (the analysis) or ``quick`` (the hint engine's ranked search)."""
+        try:
+            return str(self.settings.get("hint_helper"))
+        except (KeyError, ValueError):  # settings without the choice: the default
+            return "best"
 
     def undo(self) -> int:
         """Take moves back by the session's rule; the number taken back.  Pauses computers-only play."""

@@ -31,7 +31,7 @@ import time
 from typing import Any, Hashable
 
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
-from ai.calibration import expect, has_seeds
+from ai.calibration import Expectation, expect, has_seeds
 from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
 from ai.analysis.exact import PROVER_SEEDS, SOLVER_EMPTIES, SOLVER_NODES, prover_for, solver_for, usable_tables
 from ai.analysis.model import MoveValue, Snapshot, ranked
@@ -54,6 +54,18 @@ iteration of the search took, shared among the moves left)."""
 FIXED_PROVER_SEEDS = 16
 """Kalah, in a depth-limited analysis (no clock): the prover runs to its end on moves that leave at most this
 many seeds on the board (a few milliseconds each), and not beyond."""
+
+
+EXPECT_CLIP = 1000.0
+"""A heuristic score is passed to ``ai.calibration.expect`` within +-this (far past any curve's certainty)."""
+
+
+def expected(game: Game, state: State, score: float, proven: bool, exact: bool) -> Expectation:
+    """``ai.calibration.expect``, with a huge heuristic score (an evaluator's near-win) clipped first: the
+    curves' logistic overflows on it."""
+    if not proven and abs(score) < HEURISTIC_BOUND:
+        score = max(-EXPECT_CLIP, min(EXPECT_CLIP, score))
+    return expect(game, state, score, proven, exact)
 
 
 class _Entry:
@@ -85,7 +97,7 @@ class _Entry:
 
     def value(self, game: Game, state: State) -> MoveValue:
         scored = not math.isnan(self.score)
-        expectation = expect(game, state, self.score, self.proven, self.exact) if scored else None
+        expectation = expected(game, state, self.score, self.proven, self.exact) if scored else None
         return MoveValue(self.move, self.score + 0.0, self.proven, self.depth, self.exact, self.source, expectation)
 
 

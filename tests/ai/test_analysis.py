@@ -1,4 +1,4 @@
-"""The analysis model (game/analysis.py): every move's value agrees with an independent exact or plain search,
+"""The analysis model (ai/analysis/): every move's value agrees with an independent exact or plain search,
 moves come best first, proven marks are right, the words never show a raw score, and cancel stops it.
 
 Kalah endgame tables are built small (4 pits, up to 8 seeds) in a temporary folder; the exact reference is a
@@ -19,10 +19,12 @@ from ai.cave_endgame import EndgameSolver
 from ai.evaluators import HEURISTIC_BOUND, WIN, get_evaluator
 from ai.minimax import minimax_value
 from ai.solver import SolverEngine
-from game.analysis import (
-    Analysis, AnalysisEngine, MoveValue, Snapshot, how_words, proven_score, table_value, value_words,
-)
-from game.evaluation_graph import EvaluationHistory, Point, graph_value, position_value
+from ai.analysis import Analysis, AnalysisEngine, EvaluationHistory, MoveValue, Point, Snapshot, position_value
+from ai.evaluators import proven_score
+from ai.tables import table_value
+from game.analysis import worded
+from game.analysis_words import how_words, value_words
+from game.evaluation_graph import graph_value
 from rules import get_game
 from rules.magnetic_cave import FULL
 from tests import registered
@@ -92,11 +94,12 @@ def move_margin(game, exact, state, move):
 
 
 def run(game, state, **options) -> Snapshot:
+    """The analysis to its end, worded as the screens show it (``game.analysis.worded``)."""
     analysis = Analysis(game, state, **options)
     assert analysis.wait(WAIT), "the analysis did not end"
     snapshot = analysis.poll()
     assert snapshot is not None and snapshot.finished and snapshot.working is None
-    return snapshot
+    return worded(game, state, snapshot)
 
 
 def assert_best_first(snapshot: Snapshot) -> None:
@@ -442,7 +445,7 @@ def test_a_search_that_sees_a_forced_win_marks_it_proven(name, exhaustive, words
     engine = AnalysisEngine(game, max_depth=4)
     engine._search_engine = FixedSearch(-(WIN + (3 if name == "oware" else 1)), exhaustive)  # the opponent loses
     result = engine.search(game.initial_state(), Limits(depth=4))
-    snapshot = result.info["snapshot"]
+    snapshot = worded(game, game.initial_state(), result.info["snapshot"])
     assert snapshot.finished
     for value in snapshot.moves:
         assert value.proven and value.exact == exact and value.words == words and value.source == "search"
@@ -455,7 +458,7 @@ def test_a_heuristic_score_is_never_proven(no_tables):
     game = get_game("hus")
     engine = AnalysisEngine(game, max_depth=3)
     engine._search_engine = FixedSearch(HEURISTIC_BOUND - 1)
-    snapshot = engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"]
+    snapshot = worded(game, game.initial_state(), engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"])
     assert snapshot.depth == 3
     assert all(not value.proven and value.words.startswith("about -") for value in snapshot.moves)
 
@@ -491,19 +494,8 @@ def test_evaluation_history_fills_in_a_thread_and_stops(no_tables):
     assert not fresh.filling and fresh.missing(positions), "stop ends the filling, a search cut short is no value"
 
 
-def test_game_analysis_offers_every_word_helper():
-    """The panel imports the words from ``game.analysis``: everything public in ``game.analysis_words`` is there."""
-    import game.analysis
-    import game.analysis_words
-
-    public = {name for name in vars(game.analysis_words) if not name.startswith("_")} - {
-        "annotations", "math", "TYPE_CHECKING", "HEURISTIC_BOUND", "WIN", "as_margin", "is_cave", "Game"}
-    assert public <= set(game.analysis.__all__), public - set(game.analysis.__all__)
-    assert all(hasattr(game.analysis, name) for name in game.analysis.__all__)
-
-
 def test_a_value_recorded_while_the_history_fills_is_kept(no_tables, monkeypatch):
-    import game.evaluation_graph as graph
+    import ai.analysis.position as graph
 
     game = get_game("kalah", pits=3, seeds=2)
     state = game.initial_state()
