@@ -107,11 +107,12 @@ class Shelf:
                 return analysis
         return None
 
-    def take(self, state: State, seconds: float | None = None) -> Analysis:
-        """The analysis of ``state`` already under way when it goes at least as far, else a new one."""
-        analysis = self.find(state, seconds)
+    def take(self, state: State, seconds: float | None = None, depth: int | None = None) -> Analysis:
+        """The analysis of ``state`` already under way when it goes at least as far, else a new one (``depth``:
+        a new one to that depth, deterministic, never shared)."""
+        analysis = self.find(state, seconds) if depth is None else None
         if analysis is None:
-            analysis = Analysis(self.game, state, seconds)
+            analysis = Analysis(self.game, state, seconds, depth=depth)
             self._analyses = self._analyses[-(self.keep - 1):] + [analysis] if self.keep > 1 else [analysis]
         self._held[id(analysis)] = self._held.get(id(analysis), 0) + 1
         return analysis
@@ -167,11 +168,12 @@ class Asking:
     It takes the analysis of ``state`` from ``shelf`` (the panel's, when it already analyses the position for
     at least as long; else a new one of ``seconds``) and is answered once that analysis has run ``seconds`` (or
     finished): ``poll`` then gives the ``advice``, whose move and value are the snapshot's best, the same objects
-    the panel shows.  ``cancel`` lets go of the analysis."""
+    the panel shows.  ``cancel`` lets go of the analysis.  With ``depth`` (and ``seconds`` None) the question is
+    deterministic: the advice of a new analysis to that depth (the tests')."""
 
-    def __init__(self, shelf: Shelf, state: State, seconds: float) -> None:
+    def __init__(self, shelf: Shelf, state: State, seconds: float | None, depth: int | None = None) -> None:
         self.shelf, self.state, self.seconds = shelf, state, seconds
-        self.analysis: Analysis | None = shelf.take(state, seconds)
+        self.analysis: Analysis | None = shelf.take(state, seconds, depth)
         self.snapshot: Snapshot | None = None
         self.answer: SearchResult | None = None
         self.error: str | None = None
@@ -179,6 +181,15 @@ class Asking:
     @property
     def done(self) -> bool:
         return self.analysis is None
+
+    def wait(self, timeout: float) -> SearchResult | None:
+        """Block until answered (not for a window's thread): the advice, or None (``error`` says why)."""
+        deadline = time.monotonic() + timeout
+        while not self.done and time.monotonic() < deadline:
+            if self.analysis is not None:
+                self.analysis.wait(min(0.05, max(0.0, deadline - time.monotonic())))
+            self.poll()
+        return self.answer
 
     def poll(self) -> Snapshot | None:
         """The analysis so far (never blocks); once it has run long enough, ``answer`` is set (or ``error``)."""
@@ -189,7 +200,8 @@ class Asking:
         if snapshot is not None:
             self.snapshot = snapshot
         searched = snapshot is not None and (snapshot.depth > 0 or all(value.scored for value in snapshot.moves))
-        if snapshot is None or not (snapshot.finished or (searched and analysis.elapsed >= self.seconds)):
+        long_enough = self.seconds is not None and searched and analysis.elapsed >= self.seconds
+        if snapshot is None or not (snapshot.finished or long_enough):
             return snapshot
         self.answer = advice(self.shelf.game, self.state, snapshot)
         if self.answer is None:
