@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, Union
 
 from ai import registry
-from ai.analysis import Asking, Shelf
+from ai.analysis import Asking, Shelf, advice
 from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import explain
@@ -371,6 +371,18 @@ class MatchController:
         self.hint_text = "Hint: " + advice
         self.say("Hint: " + advice.replace("\n", " "))
 
+    def judged(self, state: State, result: SearchResult) -> SearchResult:
+        """The computer's move as the analysis of ``state`` values it, when the screen's analyses have one at
+        least as deep as the computer's own search (so its explanation and the panel say the same), else its
+        own search's result."""
+        snapshot = self.analyses.latest(state)
+        if snapshot is None or result.move is None:
+            return result
+        judged = advice(self.session.game, state, snapshot, result.move)
+        if judged is None or not (judged.exhaustive or judged.depth >= result.depth):
+            return result
+        return judged
+
     def computer_move(self, animating: bool) -> Move | None:
         """On the computer's turn: start its search, and once its move has arrived, the stones have landed
         and the gap has passed, the move to play now (None meanwhile).  The computer starts thinking while
@@ -386,6 +398,7 @@ class MatchController:
                 move, self.pending_move = self.pending_move, None
                 if self._computer_result is not None and self._computer_result[1].move == move:
                     state, result = self._computer_result
+                    result = self.judged(state, result)
                     who = self.computer_name(session.game.to_move(state))
                     text = explain.reasoning_text(session.game, state, result, who)
                     self._reasonings = self._reasonings[-2:] + [(len(session.states), text)]

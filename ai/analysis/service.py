@@ -100,6 +100,12 @@ class Shelf:
         self._held: dict[int, int] = {}
         self._analyses: list[Analysis] = []
 
+    def latest(self, state: State) -> Snapshot | None:
+        """The deepest snapshot of ``state`` any analysis on the shelf has given (None: none)."""
+        found = [analysis.poll() for analysis in self._analyses if analysis.state == state]
+        snapshots = [snapshot for snapshot in found if snapshot is not None]
+        return max(snapshots, key=lambda snapshot: snapshot.depth, default=None)
+
     def find(self, state: State, seconds: float | None) -> Analysis | None:
         """An analysis of ``state`` that, left to run, is at least one of ``seconds`` (None: unlimited)."""
         for analysis in reversed(self._analyses):
@@ -145,14 +151,16 @@ def analyse(game: Game, state: State, limits: Limits, cancel: CancelToken | None
     return snapshot
 
 
-def advice(game: Game, state: State, snapshot: Snapshot) -> SearchResult | None:
-    """The hint read from an analysis: its best move and that move's value, as a ``SearchResult`` (its ``info``:
-    ``snapshot``, ``value`` (the ``MoveValue``), ``alternatives`` (the other moves' scores), and when the value is
-    exact, ``proven``, ``value`` the margin, ``source``).  None when nothing is scored yet."""
-    best = snapshot.best
+def advice(game: Game, state: State, snapshot: Snapshot, move: Move | None = None) -> SearchResult | None:
+    """The hint read from an analysis: its best move (or ``move``) and that move's value, as a ``SearchResult``
+    (its ``info``: ``snapshot``, ``move_value`` (the ``MoveValue``), ``alternatives`` (the other moves' scores),
+    ``expectation``, ``source``, and when the value is exact, ``proven`` and ``value`` the margin).  None when
+    that move is not scored yet."""
+    best = snapshot.best if move is None else snapshot.of(move)
     if best is None or not best.scored:
         return None
-    alternatives: dict[Move, float] = {value.move: value.score for value in snapshot.moves[1:] if value.scored}
+    alternatives: dict[Move, float] = {value.move: value.score for value in snapshot.moves
+                                       if value.scored and value.move != best.move}
     info: dict = {"snapshot": snapshot, "move_value": best, "alternatives": alternatives, "source": best.source,
                   "expectation": best.expectation}
     if best.settled:

@@ -150,3 +150,26 @@ def test_the_quick_helper_stays_a_settings_choice() -> None:
     assert controller.hint_worker.wait(WAIT)
     controller.poll()
     assert controller.hint_move in game.legal_moves(game.initial_state())
+
+
+def test_the_computers_explanation_reads_the_analysis_of_the_position_it_moved_from() -> None:
+    """When the screen's analyses hold the position the computer moved from, at least as deep as its own search,
+    its explanation is the analysis's value of the move it played (the panel's); else its own search's."""
+    from ai.base import SearchResult
+
+    game = rules.get_game("kalah", pits=3, seeds=2)
+    controller = MatchController(Session.new(game, (Seat(), Seat())), Settings("best"), None, None)
+    state = controller.session.state
+    own = SearchResult(game.legal_moves(state)[-1], 1.25, 1)
+    assert controller.judged(state, own) is own  # nothing analysed yet
+    analysis = controller.analyses.take(state)
+    assert analysis.wait(WAIT)
+    snapshot = analysis.poll()
+    assert snapshot is not None
+    judged = controller.judged(state, own)
+    value = snapshot.of(own.move)
+    assert judged.move == own.move and value is not None and judged.score == value.score
+    assert judged.info["move_value"] == value
+    deeper = SearchResult(own.move, 1.25, 99)
+    assert controller.judged(state, deeper) is deeper or value.settled
+    controller.analyses.drop(analysis)
