@@ -106,6 +106,11 @@ class Shelf:
         snapshots = [snapshot for snapshot in found if snapshot is not None]
         return max(snapshots, key=lambda snapshot: snapshot.depth, default=None)
 
+    def snapshots(self) -> list[tuple[State, Snapshot]]:
+        """Every analysis on the shelf that has said something: (its position, its latest snapshot)."""
+        found = [(analysis.state, analysis.poll()) for analysis in self._analyses]
+        return [(state, snapshot) for state, snapshot in found if snapshot is not None]
+
     def find(self, state: State, seconds: float | None) -> Analysis | None:
         """An analysis of ``state`` that, left to run, is at least one of ``seconds`` (None: unlimited)."""
         for analysis in reversed(self._analyses):

@@ -82,18 +82,28 @@ class AnalysisFeed:
         self._asked = ()
 
     def poll(self) -> Snapshot | None:
-        """The latest snapshot of the analysis (kept once seen), its best value recorded for the graph."""
+        """The latest snapshot of the analysis (kept once seen), its best value recorded for the graph, as the
+        best values of the shelf's other analyses (the hint's) are."""
+        for state, other in self.shelf.snapshots():
+            self._record(state, other)
         if self.analysis is None or self.state is None:
             return self.snapshot
         snapshot = self.analysis.poll()
         if snapshot is not None and snapshot is not self._raw:
             self._raw = snapshot
             self.snapshot = snapshot = worded(self.game, self.state, snapshot)
-            best = snapshot.best
-            if best is not None and best.score == best.score:  # nan: not scored yet
-                point = Point(self.south_view(self.state, best.score), best.proven)
-                self.analysed[self.state] = point, snapshot.depth
+            self._record(self.state, snapshot)
         return self.snapshot
+
+    def _record(self, state: State, snapshot: Snapshot) -> None:
+        """An analysis's best value as ``state``'s point on the graph, unless a deeper one is known."""
+        best = snapshot.best
+        if best is None or not best.scored:
+            return
+        known = self.analysed.get(state)
+        if known is not None and (known[0].proven, known[1]) > (best.proven, snapshot.depth):
+            return
+        self.analysed[state] = Point(self.south_view(state, best.score), best.proven), snapshot.depth
 
     # -- the graph --------------------------------------------------------------------------------------------
     def south_view(self, state: State, score: float) -> float:

@@ -173,3 +173,21 @@ def test_the_computers_explanation_reads_the_analysis_of_the_position_it_moved_f
     deeper = SearchResult(own.move, 1.25, 99)
     assert controller.judged(state, deeper) is deeper or value.settled
     controller.analyses.drop(analysis)
+
+
+def test_the_evaluation_graph_takes_the_hints_analysis_as_the_positions_value() -> None:
+    from game.views.analysis_feed import AnalysisFeed
+
+    game = rules.get_game("kalah", pits=3, seeds=2)
+    controller = MatchController(Session.new(game, (Seat(), Seat())), Settings("best"), None, None)
+    state = controller.session.state
+    feed = AnalysisFeed(game, shelf=controller.analyses)
+    assert feed.value(state) is None
+    assert controller.hint()
+    asking = controller.hint_asking
+    assert asking is not None and asking.wait(WAIT) is not None
+    feed.poll()
+    best = asking.answer
+    assert best is not None
+    point = feed.value(state)
+    assert point is not None and point.score == best.score  # South is to move: South's view is the mover's
