@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, Union
 
 from ai import registry
-from ai.analysis import Asking, Shelf, advice
+from ai.analysis import Asking, Shelf, judged
 from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import explain
@@ -372,16 +372,8 @@ class MatchController:
         self.say("Hint: " + advice.replace("\n", " "))
 
     def judged(self, state: State, result: SearchResult) -> SearchResult:
-        """The computer's move as the analysis of ``state`` values it, when the screen's analyses have one at
-        least as deep as the computer's own search (so its explanation and the panel say the same), else its
-        own search's result."""
-        snapshot = self.analyses.latest(state)
-        if snapshot is None or result.move is None:
-            return result
-        judged = advice(self.session.game, state, snapshot, result.move)
-        if judged is None or not (judged.exhaustive or judged.depth >= result.depth):
-            return result
-        return judged
+        """The computer's move as the screen's analyses value it (``ai.analysis.judged``)."""
+        return judged(self.session.game, state, result, self.analyses.latest(state))
 
     def computer_move(self, animating: bool) -> Move | None:
         """On the computer's turn: start its search, and once its move has arrived, the stones have landed
@@ -499,10 +491,10 @@ class MatchController:
         return True
 
     def hint_helper(self) -> str:
-        """Settings' ``hint_helper``: ``best`` (the analysis) or ``quick`` (the hint engine's ranked search)."""
+        """Settings' ``hint_helper``: ``best`` (the analysis, also when the settings lack it) or ``quick``."""
         try:
             return str(self.settings.get("hint_helper"))
-        except (KeyError, ValueError):  # settings without the choice: the default
+        except (KeyError, ValueError):
             return "best"
 
     def undo(self) -> int:

@@ -13,8 +13,9 @@ The public API:
 * ``Analysis(game, state, seconds=None)``: the same in a background thread (``poll``, ``cancel``, ``wait``);
   ``Shelf(game)`` shares the analyses of one game between their readers (``take``, ``drop``), and
   ``Asking(shelf, state, seconds)`` is the hint's question to it.
-* ``advice(game, state, snapshot) -> SearchResult | None``: the hint read from a snapshot (its best move and
-  value).
+* ``advice(game, state, snapshot, move=None) -> SearchResult | None``: the hint read from a snapshot (its best
+  move, or ``move``, and that value); ``judged(game, state, result, snapshot)``: an engine's move as the
+  analysis values it (the computer's explanation).
 * ``Snapshot`` (``moves`` best first, ``best``, ``value``, ``of(move)``, ``depth``, ``finished``) and
   ``MoveValue`` (``move``, ``score``, ``proven``, ``exact``, ``depth``, ``source``, ``expectation``: an
   ``ai.calibration.Expectation``).
@@ -28,11 +29,11 @@ from ai.analysis.engine import FIXED_PROVER_SEEDS, MAX_PLIES, SEARCH_MEMORY, Ana
 from ai.analysis.exact import PROVER_SEEDS, SOLVER_EMPTIES, SOLVER_NODES, prover_for, solver_for, usable_tables
 from ai.analysis.model import SOURCES, MoveValue, Snapshot
 from ai.analysis.position import POSITION_SECONDS, SCALED_ENGINES, EvaluationHistory, Point, position_value
-from ai.analysis.service import Analysis, Asking, Shelf, advice, analyse
+from ai.analysis.service import Analysis, Asking, Shelf, advice, analyse, judged
 
 __all__ = [
     "Analysis", "AnalysisEngine", "Asking", "EvaluationHistory", "MoveValue", "Point", "Shelf", "Snapshot",
-    "advice", "analyse", "position_value", "prover_for", "solver_for", "usable_tables",
+    "advice", "analyse", "judged", "position_value", "prover_for", "solver_for", "usable_tables",
     "FIXED_PROVER_SEEDS", "MAX_PLIES", "POSITION_SECONDS", "PROVER_SEEDS", "SCALED_ENGINES", "SEARCH_MEMORY",
     "SOLVER_EMPTIES", "SOLVER_NODES", "SOURCES",
 ]

@@ -226,3 +226,15 @@ class Asking:
         if self.analysis is not None:
             self.shelf.drop(self.analysis)
             self.analysis = None
+
+
+def judged(game: Game, state: State, result: SearchResult, snapshot: Snapshot | None) -> SearchResult:
+    """An engine's own search of ``state`` (the computer's move) as the analysis ``snapshot`` values its move,
+    when the analysis is at least as deep (or exact), so the computer's explanation and the panel say the same;
+    else ``result`` itself."""
+    if snapshot is None or result.move is None:
+        return result
+    found = advice(game, state, snapshot, result.move)
+    if found is None or not (found.exhaustive or found.depth >= result.depth):
+        return result
+    return found
