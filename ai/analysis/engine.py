@@ -33,14 +33,13 @@ from typing import Any, Hashable
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
 from ai.calibration import Expectation, expect, has_seeds
 from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
-from ai.analysis.exact import PROVER_SEEDS, SOLVER_EMPTIES, SOLVER_NODES, prover_for, solver_for, usable_tables
+from ai.analysis.exact import SOLVER_NODES, prover_for, solver_for, usable_tables
 from ai.analysis.model import MoveValue, Snapshot, ranked
 from ai.search import PVSEngine, use_tables
 from ai.tables import table_value
 from rules import Game, Move, State
 
-__all__ = ["AnalysisEngine", "SEARCH_MEMORY", "MAX_PLIES", "PROVER_SEEDS", "SOLVER_EMPTIES", "SOLVER_NODES",
-           "FIXED_PROVER_SEEDS"]
+__all__ = ["AnalysisEngine", "SEARCH_MEMORY", "MAX_PLIES", "FIXED_PROVER_SEEDS"]
 
 SEARCH_MEMORY = 64.0
 """MB of transposition table for the analysis's search."""
