@@ -90,29 +90,33 @@ class Analysis:
 
 
 class Shelf:
-    """The analyses of one game's positions under way or done, shared: the panel and the hint that ask about the
-    same position get the same ``Analysis``.  ``take`` counts a reader in, ``drop`` counts it out; an analysis
-    no one reads any more is cancelled (its snapshot stays on the shelf while it is the latest one)."""
+    """The analyses of one game's positions, shared: the panel and the hint that ask about the same position get
+    the same ``Analysis``.  ``take`` counts a reader in, ``drop`` counts it out; the last reader out cancels the
+    analysis and the shelf keeps only its last snapshot (the ``keep`` latest ones: an analysis's search table is
+    large, a snapshot small), so the graph can still show what it found."""
 
-    def __init__(self, game: Game, keep: int = 4) -> None:
+    def __init__(self, game: Game, keep: int = 8) -> None:
         self.game = game
         self.keep = keep
         self._held: dict[int, int] = {}
         self._analyses: list[Analysis] = []
-
-    def latest(self, state: State) -> Snapshot | None:
-        """The deepest snapshot of ``state`` any analysis on the shelf has given (None: none)."""
-        found = [analysis.poll() for analysis in self._analyses if analysis.state == state]
-        snapshots = [snapshot for snapshot in found if snapshot is not None]
-        return max(snapshots, key=lambda snapshot: snapshot.depth, default=None)
+        """The analyses someone reads."""
+        self._said: list[tuple[State, Snapshot]] = []
+        """The last snapshots of the analyses no one reads any more, oldest first."""
 
     def snapshots(self) -> list[tuple[State, Snapshot]]:
-        """Every analysis on the shelf that has said something: (its position, its latest snapshot)."""
+        """What the analyses have said: (position, latest snapshot), the ones done with first."""
         found = [(analysis.state, analysis.poll()) for analysis in self._analyses]
-        return [(state, snapshot) for state, snapshot in found if snapshot is not None]
+        return self._said + [(state, snapshot) for state, snapshot in found if snapshot is not None]
+
+    def latest(self, state: State) -> Snapshot | None:
+        """The deepest snapshot of ``state`` the shelf has (None: none)."""
+        snapshots = [snapshot for position, snapshot in self.snapshots() if position == state]
+        return max(snapshots, key=lambda snapshot: snapshot.depth, default=None)
 
     def find(self, state: State, seconds: float | None) -> Analysis | None:
-        """An analysis of ``state`` that, left to run, is at least one of ``seconds`` (None: unlimited)."""
+        """An analysis of ``state`` being read that, left to run, goes at least as far as one of ``seconds``
+        (None: unlimited)."""
         for analysis in reversed(self._analyses):
             if analysis.state == state and analysis.covers(seconds):
                 return analysis
@@ -124,24 +128,29 @@ class Shelf:
         analysis = self.find(state, seconds) if depth is None else None
         if analysis is None:
             analysis = Analysis(self.game, state, seconds, depth=depth)
-            self._analyses = self._analyses[-(self.keep - 1):] + [analysis] if self.keep > 1 else [analysis]
+            self._analyses.append(analysis)
         self._held[id(analysis)] = self._held.get(id(analysis), 0) + 1
         return analysis
 
     def drop(self, analysis: Analysis) -> None:
-        """One reader is done with ``analysis``; the last one out cancels it."""
+        """One reader is done with ``analysis``; the last one out cancels it (its last snapshot stays)."""
         count = self._held.get(id(analysis), 0) - 1
         if count > 0:
             self._held[id(analysis)] = count
             return
         self._held.pop(id(analysis), None)
         analysis.cancel()
+        if analysis in self._analyses:
+            self._analyses.remove(analysis)
+            snapshot = analysis.poll()
+            if snapshot is not None:
+                self._said = self._said[-(self.keep - 1):] + [(analysis.state, snapshot)] if self.keep > 1 else []
 
     def clear(self) -> None:
-        """Cancel every analysis on the shelf."""
+        """Cancel every analysis on the shelf and forget what they said."""
         for analysis in self._analyses:
             analysis.cancel()
-        self._analyses, self._held = [], {}
+        self._analyses, self._held, self._said = [], {}, []
 
 
 def analyse(game: Game, state: State, limits: Limits, cancel: CancelToken | None = None,

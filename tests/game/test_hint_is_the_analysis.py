@@ -24,8 +24,8 @@ from game.savegame import Seat
 from game.session import Session
 from tests import registered
 
-POSITIONS = {"magnetic-cave": 150}
-"""Positions per game (200 unless named here: the cave's endgame solver costs most per position)."""
+POSITIONS = {"hus": 150, "magnetic-cave": 150}
+"""Positions per game (200 unless named here: the cave's endgame solver and Hus's long sowings cost most)."""
 DEPTHS = {"magnetic-cave": 2}
 """The analysis's depth per game (3 unless named here)."""
 WAIT = 60.0
