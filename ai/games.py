@@ -43,6 +43,9 @@ class GameSupport:
     prover: str = ""
     """``module:class`` of an exact prover the analysis tries on moves near the end (``reaches``, ``prover`` in
     ``ai/analysis/exact.py``); empty: none."""
+    symmetry: str = ""
+    """``module:function`` giving a position's key up to the rules' symmetries (``ai/analysis/symmetry.py``), so
+    the analysis values mirror-image moves once and names them equal; empty: ``Game.key``."""
 
     def seconds(self, first_move: bool = False) -> float:
         """The time per move under this game's rule (the first move's own time when it has one)."""
@@ -84,6 +87,7 @@ _SUPPORT: dict[str, GameSupport] = {
             seconds_per_move=CAVE_TIME_LIMIT,
             time_limit=CAVE_TIME_LIMIT,
             solver="ai.analysis.exact:CaveEndgame",
+            symmetry="ai.analysis.symmetry:cave_key",
         ),
         # Solitaire Mancala is a puzzle: its engines are the single-agent searches, which need nothing here.
         GameSupport("solitaire"),

@@ -14,7 +14,8 @@ Window-free; the model, in the order it works on a position:
    shared by all of them; the compiled core when built) from the position it leads to, all moves to the same
    horizon, one ply deeper per iteration.  A score beyond ``HEURISTIC_BOUND`` is a proven win or loss (its
    margin *at least* the one shown until the search is exhaustive); an exhaustive result is exact.  Moves
-   that lead to the same position (``game.key``) are searched once and share the value.
+   that lead to the same position (``game.key``), or to mirror images where the game registers its symmetries
+   (``GameSupport.symmetry``: the cave's), are searched once and share the value.
 
 With a time limit (or none at all: until cancelled) the exact helpers get as much time as the search has had;
 with only a depth limit (``Limits(depth=d)``, the tests' and the review's deterministic mode) they run by rounds,
@@ -30,6 +31,7 @@ import math
 import time
 from typing import Any, Hashable
 
+from ai import games
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
 from ai.calibration import Expectation, expect, has_seeds
 from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
@@ -172,12 +174,15 @@ class _AnalysisRun:
         game = self.game = engine.game
         self.mover = game.to_move(state)
         self.entries = []
+        symmetry = games.support(game).symmetry
+        key = games.load(symmetry) if symmetry else game.key
         for index, move in enumerate(game.legal_moves(state)):
             child = game.apply(state, move)
-            self.entries.append(_Entry(move, child, game.key(child), index))
+            self.entries.append(_Entry(move, child, key(child), index))
         leaders: dict[Hashable, _Entry] = {}
         self.twins: list[tuple[_Entry, _Entry]] = []
-        """(a move, the earlier move to the same position): valued once, equal by construction."""
+        """(a move, the earlier move to the same position, or its mirror image where the game registers its
+        symmetries): valued once, equal by construction."""
         for entry in self.entries:
             leader = leaders.setdefault(entry.key, entry)
             if leader is not entry:

@@ -508,3 +508,37 @@ def test_a_value_recorded_while_the_history_fills_is_kept(no_tables, monkeypatch
     monkeypatch.setattr(graph, "position_value", quick_value)
     assert history.fill([state]) == 1
     assert history.value(state) == Point(7.0, False)
+
+
+def test_mirror_image_moves_in_the_cave_are_valued_once_and_named_equal(no_tables):
+    """The cave's rules are symmetric under mirroring columns and rows: at the start its 16 moves are 4 classes
+    of 4 mirror images, each class one value; the mirrors map legal moves and results onto each other."""
+    from ai.analysis import analyse
+    from ai.analysis.symmetry import cave_key, mirror_columns, mirror_rows
+    from rules.magnetic_cave import CaveState
+
+    game = get_game("magnetic-cave")
+    state = game.initial_state()
+    snapshot = analyse(game, state, Limits(depth=3))
+    classes: dict = {}
+    for value in snapshot.moves:
+        classes.setdefault(cave_key(game.apply(state, value.move)), set()).add(value.score)
+    assert len(classes) == 4 and all(len(scores) == 1 for scores in classes.values()), classes
+    rng = random.Random(5)
+    for _ in range(100):
+        position = game.initial_state()
+        for _ in range(rng.randrange(0, 40)):
+            if game.is_terminal(position):
+                break
+            position = game.apply(position, rng.choice(game.legal_moves(position)))
+        for mirror in (mirror_columns, mirror_rows):
+            image = CaveState(mirror(position.black), mirror(position.white), position.to_move, position.winner)
+            cell = {move: mirror(1 << move).bit_length() - 1 for move in game.legal_moves(position)}
+            assert sorted(game.legal_moves(image)) == sorted(cell.values())
+            for move in game.legal_moves(position)[:4]:
+                after, mirrored = game.apply(position, move), game.apply(image, cell[move])
+                assert (mirror(after.black), mirror(after.white), after.winner) == (
+                    mirrored.black, mirrored.white, mirrored.winner)
+        assert cave_key(position) == cave_key(CaveState(mirror_rows(mirror_columns(position.black)),
+                                                         mirror_rows(mirror_columns(position.white)),
+                                                         position.to_move, position.winner))
