@@ -206,20 +206,21 @@ class _AnalysisRun:
         return [entry for entry in self.leaders if not entry.settled]
 
     def run(self, max_depth: int) -> SearchResult:
+        """The analysis, iteration by iteration.  The first iteration (each move searched one ply, a moment's
+        work) is always completed unless cancelled, even past the deadline (its solver round before it then
+        stops at the deadline), so every analysis has a value for every move."""
         self._exact_at_once()
         self._publish()
         try:
             depth = 1
-            while self.open and depth < max_depth and not self.cancel.expired():
+            while self.open and depth < max_depth and not (
+                    self.cancel.is_cancelled if depth == 1 else self.cancel.expired()):
                 depth += 1  # the first iteration searches each child one ply: two plies from the position
-                if not self.clocked or self.solving <= self.searching:
-                    solving_started = time.perf_counter()
-                    self._solve_round()
-                    self.solving += time.perf_counter() - solving_started
-                    if not self.open:
-                        break
+                first = depth == 2
+                if not self._solver_turn(first):
+                    break
                 iteration_started = time.perf_counter()
-                if not self._iterate(depth):
+                if not self._iterate(depth, first):
                     break
                 iteration_seconds = time.perf_counter() - iteration_started
                 self.searching += iteration_seconds
@@ -232,6 +233,20 @@ class _AnalysisRun:
         except SearchAborted:
             pass
         return self._result(finished=True)
+
+    def _solver_turn(self, first: bool = False) -> bool:
+        """A round of the solver when its share of the time allows; False when nothing is left open.  ``first``:
+        the deadline passing in it does not end the analysis (the first iteration comes next), a cancel does."""
+        if not self.clocked or self.solving <= self.searching:
+            solving_started = time.perf_counter()
+            try:
+                self._solve_round()
+            except SearchAborted:
+                if not first or self.cancel.is_cancelled:
+                    raise
+            finally:
+                self.solving += time.perf_counter() - solving_started
+        return bool(self.open)
 
     # -- the stages --------------------------------------------------------------------------------------------
     def _exact_at_once(self) -> None:
@@ -268,17 +283,21 @@ class _AnalysisRun:
         if solved:
             self._publish()
 
-    def _iterate(self, depth: int) -> bool:
+    def _iterate(self, depth: int, first: bool = False) -> bool:
         """Search every open move to ``depth`` plies from the position; False when cut short (values kept from
-        the last complete iteration)."""
+        the last complete iteration).  ``first``: the deadline does not cut it short, only a cancel."""
         game, engine = self.game, self.engine.search_engine
         found: list[tuple[_Entry, SearchResult]] = []
         open_entries = self.open
+        token = CancelToken() if first else self.cancel
         for done, entry in enumerate(open_entries):
             if time.perf_counter() - self.published >= PROGRESS_SECONDS:
                 self.working = (depth, done, len(open_entries))
                 self._publish()
-            result = engine.search(entry.child, Limits(depth=depth - 1), self.cancel)
+            if first and self.cancel.is_cancelled:
+                self.working = None
+                return False
+            result = engine.search(entry.child, Limits(depth=depth - 1), token)
             self.nodes += result.nodes
             if not result.exhaustive and result.depth < depth - 1:
                 self.working = None

@@ -542,3 +542,17 @@ def test_mirror_image_moves_in_the_cave_are_valued_once_and_named_equal(no_table
         assert cave_key(position) == cave_key(CaveState(mirror_rows(mirror_columns(position.black)),
                                                          mirror_rows(mirror_columns(position.white)),
                                                          position.to_move, position.winner))
+
+
+@pytest.mark.parametrize("name", registered.two_player())
+def test_even_a_moments_analysis_values_every_move(name, no_tables):
+    """The first iteration is completed past any deadline (only a cancel stops it), so a hint asked with almost
+    no time still names a move and its value."""
+    from ai.analysis import advice, analyse
+
+    game = get_game(name)
+    state = game.initial_state()
+    snapshot = analyse(game, state, Limits(time=1e-6))
+    assert snapshot.depth >= 2 and all(value.scored for value in snapshot.moves)
+    found = advice(game, state, snapshot)
+    assert found is not None and snapshot.best is not None and found.move == snapshot.best.move
