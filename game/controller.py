@@ -352,10 +352,8 @@ class MatchController:
 
     def _poll_hint_analysis(self, asking: Asking) -> None:
         """The hint's analysis: its progress, then its best move and value as the hint."""
-        snapshot = asking.poll()
+        asking.poll()
         if not asking.done:
-            if snapshot is not None and snapshot.depth:
-                self.hint_text = f"Hint: looking {explain.plural(snapshot.depth, 'move')} ahead..."
             return
         self.hint_asking = None
         result = asking.answer
@@ -477,7 +475,7 @@ class MatchController:
         if self.hint_helper() == "best":
             self.hint_asking = Asking(self.analyses, session.state, self.think_time(None))
             self.hint_state = session.state
-            self.hint_text = "Hint: looking for the best move..."
+            self.hint_text = "Hint: thinking..."
             return True
         try:
             engine = registry.make_engine(session.game, self.settings.engine_spec(session.game, "hint"))
