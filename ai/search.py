@@ -37,7 +37,7 @@ import time
 from typing import Any, Hashable, TypeVar
 
 from ai.base import (
-    CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused,
+    CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused, lateness,
 )
 from ai.book import OpeningBook
 from ai.evaluators import Evaluator, evaluator_for, final_score, get_evaluator
@@ -53,9 +53,9 @@ POLL_SECONDS = 0.001
 """Aim for a poll of the clock and the cancel token about this often."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
-SAFETY = (0.02, 0.020)
-"""A search stops this fraction of its time before the deadline, at most this many seconds before: room to
-unwind, answer and be scheduled again on a loaded machine, so the deadline itself is kept."""
+SAFETY_SHARE = 0.02
+"""A search stops at least this share of its time before the deadline (room to unwind and answer); the margin
+is otherwise measured (``ai.base.lateness``: how late recent stops have been), not guessed."""
 
 
 Number = TypeVar("Number", int, float)
@@ -81,7 +81,7 @@ class Budget:
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
 
-    __slots__ = ("started", "deadline", "max_nodes", "max_depth", "cancel", "max_interval", "_last")
+    __slots__ = ("started", "deadline", "due", "max_nodes", "max_depth", "cancel", "max_interval", "_last")
 
     def __init__(
         self,
@@ -94,13 +94,32 @@ class Budget:
     ) -> None:
         limits = limits or Limits()
         self.started = time.perf_counter()
-        seconds = tighter(time_limit, limits.time)
-        self.deadline = None if seconds is None else self.started + seconds - min(SAFETY[0] * seconds, SAFETY[1])
+        self.due = due_instant(limits, cancel, time_limit, self.started)
+        """The move's one deadline: the instant the caller must have its move (``Limits.deadline``, taken when
+        the move was requested; the cancel token's; or the time counted from now), or None."""
+        if self.due is None:
+            self.deadline = None
+        else:
+            seconds = self.due - self.started
+            margin = max(lateness.margin(seconds), SAFETY_SHARE * max(0.0, seconds))
+            self.deadline = self.due - margin
         self.max_nodes = tighter(nodes, limits.nodes)
         self.max_depth = tighter(depth, limits.depth)
         self.cancel = cancel
         self.max_interval = max(1, poll)
         self._last = (0, self.started)
+
+    def limits_left(self) -> Limits:
+        """Limits for a search nested in this one (a fallback, a stage): the same deadline, nothing more."""
+        return Limits(depth=self.max_depth, deadline=self.due)
+
+    def stopped(self, result: SearchResult) -> SearchResult:
+        """Note, for the safety margin, how late a search stopped by the clock returns ``result``; pass it on."""
+        if self.deadline is not None:
+            now = time.perf_counter()
+            if now >= self.deadline:
+                lateness.note(now - self.deadline)
+        return result
 
     @property
     def is_unbounded(self) -> bool:
@@ -134,6 +153,17 @@ class Budget:
         if self.max_nodes is not None:
             interval = max(1, min(interval, self.max_nodes - nodes))
         return interval
+
+
+def due_instant(limits: Limits, cancel: CancelToken | None, time_limit: float | None, start: float) -> float | None:
+    """The earliest of the limits' deadline (or their time from ``start``), the engine's own time from
+    ``start`` and the cancel token's deadline: when the move is due (None: no clock)."""
+    due = limits.deadline_from(start)
+    if time_limit is not None:
+        due = tighter(due, start + time_limit)
+    if cancel is not None and cancel.deadline is not None:
+        due = tighter(due, cancel.deadline)
+    return due
 
 
 def machine_megabytes() -> float:
@@ -305,7 +335,7 @@ class PVSEngine(Engine):
             best = SearchResult(
                 best.move, best.score, best.depth, run.nodes, best.pv, budget.elapsed(), best.exhaustive, best.info
             )
-        return best
+        return budget.stopped(best)
 
     def _cut_short(self, run: Any, depth: int, best: SearchResult | None) -> SearchResult | None:
         """The result when iteration ``depth`` was cut short by the clock, a cancel or the node limit.

@@ -39,7 +39,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Union
 
-from ai.base import CancelToken, Engine, Limits, SearchAborted, SearchResult
+from ai.base import CancelToken, Engine, Limits, SearchAborted, SearchResult, lateness
 from rules import Game, State
 
 
@@ -71,7 +71,9 @@ WorkerMessage = Union[Progress, Finished, Failed]
 _numbers = itertools.count(1)
 
 GRACE = 0.002
-"""Seconds after the deadline the watchdog lets the engine finish (and offer its own, better result)."""
+"""Seconds the watchdog lets the engine finish after the engine's own stop would have returned on time (the
+deadline less the measured lateness, ``ai.base.lateness``): the engine's own result, with its partial
+iteration, is better than the last completed one, but the deadline comes first."""
 
 
 def fallback_result(game: Game, state: State, result: SearchResult | None, elapsed: float = 0.0) -> SearchResult:
@@ -180,8 +182,9 @@ class SearchWorker(Mailbox):
         if self._thread is not None:
             raise RuntimeError("this SearchWorker has already been started; build a new one for a new search")
         self.started_at = time.perf_counter()
-        if self.limits.time is not None:
-            self.token.deadline = self.started_at + self.limits.time
+        # One deadline for the move: the instant it was requested (``Limits.requested``, before the engine was
+        # built) plus its time, or, when the caller did not say, now plus its time.
+        self.token.deadline = self.limits.deadline_from(self.started_at)
         self._thread = threading.Thread(
             target=self._run, name=f"search-{self.engine.name}-{next(_numbers)}", daemon=True
         )
@@ -208,9 +211,14 @@ class SearchWorker(Mailbox):
         self._post(Progress(result, speed))  # dropped once the watchdog has answered
 
     def _watch(self) -> None:
-        """The watchdog: at ``GRACE`` past the deadline, post the last completed iteration if still running."""
+        """The watchdog: shortly before the deadline (by the lateness measured of late, which this thread
+        suffers as well), post the last completed iteration if the engine has not answered."""
         deadline = self.token.deadline
-        if deadline is None or self._done.wait(max(0.0, deadline + GRACE - time.perf_counter())):
+        if deadline is None:
+            return
+        seconds = deadline - (self.started_at or time.perf_counter())
+        wake = deadline - max(0.0, lateness.margin(seconds) - GRACE)
+        if self._done.wait(max(0.0, wake - time.perf_counter())):
             return
         self._answer_now(cancelled=self.token.is_cancelled, note="at_deadline")
         # The answer is given: tell the search to stop too, so an engine that reads only the cancel flag (a time
