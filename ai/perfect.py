@@ -38,7 +38,7 @@ from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused,
 )
 from ai.evaluators import WIN, final_margin, final_score, proven_score
-from ai.search import Budget, PVSEngine, check_memory
+from ai.search import Budget, PVSEngine, check_memory, tables_by
 from rules import Game, State
 
 PROVE_SHARE = 0.5
@@ -105,7 +105,7 @@ class PerfectEngine(Engine):
         if ai.core.module() is None:
             self.why_not = f"the prover needs the compiled core: {ai.core.status().why}"
         else:
-            endgame_tables.tables_for(game)  # loaded (and checked) here, as pvs:tables=true does, not on the clock
+            tables_by(game, by=0.0)  # loading (and checking) starts here, in the background, as for pvs:tables=true
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
@@ -123,7 +123,7 @@ class PerfectEngine(Engine):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
                                 {"proven": True, "value": int(final_margin(game, state, game.to_move(state))),
                                  "source": "rules"})
-        loaded = None if self.why_not else endgame_tables.ensure(game)
+        loaded = None if self.why_not else tables_by(game, True, budget.deadline)  # not past the deadline
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer
@@ -264,7 +264,7 @@ class PerfectEngine(Engine):
         if self.why_not or game.is_terminal(state):
             return None
         budget = Budget(Limits(time=seconds), cancel)
-        loaded = endgame_tables.ensure(game)
+        loaded = tables_by(game, True, budget.deadline)
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer

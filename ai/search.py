@@ -33,7 +33,10 @@ progress reports, the book and the cut-short rule below are shared by both.
 from __future__ import annotations
 
 import os
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Hashable, TypeVar
 
 from ai.base import (
@@ -200,19 +203,52 @@ def new_table(kernel: Any, megabytes: float) -> Any:
     return TranspositionTable(int(megabytes * 1_000_000 / BYTES_PER_ENTRY))
 
 
-def use_tables(kernel: Any, build: bool = False) -> Any | None:
+def use_tables(kernel: Any, build: bool = False, by: float | None = None) -> Any | None:
     """Make a compiled Kalah or Oware kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
     tables, or None when there are none or the kernel cannot use them: the search then runs as without).
-    ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``)."""
-    from ai import tables
-
+    ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``).
+    ``by``: a ``perf_counter`` instant; tables not loaded by then are left loading in the background and this
+    search runs without them (``tables_by``); None waits for them."""
     core = getattr(kernel, "core", None)
     if core is None or not hasattr(core, "use_tables"):
         return None
-    loaded = tables.ensure(kernel.game) if build else tables.tables_for(kernel.game)
+    loaded = tables_by(kernel.game, build, by)
     if loaded is not None:
         core.use_tables(loaded)
     return loaded
+
+
+_loads: dict[tuple, Future] = {}
+_loads_lock = threading.Lock()
+_loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tables-load")
+
+
+def tables_by(game: Game, build: bool = False, by: float | None = None) -> Any | None:
+    """``ai.tables.ensure(game)`` (``build``) or ``tables_for(game)``, loaded in a background thread and waited
+    for until ``by`` at most (None: until loaded).  Loading verifies every layer from disk: about 10 ms on a
+    quiet machine, ten or twenty times that on a busy one, so a move's deadline must not wait on it; a load
+    that is not done in time goes on, and a later search (the next move) uses its tables."""
+    from ai import tables
+
+    folder, variant = tables.directory(), tables.variant_of(game)
+    if folder is None or variant is None or (folder, *variant.cache_key) in tables._cache:
+        return tables.ensure(game) if build else tables.tables_for(game)  # in memory (or none): at once
+    key = (folder, *variant.cache_key, build)
+    with _loads_lock:
+        future = _loads.get(key)
+        if future is None or future.done():
+            future = _loads[key] = _loader.submit(tables.ensure if build else tables.tables_for, game)
+    wait = None if by is None else by - time.perf_counter()
+    if wait is not None and wait <= 0 and not future.done():
+        return None
+    try:
+        return future.result(timeout=wait)
+    except FutureTimeout:
+        return None
+    finally:
+        with _loads_lock:
+            if future.done() and _loads.get(key) is future:
+                del _loads[key]  # a failed load is tried again next time, as ``tables_for`` would
 
 
 def check_two_player(engine: str, game: Game) -> None:
@@ -250,7 +286,7 @@ class PVSEngine(Engine):
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
         self.wants_tables = tables
-        self.tables = use_tables(self.kernel) if tables else None
+        self.tables = use_tables(self.kernel, by=0.0) if tables else None  # loading starts, not awaited
         """The endgame tables the compiled kernel answers from (``ai.tables``), or None.  Looked up again before
         every search: the first search starts building them if needed, and they serve once they are built."""
         self.table = new_table(self.kernel, self.memory)
@@ -296,7 +332,7 @@ class PVSEngine(Engine):
             self.playing = playing
             self.table.clear()
         if self.wants_tables:
-            tables = use_tables(self.kernel, build=True)
+            tables = use_tables(self.kernel, build=True, by=budget.deadline)  # not past the move's deadline
             if tables is not self.tables:  # scores stored without (or with fewer) tables: start afresh
                 self.tables = tables
                 self.table.clear()

@@ -7,6 +7,7 @@ passed: they answer at once, with a legal move, having searched a handful of nod
 """
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -91,6 +92,37 @@ def test_a_tournament_move_gets_its_deadline_from_the_moment_it_is_asked_for(mon
     record = play_game(task)
     assert record.forfeit is None and seen
     assert all(limits.deadline is not None and limits.time == 30.0 for limits in seen)
+
+
+def test_tables_still_loading_at_the_deadline_are_not_waited_for(tmp_path, monkeypatch) -> None:
+    """A table load slower than the move (a busy disk or machine) goes on in the background; the move is played
+    without the tables, at its deadline, with a legal move."""
+    import ai.search
+    from ai import tables
+
+    monkeypatch.setenv(tables.ENV, str(tmp_path))
+    tables.forget()
+    release = threading.Event()
+    asked: list = []
+
+    def slow_load(game):
+        asked.append(game)
+        release.wait(WAIT)  # a load that would take as long as the test allows
+        return None
+
+    monkeypatch.setattr(tables, "ensure", slow_load)
+    monkeypatch.setattr(tables, "tables_for", slow_load)
+    try:
+        game = rules.get_game("oware")
+        state = game.initial_state()
+        engine = registry.make_engine(game, "pvs:time=60,tables=true")
+        result = engine.search(state, Limits.requested(LONG, time.perf_counter() - LONG))
+        assert result.move in game.legal_moves(state)
+        assert asked and not release.is_set()  # the search answered while the load was still blocked
+        assert any(not future.done() for future in ai.search._loads.values())
+    finally:
+        release.set()
+        tables.forget()
 
 
 # -- the margin is measured --------------------------------------------------------------------------------------
