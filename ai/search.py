@@ -84,7 +84,8 @@ class Budget:
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
 
-    __slots__ = ("started", "deadline", "due", "max_nodes", "max_depth", "cancel", "max_interval", "_last")
+    __slots__ = ("started", "deadline", "due", "max_nodes", "max_depth", "cancel", "max_interval", "_last",
+                 "max_gap")
 
     def __init__(
         self,
@@ -111,17 +112,22 @@ class Budget:
         self.cancel = cancel
         self.max_interval = max(1, poll)
         self._last = (0, self.started)
+        self.max_gap = 0.0
+        """The longest time between two polls so far (seconds)."""
 
     def limits_left(self) -> Limits:
         """Limits for a search nested in this one (a fallback, a stage): the same deadline, nothing more."""
         return Limits(depth=self.max_depth, deadline=self.due)
 
-    def stopped(self, result: SearchResult) -> SearchResult:
-        """Note, for the safety margin, how late a search stopped by the clock returns ``result``; pass it on."""
+    def stopped(self, result: SearchResult, poll_gap: float | None = None) -> SearchResult:
+        """Note, for the safety margin, how late a timed search returns ``result`` after its stop (when the clock
+        stopped it) and the longest gap between its clock checks (``poll_gap``: how late it could have noticed
+        the deadline; tens of milliseconds when the machine is busy); pass ``result`` on."""
         if self.deadline is not None:
             now = time.perf_counter()
-            if now >= self.deadline:
-                lateness.note(now - self.deadline)
+            late = max(now - self.deadline, poll_gap or 0.0)
+            if late > 0:
+                lateness.note(late)
         return result
 
     @property
@@ -149,6 +155,8 @@ class Budget:
             raise SearchAborted
         last_nodes, last_time = self._last
         self._last = (nodes, now)
+        if now - last_time > self.max_gap:
+            self.max_gap = now - last_time
         interval = self.max_interval
         if now > last_time and nodes > last_nodes:
             rate = (nodes - last_nodes) / (now - last_time)
@@ -371,7 +379,8 @@ class PVSEngine(Engine):
             best = SearchResult(
                 best.move, best.score, best.depth, run.nodes, best.pv, budget.elapsed(), best.exhaustive, best.info
             )
-        return budget.stopped(best)
+        compiled = getattr(run, "run", None)  # the compiled search measures its own clock checks' gaps
+        return budget.stopped(best, getattr(compiled, "max_poll_gap", budget.max_gap))
 
     def _cut_short(self, run: Any, depth: int, best: SearchResult | None) -> SearchResult | None:
         """The result when iteration ``depth`` was cut short by the clock, a cancel or the node limit.

@@ -231,6 +231,7 @@ def test_a_compiled_search_given_a_passed_deadline_returns_at_once_with_a_legal_
     with pytest.raises(SearchAborted):
         run.root(kernel.encode(state), 40)
     assert run.nodes <= 512  # stopped at its first clock check, not after a search
+    assert run.max_poll_gap >= 0.0  # what the safety margin learns from (``Budget.stopped``)
     engine = registry.make_engine(game, "pvs:time=60")
     result = engine.search(state, Limits(deadline=time.perf_counter() - 1.0))
     assert result.move in game.legal_moves(state)
