@@ -19,8 +19,12 @@
   (``engine.book = book_for(game)`` turns it on): against OpenSpiel's MCTS the depth-18 Kalah book scored
   worse as North than the 1 s search it replaces (BENCHMARKS.md).
 - Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
-  measured speed).  The search uses all of its time: when the clock stops an iteration whose first root
-  move (the previous best) is already searched, the best root move proven so far is played.
+  measured speed; the compiled search reads it every 32 nodes).  The search uses all of its time: when the
+  clock stops an iteration whose first root move (the previous best) is already searched, the best root move
+  proven so far is played.  The deadline is the move's own (``Limits.deadline``, taken when the move was
+  requested, so building the engine and loading tables count), less a safety margin measured from how late
+  recent searches stopped and how far apart their clock checks came (``ai.base.lateness``); endgame tables
+  load in the background and a timed search waits for them only until its deadline (``tables_by``).
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/ai/test_ai_search.py`` checks this.
@@ -56,11 +60,6 @@ POLL_SECONDS = 0.001
 """Aim for a poll of the clock and the cancel token about this often."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
-SAFETY_SHARE = 0.02
-"""A search stops at least this share of its time before the deadline (room to unwind and answer); the margin
-is otherwise measured (``ai.base.lateness``: how late recent stops have been), not guessed."""
-
-
 Number = TypeVar("Number", int, float)
 
 
@@ -105,8 +104,8 @@ class Budget:
             self.deadline = None
         else:
             seconds = self.due - self.started
-            margin = max(lateness.margin(seconds), SAFETY_SHARE * max(0.0, seconds))
-            self.deadline = self.due - margin
+            # the margin is measured (``ai.base.lateness``: how late recent stops and clock checks have been)
+            self.deadline = self.due - lateness.margin(seconds)
         self.max_nodes = tighter(nodes, limits.nodes)
         self.max_depth = tighter(depth, limits.depth)
         self.cancel = cancel

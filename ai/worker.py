@@ -18,12 +18,14 @@ calls ``token.check()`` every few hundred nodes, which yields the GIL (``time.sl
 its frame rate; tests/game/test_gui_pacing.py) and aborts the search once cancelled or out of time.  The
 engine then returns its last completed iteration.
 
-The deadline does not depend on the engine unwinding in time: a second thread, the *watchdog*, sleeps until
-``GRACE`` after the deadline and, if the engine has not finished by then, posts ``Finished`` itself with the
-last completed iteration (``info["at_deadline"]``) and cancels the token; whatever the engine returns later
-is dropped.  So a
-deadline is overrun by at most ``GRACE`` plus the time the watchdog needs to be scheduled and take the GIL
-(the search yields it at every poll, about every millisecond).  A ``cancel()`` posts ``Finished`` itself, on
+The deadline is the move's: ``Limits.deadline`` when the caller stamped the request (``Limits.requested``,
+before building the engine), else ``start()`` plus ``Limits.time``.  It does not depend on the engine
+unwinding in time: a second thread, the *watchdog*, wakes shortly before the deadline (by the lateness the
+process has measured of late, ``ai.base.lateness``, less ``GRACE``) and, if the engine has not finished by
+then, posts ``Finished`` itself with the last completed iteration (``info["at_deadline"]``) and cancels the
+token; whatever the engine returns later is dropped.  So a deadline is overrun only by more than the measured
+lateness of the watchdog's own wake-up and its taking the GIL (the search yields it at every poll, about
+every millisecond).  A ``cancel()`` posts ``Finished`` itself, on
 the caller's side, at once.  Whatever happens, exactly one final message is posted: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
 time, so a computer player never stalls) or ``Failed`` (an exception in the engine, reported, never raised
 in the UI thread).  The worker never touches GUI objects, and the state it is given is never mutated
