@@ -38,7 +38,7 @@ from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused,
 )
 from ai.evaluators import WIN, final_margin, final_score, proven_score
-from ai.search import Budget, PVSEngine, check_memory, tables_by
+from ai.search import TABLE_WAIT, Budget, PVSEngine, check_memory, tables_by
 from rules import Game, State
 
 PROVE_SHARE = 0.5
@@ -123,7 +123,7 @@ class PerfectEngine(Engine):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
                                 {"proven": True, "value": int(final_margin(game, state, game.to_move(state))),
                                  "source": "rules"})
-        loaded = None if self.why_not else tables_by(game, True, budget.deadline)  # not past the deadline
+        loaded = None if self.why_not else tables_by(game, True, budget.share(TABLE_WAIT))  # not the whole move
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer
@@ -264,7 +264,7 @@ class PerfectEngine(Engine):
         if self.why_not or game.is_terminal(state):
             return None
         budget = Budget(Limits(time=seconds), cancel)
-        loaded = tables_by(game, True, budget.deadline)
+        loaded = tables_by(game, True, budget.share(TABLE_WAIT))
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer

@@ -24,7 +24,7 @@
   proven so far is played.  The deadline is the move's own (``Limits.deadline``, taken when the move was
   requested, so building the engine and loading tables count), less a safety margin measured from how late
   recent searches stopped and how far apart their clock checks came (``ai.base.lateness``); endgame tables
-  load in the background and a timed search waits for them only until its deadline (``tables_by``).
+  load in the background and a timed search waits for them a quarter of its time at most (``tables_by``).
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/ai/test_ai_search.py`` checks this.
@@ -58,6 +58,9 @@ EPSILON = 1e-7
 MAX_DEPTH = 200
 POLL_SECONDS = 0.001
 """Aim for a poll of the clock and the cancel token about this often."""
+TABLE_WAIT = 0.25
+"""The share of a timed search's time it may wait for endgame tables still loading (the rest is for searching;
+the load goes on, and the next move has them)."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
 Number = TypeVar("Number", int, float)
@@ -113,6 +116,10 @@ class Budget:
         self._last = (0, self.started)
         self.max_gap = 0.0
         """The longest time between two polls so far (seconds)."""
+
+    def share(self, part: float) -> float | None:
+        """The instant ``part`` of this search's time from its start (None: no deadline)."""
+        return None if self.deadline is None else self.started + part * max(0.0, self.deadline - self.started)
 
     def limits_left(self) -> Limits:
         """Limits for a search nested in this one (a fallback, a stage): the same deadline, nothing more."""
@@ -240,7 +247,7 @@ def tables_by(game: Game, build: bool = False, by: float | None = None) -> Any |
     folder, variant = tables.directory(), tables.variant_of(game)
     if folder is None or variant is None or (folder, *variant.cache_key) in tables._cache:
         return tables.ensure(game) if build else tables.tables_for(game)  # in memory (or none): at once
-    key = (folder, *variant.cache_key, build)
+    key = (folder, *variant.cache_key)  # one load per variant (a search asking to build: the next, once cached)
     with _loads_lock:
         future = _loads.get(key)
         if future is None or future.done():
@@ -249,7 +256,8 @@ def tables_by(game: Game, build: bool = False, by: float | None = None) -> Any |
     if wait is not None and wait <= 0 and not future.done():
         return None
     try:
-        return future.result(timeout=wait)
+        loaded = future.result(timeout=wait)
+        return tables.ensure(game) if build else loaded  # in memory now: at once, and a build starts if needed
     except FutureTimeout:
         return None
     finally:
@@ -339,7 +347,7 @@ class PVSEngine(Engine):
             self.playing = playing
             self.table.clear()
         if self.wants_tables:
-            tables = use_tables(self.kernel, build=True, by=budget.deadline)  # not past the move's deadline
+            tables = use_tables(self.kernel, build=True, by=budget.share(TABLE_WAIT))  # not the whole move
             if tables is not self.tables:  # scores stored without (or with fewer) tables: start afresh
                 self.tables = tables
                 self.table.clear()
