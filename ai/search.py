@@ -63,6 +63,8 @@ TABLE_WAIT = 0.25
 the load goes on, and the next move has them)."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
+
+
 Number = TypeVar("Number", int, float)
 
 
@@ -86,8 +88,8 @@ class Budget:
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
 
-    __slots__ = ("started", "deadline", "due", "max_nodes", "max_depth", "cancel", "max_interval", "_last",
-                 "max_gap")
+    __slots__ = ("started", "deadline", "due", "whole", "max_nodes", "max_depth", "cancel", "max_interval",
+                 "_last", "max_gap")
 
     def __init__(
         self,
@@ -103,12 +105,15 @@ class Budget:
         self.due = due_instant(limits, cancel, time_limit, self.started)
         """The move's one deadline: the instant the caller must have its move (``Limits.deadline``, taken when
         the move was requested; the cancel token's; or the time counted from now), or None."""
+        self.whole: float | None = None
+        """The move's whole time (its limit, when the deadline came with one), which caps the margin."""
         if self.due is None:
             self.deadline = None
         else:
             seconds = self.due - self.started
+            self.whole = max(seconds, limits.time or 0.0) if limits.deadline is not None else seconds
             # the margin is measured (``ai.base.lateness``: how late recent stops and clock checks have been)
-            self.deadline = self.due - lateness.margin(seconds)
+            self.deadline = self.due - lateness.margin(self.whole)
         self.max_nodes = tighter(nodes, limits.nodes)
         self.max_depth = tighter(depth, limits.depth)
         self.cancel = cancel
@@ -123,7 +128,7 @@ class Budget:
 
     def limits_left(self) -> Limits:
         """Limits for a search nested in this one (a fallback, a stage): the same deadline, nothing more."""
-        return Limits(depth=self.max_depth, deadline=self.due)
+        return Limits(depth=self.max_depth, time=self.whole, deadline=self.due)
 
     def stopped(self, result: SearchResult, poll_gap: float | None = None) -> SearchResult:
         """Note, for the safety margin, how late a timed search returns ``result`` after its stop (when the clock

@@ -39,6 +39,21 @@ def test_a_delay_before_the_search_is_charged_to_the_move() -> None:
     assert budget.seconds is not None and budget.seconds <= 0.25
 
 
+def test_a_nested_search_keeps_the_move_deadline_and_the_margin_of_the_whole_move() -> None:
+    """The Perfect level's fallback: the same deadline, and a margin capped by the move's time, not by what is
+    left of it (a 60 ms lateness fits a 0.5 s move even when 0.1 s is left)."""
+    lateness.forget()
+    try:
+        lateness.note(0.060)
+        requested = time.perf_counter() - 0.4
+        outer = Budget(Limits.requested(0.5, requested), None)
+        inner = Budget(outer.limits_left(), None)
+        assert inner.due == pytest.approx(outer.due)
+        assert inner.deadline is not None and inner.deadline <= outer.due - 0.060
+    finally:
+        lateness.forget()
+
+
 def test_without_a_request_instant_the_time_counts_from_the_search_as_before() -> None:
     budget = Budget(Limits(time=1.0), None)
     assert budget.due == pytest.approx(budget.started + 1.0)
