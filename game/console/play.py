@@ -201,10 +201,9 @@ class GameLoop:
     def _search(self, spec: str, seconds: float) -> SearchResult:
         """A fresh engine's search of the current state within ``seconds``."""
         session = self.session
+        limits = Limits.requested(seconds)  # the move's deadline counts from here, building the engine included
         engine = registry.make_engine(session.game, spec)
-        started = time.perf_counter()
-        token = CancelToken(deadline=started + seconds)
-        return engine.search(session.state, Limits(time=seconds), token)
+        return engine.search(session.state, limits, CancelToken(deadline=limits.deadline))
 
     def _computer_turn(self, player: int) -> bool:
         """Let a computer seat move; False (and the move not played) when the engine fails or plays illegally."""
