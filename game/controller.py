@@ -305,13 +305,14 @@ class MatchController:
     def start_search(self) -> None:
         session = self.session
         seat = session.seat(session.to_move)
+        limits = Limits.requested(self.think_time(seat.time))  # the move's clock starts now, engine building included
         try:
             engine = registry.make_engine(session.game, seat.engine or "random")
         except EngineError as error:
             self.say(f"The computer cannot play: {error}", warning=True)
             self.paused = True
             return
-        self.worker = SearchWorker(engine, session.state, Limits(time=self.think_time(seat.time)))
+        self.worker = SearchWorker(engine, session.state, limits)
         self.worker_state = session.state
         self.worker.start()
         self.thinking = f"{self.computer_name(session.to_move)} is thinking..."
