@@ -25,6 +25,7 @@ from game.scenes.sowing_board import BoardSpec, plan_move
 from game.scenes.sowing_scene import SowingScene
 from game.tutorial import STORE, TUTORIALS, Mark, Step, Tutorial
 from game.views.base import MenuView
+from game.views.focus import board_bounds
 
 BAR = 160
 """Height kept under the board: the message line (at 40, as on every menu), the buttons above it, and the
@@ -220,6 +221,10 @@ class TutorialView(MenuView):
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=px(BUTTONS_AT))
         self.ui.add(anchor)
+
+    def board_stop(self) -> tuple[float, float, float, float] | None:
+        """The board is the first stop of Tab (Enter there does the step's next thing, as with no focus)."""
+        return board_bounds(self.scene) if self.scene is not None else None
 
     def _text_top(self) -> float:
         return self.content_box()[1] + self.content_box()[3] - 4 * self.scale  # under the heading, at any height
