@@ -190,7 +190,7 @@ class AnalysisPanel(arcade.Section):
         bottom = self.bottom + u(PAD + 22 + self.grow) + self._graph_height() + u(HEADING_ROOM + 2 * self.grow + 14)
         return top, bottom
 
-    def _row_plan(self, count: int) -> tuple[int, int, int, theme.TypeStyle]:
+    def _row_plan(self, count: int) -> tuple[int, int, float, theme.TypeStyle]:
         """(columns, rows per column, row pitch, type) for ``count`` moves: one column at the body size when they
         fit, else two, at the small size if need be (the rest then summed up in a line)."""
         top, bottom = self._list_room()

@@ -4,7 +4,7 @@ A subclass (``SowingView``, ``CaveView``) builds the scene (a ``game.scenes.cont
 move maps to a place on it, how a position is shown or a move animated, and why a click cannot play.  All that
 is not input or drawing (session, searches, hint, replay, the texts) is the controller, asked each frame what to
 do (``update`` returns a step).  A click or key during an animation first finishes it, then acts.  Keys: H hint,
-U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, Tab move list, A analysis panel
+U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, A analysis panel
 (``game.views.analysis_panel``, in the move list's place), Space finish the animation, Left/Right and Enter choose
 a move, Shift+Left/Right step through the game's positions (a paused replay, ``replay_at``, as a click on the
 panel's graph), F1 rules, Escape leaves (or ends a replay), M the move list.  Tab and Shift+Tab move a focus ring
@@ -263,7 +263,7 @@ class MatchView(FocusRing, ScreenChrome, arcade.gui.UIView):
 
     NARROW = 1100
     """Below this window width a board of more than eight columns (Hus) needs the side panel's room: the panel
-    then starts hidden, and Tab shows it."""
+    then starts hidden, and M shows it."""
 
     @property
     def wide_board(self) -> bool:
@@ -273,13 +273,13 @@ class MatchView(FocusRing, ScreenChrome, arcade.gui.UIView):
     @property
     def panel_shown(self) -> bool:
         """Whether the move list and the computer's panel are beside the board (the setting, unless a wide board
-        in a narrow window needs the room and Tab has not asked for the panel)."""
+        in a narrow window needs the room and M has not asked for the panel)."""
         if self.wide_board and self.window.width < self.NARROW:
             return self._panel_in_narrow
         return self.show_panel
 
     def toggle_panel(self) -> None:
-        if self.show_analysis:  # Tab goes from the analysis back to the move list
+        if self.show_analysis:  # M goes from the analysis back to the move list
             self.show_analysis = False
         elif self.wide_board and self.window.width < self.NARROW:
             self._panel_in_narrow = not self._panel_in_narrow

@@ -139,7 +139,7 @@ class RulesView(MenuView):
         if hints:
             self._texts.append(arcade.Text("; ".join(hints), text_left, bottom - px(4), theme.TEXT_DIM, pt(11),
                                            font_name=theme.BODY_FONT, anchor_y="top"))
-        text_width = fitted.width or px(260)
+        text_width = fitted.width or int(px(260))
         diagram_left = text_left + text_width + px(40)
         diagram_width = max(px(200), width - diagram_left - px(40))
         caption = arcade.Text(page.caption, diagram_left + diagram_width / 2, bottom, theme.TEXT_DIM, pt(12),
