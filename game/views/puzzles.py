@@ -352,8 +352,9 @@ class PuzzlesView(MenuView):
             shown = (top - bottom) / self.content_height
             bar = max(24.0, (top - bottom) * shown)
             y = top - bar - (top - bottom - bar) * (self.scroll_offset / self.max_scroll)
-            arcade.draw_lbwh_rectangle_filled(width - 10, bottom, 4, top - bottom, theme.PANEL)
-            arcade.draw_lbwh_rectangle_filled(width - 10, y, 4, bar, theme.PANEL_EDGE)
+            scale = self.scale
+            arcade.draw_lbwh_rectangle_filled(width - 10 * scale, bottom, 4 * scale, top - bottom, theme.PANEL)
+            arcade.draw_lbwh_rectangle_filled(width - 10 * scale, y, 4 * scale, bar, theme.PANEL_EDGE)
         self._engine_text.position = width / 2, self._engine_y
         self._engine_text.draw()
         if self._deal_best.text:
