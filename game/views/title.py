@@ -43,17 +43,21 @@ class DriftingStones:
         self.clear: tuple[float, float, float, float] | None = None
         """The rectangle the stones keep out of (left, bottom, right, top): the title."""
         self.size = (float(width), float(height))
+        self.radius = STONE_RADIUS * theme.type_scale(width, height)
+        """The stones' radius: larger in a window larger than 1280x720, as the words are."""
+        self.shapes: list[pymunk.Circle] = []
         self.resize(width, height)
         for index in range(DRIFTERS):
             body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, STONE_RADIUS))
             body.position = self.rng.uniform(60, width - 60), self.rng.uniform(60, height - 60)
             body.velocity = self.rng.uniform(-25, 25), self.rng.uniform(-25, 25)
-            shape = pymunk.Circle(body, STONE_RADIUS)
+            shape = pymunk.Circle(body, self.radius)
             shape.elasticity = 1.0
             self.space.add(body, shape)
             self.bodies.append(body)
+            self.shapes.append(shape)
             sprite = arcade.Sprite(textures.stone(index % len(theme.STONE_COLOURS)))
-            sprite.scale = 2 * STONE_RADIUS / textures.STONE_PIXELS
+            sprite.scale = 2 * self.radius / textures.STONE_PIXELS
             sprite.alpha = 150
             self.sprites.append(sprite)
 
@@ -69,10 +73,15 @@ class DriftingStones:
         self.space.add(*self._walls)
         old_width, old_height = self.size
         self.size = (float(width), float(height))
+        self.radius = STONE_RADIUS * theme.type_scale(width, height)
+        for shape, sprite in zip(self.shapes, self.sprites):
+            shape.unsafe_set_radius(self.radius)
+            sprite.scale = 2 * self.radius / textures.STONE_PIXELS
         for body in self.bodies:  # the same place relative to the window: a shrink keeps the stones spread
             x, y = body.position
             x, y = x * width / max(1.0, old_width), y * height / max(1.0, old_height)
-            body.position = min(max(x, 40), width - 40), min(max(y, 40), height - 40)
+            edge = self.radius + 18
+            body.position = min(max(x, edge), width - edge), min(max(y, edge), height - edge)
         if self.clear is not None:
             self._leave_clear()
 
@@ -99,7 +108,7 @@ class DriftingStones:
         assert self.clear is not None
         left, bottom, right, top = self.clear
         width, height = self.size
-        r = STONE_RADIUS
+        r = self.radius
         for body in self.bodies:
             x, y = body.position
             if left - r < x < right + r and bottom - r < y < top + r:
