@@ -1,7 +1,7 @@
 """Tab shows focus on every game screen (issue 29): the menus' focus ring, over the board and the buttons.
 
-On Kalah, Hus, Magnetic Cave, the solitaire puzzle and the tutorial, Tab puts a visible ring (pixels of the ring's
-colour appear round the control) first on the board, where the arrows then work as always (the sowing cursor,
+On Kalah, Oware, Hus, Magnetic Cave, the solitaire puzzle and the tutorial, Tab puts a visible ring (pixels of
+the ring's colour appear round the control) first on the board, where the arrows then work as always (the sowing cursor,
 the cave's cell cursor), then on each button in reading order; Shift+Tab goes back; Enter presses the focused
 button; the ring stays on its control when the window is resized; Escape leaves.  M shows and hides the move
 list (Tab did, before it moved the focus).
@@ -50,7 +50,7 @@ def _tab_to(gui: Any, view: Any, text: str) -> Any:
     raise AssertionError(f"Tab never reached {text!r}: {[getattr(s, 'text', s) for s in view.focus_stops()]}")
 
 
-GAMES = {"kalah": "Analysis", "hus": "Analysis", "magnetic-cave": "Analysis", "puzzle": "Rules",
+GAMES = {"kalah": "Analysis", "oware": "Analysis", "hus": "Analysis", "magnetic-cave": "Analysis", "puzzle": "Rules",
          "learn-kalah": "Leave"}
 """Each game screen and the button the test presses with Enter."""
 
