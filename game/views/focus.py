@@ -164,7 +164,8 @@ class FocusRing:
             assert rect is not None
             left, bottom, width, height = rect
         else:
-            left, bottom, width, height = control.rect.left, control.rect.bottom, control.rect.width, control.rect.height
+            rect = control.rect
+            left, bottom, width, height = rect.left, rect.bottom, rect.width, rect.height
         return left - gap, bottom - gap, width + 2 * gap, height + 2 * gap
 
     def draw_focus(self) -> None:

@@ -169,7 +169,8 @@ class PuzzlesView(MenuView):
             for group, members in difficulty_groups(levels):
                 lengths = sorted(level.length for level in members)
                 y -= px(22)
-                self._text(f"{group}: {lengths[0]} to {lengths[-1]} rounds", left, y + px(5), theme.sized(theme.LABEL, 12),
+                self._text(f"{group}: {lengths[0]} to {lengths[-1]} rounds", left, y + px(5),
+                           theme.sized(theme.LABEL, 12),
                            theme.ACCENTS[0])
                 group_top = y
                 for level in members:

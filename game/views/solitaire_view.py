@@ -16,9 +16,9 @@ the choice is free.
 The bottom bar follows the two-player screens: Hint, Undo, Redo, Save, then Load, Restart, Watch, Rules and
 Puzzles (the way back); Speed is under the board while the computer plays.  Tab and Shift+Tab move a focus ring
 over the board (one stop, where the arrows play as always) and the buttons, which Enter presses
-(``game.views.focus``, the menus' own mechanism).  Keys, the same as there where they mean the same: H hint, U or Ctrl+Z undo, R or Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules,
-W watch / stop, P pause, +/- speed, E end a dose game here, Space finish the animation, Escape close the Load
-panel or back to the puzzle list.
+(``game.views.focus``, the menus' own mechanism).  Keys, the same as there where they mean the same: H hint, U
+or Ctrl+Z undo, R or Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules, W watch / stop, P pause, +/- speed,
+E end a dose game here, Space finish the animation, Escape close the Load panel or back to the puzzle list.
 """
 from __future__ import annotations
 

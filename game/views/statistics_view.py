@@ -136,7 +136,8 @@ class StatisticsView(MenuView):
                     self._lines.append(text)
             y -= ROW_HEIGHT
         if self._hidden_below:
-            self._lines.append(arcade.Text(f"{self._hidden_below} more rows below (wheel or Page Down)", px(left), px(y),
+            self._lines.append(arcade.Text(f"{self._hidden_below} more rows below (wheel or Page Down)",
+                                           px(left), px(y),
                                            theme.TEXT_DIM, pt(12), font_name=theme.BODY_FONT))
 
     # -- widgets ----------------------------------------------------------------------------------------------

@@ -93,7 +93,8 @@ def test_tab_shows_a_ring_on_the_board_then_the_buttons_and_enter_presses_one(gu
 
 
 @pytest.mark.parametrize("name", ["kalah", "magnetic-cave"])
-def test_the_arrows_play_on_the_focused_board_and_move_the_focus_over_the_buttons(gui, name: str) -> None:  # type: ignore
+def test_the_arrows_play_on_the_focused_board_and_move_the_focus_over_the_buttons(  # type: ignore
+        gui, name: str) -> None:
     tour.open_screen(gui.context, name)
     gui.frame(3)
     view = gui.window.current_view
