@@ -74,7 +74,7 @@ def test_key_a_and_the_button_show_and_hide_the_panel(gui):  # type: ignore[no-u
     gui.key(arcade.key.A)
     assert not view.show_analysis
     gui.key(arcade.key.A)
-    gui.key(arcade.key.TAB)  # Tab goes from the analysis back to the move list
+    gui.key(arcade.key.M)  # M goes from the analysis back to the move list
     assert not view.show_analysis and view.side_panel.enabled and view.analysis.feed.analysis is None
 
 
