@@ -43,7 +43,7 @@ CAVE_GRADES = (0.10, 0.20, 0.35)
 """Magnetic Cave: expected score (a win 1, a draw 1/2, a loss 0) a move must lose for each grade."""
 DEPTH_RANGE = (2, 40)
 """Plies from each position of a deterministic budget (2: each move and every answer to it)."""
-SECONDS_RANGE = (0.05, 600.0)
+SECONDS_RANGE = (0.05, 60.0)
 """Seconds per position of a timed budget."""
 DEFAULT_SECONDS = 0.5
 """The window's and the console's time per position."""
