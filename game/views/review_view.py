@@ -62,6 +62,13 @@ class ReviewBoard:
         return int(self.spec.move_location(self.game.to_move(state), move))
 
 
+def fit_height(text: arcade.Text, height: float, size: int, smallest: int = 9) -> None:
+    """``text`` at ``size`` points, or smaller until its wrapped lines fit ``height`` pixels."""
+    text.font_size = size
+    while text.content_height > height and text.font_size > smallest:
+        text.font_size -= 1
+
+
 def graph_value(point: SeriesPoint) -> float:
     """-1..1 for drawing, the first player's view."""
     if point.margin is not None:
@@ -105,14 +112,14 @@ class ReviewView(MenuView):
         scale = self.scale
         top = height - heading_band(height)
         left, bottom, room = 20.0, float(MESSAGE_BAND), width - 40.0
-        summary = 3 * theme.BODY.size * scale * 1.45
+        summary = 3 * theme.BODY.size * scale * 1.6
         body_top = top - summary - 8
         left_width = room * 0.56
         right_left = left + left_width + 20
         right_width = room - left_width - 20
         graph_height = max(60.0, (body_top - bottom) * 0.32)
         buttons = 44 * scale
-        detail = 4 * theme.BODY.size * scale * 1.45
+        detail = 4 * theme.BODY.size * scale * 1.6
         list_bottom = bottom + buttons + 10 + detail + 8
         return {
             "summary": (left, top - summary, room, summary),
@@ -191,6 +198,7 @@ class ReviewView(MenuView):
             state_line = f"{self.title}: {points} turning point{'' if points == 1 else 's'} in {progress.total} moves."
         lines = [state_line] + [accuracy_words(game, summary) for summary in self.review.players]
         self.texts["summary"].text = "\n".join(lines)
+        fit_height(self.texts["summary"], self.geometry["summary"][3], round(theme.BODY.size * self.scale))
         self._fit_rows()
         self._show_detail()
 
@@ -233,6 +241,7 @@ class ReviewView(MenuView):
         else:
             text.text = f"The position before move {self.selected + 1}" + \
                         ("" if self.progress.finished else " (not reviewed yet)") + "."
+        fit_height(text, self.geometry["detail"][3], round(theme.BODY.size * self.scale))
         if self.play_on_button is not None:
             self.play_on_button.disabled = not self.can_play_on
 
