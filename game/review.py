@@ -352,7 +352,7 @@ class _Linked(CancelToken):
         super().__init__(deadline)
         self.parent = parent
         self.flag = parent.flag  # the compiled search reads the review's flag in C
-        self._event = parent._event  # type: ignore[attr-defined]
+        self._event = parent._event
 
 
 def _timed(cancel: CancelToken, seconds: float) -> CancelToken:
