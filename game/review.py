@@ -133,15 +133,22 @@ class _Analyser:
                 self.engine.solving = _FixedSolver(self.engine.solving, SOLVER_NODES)
 
     def analyse(self, state: State, budget: Budget, cancel: CancelToken) -> PositionAnalysis | None:
-        """Every legal move's value (None when cancelled before each move had one)."""
-        limits = Limits(depth=budget.depth, time=budget.seconds)
-        result = self.engine.search(state, limits, cancel)
-        snapshot = result.info.get("snapshot")
-        moves = getattr(snapshot, "moves", ())
-        if not moves or any(math.isnan(found.score) for found in moves) or cancel.is_cancelled:
+        """Every legal move's value (None when cancelled before each move had one).  A timed analysis whose time
+        ran out before every move had a value (the cave's solver can take it all) gets the shortest search on
+        top, so no position of the game is left without a judgement."""
+        found = self._moves(state, Limits(depth=budget.depth, time=budget.seconds), cancel)
+        if found is None and budget.seconds is not None and not cancel.is_cancelled:
+            found = self._moves(state, Limits(depth=DEPTH_RANGE[0]), getattr(cancel, "parent", cancel))
+        if found is None or cancel.is_cancelled:
             return None
-        return PositionAnalysis(tuple(MoveScore(found.move, found.score, found.proven, found.exact)
-                                      for found in moves))
+        return PositionAnalysis(found)
+
+    def _moves(self, state: State, limits: Limits, cancel: CancelToken) -> tuple[MoveScore, ...] | None:
+        result = self.engine.search(state, limits, cancel)
+        moves = getattr(result.info.get("snapshot"), "moves", ())
+        if not moves or any(math.isnan(found.score) for found in moves):
+            return None
+        return tuple(MoveScore(found.move, found.score, found.proven, found.exact) for found in moves)
 
 
 # -- the review ---------------------------------------------------------------------------------------------------

@@ -96,6 +96,8 @@ class ReviewView(MenuView):
         self.board = ReviewBoard(game, self.states[0])
         self.texts: dict[str, arcade.Text] = {}
         self.rows: list[tuple[arcade.Text, Judged]] = []
+        self.drawn_texts: list[arcade.Text] = []
+        """Every text the screen draws (the layout checks of ``game.views.layout`` read them)."""
         self.geometry: dict[str, tuple[float, float, float, float]] = {}
         self.play_on_button: arcade.gui.UIFlatButton | None = None
         super().__init__(context)
@@ -152,6 +154,10 @@ class ReviewView(MenuView):
                                              round(g_bottom + g_height - 4), anchor_y="top")
         self.texts["graph_bottom"] = theme.text(f"{names[1]} ahead", small, theme.TEXT_DIM, round(g_left + 6),
                                                 round(g_bottom + 4), anchor_y="bottom")
+        l_left, l_bottom, _, l_height = geometry["list"]
+        self.texts["empty"] = theme.text("", body, theme.TEXT_DIM, round(l_left + 10),
+                                         round(l_bottom + l_height - 16 * scale * 1.6 - 6 - self.row_height / 2),
+                                         anchor_y="center")
         self.board.scene.set_rect(*geometry["board"])
         self.rows = []
         b_left, b_bottom, b_width, b_height = geometry["buttons"]
@@ -224,6 +230,9 @@ class ReviewView(MenuView):
                 words = words[:-4] + "..."
                 text.text = words
             self.rows.append((text, judged))
+        empty = "None yet..." if not self.progress.finished else "None: no move lost an inaccuracy's worth."
+        self.texts["empty"].text = "" if points else empty
+        self.drawn_texts = [*self.texts.values(), *(text for text, _ in self.rows)]
 
     @property
     def row_height(self) -> float:
@@ -403,20 +412,16 @@ class ReviewView(MenuView):
                 arcade.draw_lbwh_rectangle_outline(left + 4, text.y - self.row_height / 2 + 1, width - 8,
                                                    self.row_height - 2, theme.ACCENTS[1], 2)
             text.draw()
-        if not points:
-            words = "None yet..." if not self.progress.finished else "None: no move lost an inaccuracy's worth."
-            theme.text(words, theme.sized(theme.BODY, round(theme.BODY.size * self.scale)), theme.TEXT_DIM,
-                       round(left + 10), round(bottom + height - 16 * self.scale * 1.6 - 6 - self.row_height / 2),
-                       anchor_y="center").draw()
+        self.texts["empty"].draw()
 
 
 def open_review(context: AppContext, game: Game, states: Sequence[State], moves: Sequence[Move],
-                back: arcade.View | None = None, title: str = "") -> str | None:
+                back: arcade.View | None = None, title: str = "", budget: Budget | None = None) -> str | None:
     """Show the review of a game; a message instead when it cannot be reviewed (a puzzle, no move yet)."""
     if game.num_players != 2:
         return f"{game.title} is a puzzle for one player: a review is for the two-player games."
     if not moves:
         return "Nothing to review yet: no move has been played."
-    context.show(ReviewView(context, game, states, moves, back, title=title))
+    context.show(ReviewView(context, game, states, moves, back, budget, title))
     return None
 

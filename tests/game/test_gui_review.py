@@ -23,6 +23,7 @@ from game.views import review_view
 from game.views.load_view import LoadView
 from game.views.review_view import ReviewView
 from game.views.sowing_view import SowingView
+from tests.game.journeys import violations
 from tests.game.test_review import BLUNDER, needs_core, recorded_kalah, table_folder, with_tables  # noqa: F401
 
 FRAMES = 20_000
@@ -183,8 +184,11 @@ def test_a_resize_keeps_the_layout_inside_the_window(gui, by_depth):  # type: ig
         gui.frame(2)
         assert view.built_for == (width, height)
         rectangles_inside_and_apart(gui, view)
+        assert violations(gui.window) == []
         gui.key(arcade.key.DOWN)
+        gui.key(arcade.key.ENTER)
         rectangles_inside_and_apart(gui, view)
+        assert violations(gui.window) == []
     view.back()
 
 
