@@ -281,7 +281,7 @@ class ReviewView(MenuView):
 
     def play_on(self) -> None:
         """A new game from the position shown, the side to move played by the player, the other by the computer
-        (the Settings' opponent)."""
+        (the Settings' opponent); practice, so Statistics do not count it."""
         if not self.can_play_on or self.selected is None:
             self.message("Choose a position before the end of the game to play on from it.", warning=True)
             return
@@ -290,8 +290,11 @@ class ReviewView(MenuView):
         mover = self.game.to_move(state)
         computer = Seat(settings.engine_spec(self.game, "opponent"), float(settings.get("think_time")))
         seats = tuple(Seat() if player == mover else computer for player in range(self.game.num_players))
+        session = Session(self.game, seats, state)
+        if self.context.statistics is not None:
+            self.context.statistics.mark_recorded(session)  # practice from a position: not a game for Statistics
         self.run.cancel()
-        self.context.show_match(Session(self.game, seats, state))
+        self.context.show_match(session)
 
     def back(self) -> None:
         """Escape or Back: the review stops, and the screen it came from comes back."""

@@ -36,7 +36,7 @@ def by_depth(monkeypatch):
     original = review_view.ReviewRun
 
     def run(game, states, moves, budget):  # type: ignore[no-untyped-def]
-        return original(game, states, moves, Budget(depth=4))
+        return original(game, states, moves, Budget(depth=3))
 
     monkeypatch.setattr(review_view, "ReviewRun", run)
 
@@ -128,6 +128,36 @@ def test_from_the_game_over_panel_to_a_turning_point_and_play_on(gui, with_table
     assert played.start == state and played.state == state and not played.moves
     mover = saved.game.to_move(state)
     assert played.seats[mover].is_human and not played.seats[1 - mover].is_human
+    assert gui.context.statistics.is_counted(played), "practice from a position is not a game for Statistics"
+
+
+def test_a_cave_game_reviews_from_its_game_over_panel(gui, by_depth):  # type: ignore[no-untyped-def]
+    import rules
+    from ai.registry import make_engine
+    from game.views.cave_view import CaveView
+    from tests.game.test_review import played_game
+
+    game = rules.get_game("magnetic-cave")
+    states, moves = played_game(game, (None, make_engine(game, "pvs:depth=2")), seed=2)
+    saved = savegame.SavedGame(game, (savegame.Seat(), savegame.Seat()), states[0], tuple(moves))
+    gui.context.show_match(Session.from_saved(saved))
+    match = gui.window.current_view
+    assert isinstance(match, CaveView)
+    gui.frames_until(lambda: match.game_over_shown, limit=600)
+    gui.press("Review")
+    view = finished(gui)
+    points = view.review.turning_points
+    assert points, "the random side's bricks are marked"
+    if len(points) > 1:
+        gui.key(arcade.key.DOWN)
+    gui.key(arcade.key.ENTER)
+    chosen = points[view.cursor]
+    assert view.selected == chosen.index and view.board.scene.state == states[chosen.index]
+    assert "seed" not in view.texts["detail"].text and chosen.name in view.texts["detail"].text
+    assert violations(gui.window) == []
+    gui.press("Play on from here")
+    played = gui.window.current_view
+    assert isinstance(played, CaveView) and played.match.state == states[chosen.index]
 
 
 @needs_core
