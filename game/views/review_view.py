@@ -296,6 +296,14 @@ class ReviewView(MenuView):
         self.run.cancel()
         self.context.show_match(session)
 
+    def cancel_search(self) -> None:
+        """Stop the review's thread (leaving the screen, quitting the window); returns at once."""
+        self.run.cancel()
+
+    def on_hide_view(self) -> None:
+        self.run.cancel()  # whichever way the screen is left, its analysis stops
+        super().on_hide_view()
+
     def back(self) -> None:
         """Escape or Back: the review stops, and the screen it came from comes back."""
         self.run.cancel()
