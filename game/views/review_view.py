@@ -323,12 +323,11 @@ class ReviewView(MenuView):
         key = arcade.key
         points = self.review.turning_points
         if symbol in (key.UP, key.DOWN) and points:
-            self.cursor = (max(self.cursor, 0) + (1 if symbol == key.DOWN else -1)) % len(points) \
-                if self.cursor >= 0 else 0
+            self.focus = None  # the keys are on the list now, not on a button
+            self.cursor = (self.cursor + (1 if symbol == key.DOWN else -1)) % len(points) if self.cursor >= 0 else 0
             self._fit_rows()
             return True
-        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and (self.focus is None or self.cursor >= 0):
-            self.focus = None
+        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and self.focus not in self.focusable():
             self.default_action()
             return True
         if symbol == key.P:

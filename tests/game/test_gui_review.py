@@ -167,7 +167,12 @@ def test_back_returns_to_the_finished_game(gui, with_tables, by_depth):  # type:
     gui.frames_until(lambda: match.game_over_shown, limit=600)
     gui.press("Review")
     finished(gui)
-    gui.key(arcade.key.ESCAPE)
+    for _ in range(3):  # Tab to Back; Enter then presses it (not the list's Enter)
+        gui.key(arcade.key.TAB)
+        if gui.window.current_view.focus.text == "Back":
+            break
+    assert gui.window.current_view.focus.text == "Back"
+    gui.key(arcade.key.ENTER)
     assert gui.window.current_view is match
 
 
