@@ -235,3 +235,16 @@ def test_a_game_without_moves_or_a_puzzle_is_not_reviewed(gui):  # type: ignore[
     solitaire = rules.get_game("solitaire")
     assert "puzzle" in review_view.open_review(gui.context, solitaire, [solitaire.initial_state()], [])
     assert not isinstance(gui.window.current_view, ReviewView)
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 720)])
+def test_the_game_over_panel_with_review_fits(gui, size):  # type: ignore[no-untyped-def]
+    gui.window.set_size(*size)
+    gui.window.dispatch_event("on_resize", *size)
+    gui.context.show_match(Session.from_saved(recorded_kalah()))
+    match = gui.window.current_view
+    gui.frames_until(lambda: match.game_over_shown, limit=600)
+    gui.frame(2)
+    texts = [w.text for w in gui.widgets(arcade.gui.UIFlatButton)]
+    assert "Review" in texts and "Replay" in texts
+    assert violations(gui.window) == []
