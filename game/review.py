@@ -304,14 +304,17 @@ def summarise(game: Game, judged: Sequence[Judged | None]) -> tuple[PlayerSummar
 
 
 def assemble(game: Game, states: Sequence[State], moves: Sequence[Move], judged: Sequence[Judged | None],
-             complete: bool) -> Review:
-    """The review from the moves judged so far."""
+             complete: bool, tail: Expectation | None = None) -> Review:
+    """The review from the moves judged so far; ``tail``: the value of the last position of a game still in play
+    (its side to move's view)."""
     series: list[SeriesPoint | None] = []
     for index, state in enumerate(states):
         if game.is_terminal(state):
             series.append(final_point(game, state))
         elif index < len(judged) and judged[index] is not None:
             series.append(_first_view(game, state, judged[index].best))  # type: ignore[union-attr]
+        elif index == len(states) - 1 and tail is not None:
+            series.append(_first_view(game, state, tail))
         else:
             series.append(None)
     return Review(game, tuple(states), tuple(moves), tuple(series), tuple(judged), summarise(game, judged), complete)
@@ -347,7 +350,14 @@ def review_game(game: Game, states: Sequence[State], moves: Sequence[Move], budg
         judged[index] = judge(game, index, state, move, analysis)
         if progress is not None:
             progress(index + 1, len(moves))
-    return assemble(game, states, moves, judged, complete)
+    tail = None
+    last = states[-1]
+    if complete and not game.is_terminal(last):  # a game still in play: its graph ends at its position too
+        position_token = cancel if budget.seconds is None else _timed(cancel, budget.seconds)
+        found = analyser.analyse(last, budget, position_token)
+        if found is not None:
+            tail = expect(game, last, found.best.score, found.best.proven, found.best.exact)
+    return assemble(game, states, moves, judged, complete, tail)
 
 
 class _Linked(CancelToken):

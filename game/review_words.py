@@ -56,6 +56,21 @@ def headline(game: Game, judged: Judged) -> str:
     return f"Move {judged.index + 1}, {who}, {judged.grade}: {turning_words(game, judged)}"
 
 
+def move_words(game: Game, judged: Judged) -> str:
+    """Any judged move in a sentence: a turning point's ``headline``, or ``Move 12, South: pit 3, the best move
+    (a lead of about 2 seeds)`` / ``... pit 3 (a draw); pit 5 was a little better (1 seed)``."""
+    if judged.grade is not None:
+        return headline(game, judged)
+    who = game.player_names[judged.player]
+    start = f"Move {judged.index + 1}, {who}: {judged.name}"
+    if judged.choices == 1:
+        return f"{start}, the only legal move ({value_words(game, judged.played)})"
+    if judged.loss <= 1e-9:
+        return f"{start}, the best move ({value_words(game, judged.best)})"
+    return (f"{start} ({value_words(game, judged.played)}); {judged.best_name} was a little better "
+            f"({cost_words(game, judged)})")
+
+
 def accuracy_words(game: Game, summary: PlayerSummary) -> str:
     """``South: accuracy 87%, 1 inaccuracy, 1 blunder (12 moves judged, 0.9 seeds lost a move)``."""
     if summary.accuracy is None:

@@ -19,7 +19,7 @@ import arcade.gui
 from game import catalogue, theme
 from game.context import AppContext
 from game.review import DEFAULT_SECONDS, Budget, Judged, Review, ReviewRun, SeriesPoint
-from game.review_words import accuracy_words, headline
+from game.review_words import accuracy_words, move_words
 from game.session import Session
 from game.savegame import Seat
 from game.views.base import MESSAGE_BAND, MenuView, heading_band
@@ -244,7 +244,7 @@ class ReviewView(MenuView):
         if self.selected is None:
             text.text = ""
         elif judged is not None:
-            text.text = headline(self.game, judged) + "."
+            text.text = move_words(self.game, judged) + "."
         elif self.selected >= len(self.moves):
             text.text = "The final position."
         else:

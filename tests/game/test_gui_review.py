@@ -224,6 +224,15 @@ def test_a_resize_keeps_the_layout_inside_the_window(gui, by_depth):  # type: ig
         gui.key(arcade.key.ENTER)
         rectangles_inside_and_apart(gui, view)
         assert violations(gui.window) == []
+    # A click on the graph shows any position, with what the move from it did in words.
+    left, bottom, width, height = view.geometry["graph"]
+    for index in range(len(view.states)):
+        gui.click(left + width * index / (len(view.states) - 1), bottom + height / 2)
+        assert view.selected == index and board_counts(view) == expected_counts(view, index)
+        words = view.texts["detail"].text
+        assert words and "None" not in words
+        if index < len(view.moves):
+            assert words.startswith(f"Move {index + 1}, ")
     view.back()
 
 

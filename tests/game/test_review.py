@@ -215,3 +215,19 @@ def test_cancel_stops_a_review_and_keeps_what_was_done():
     assert not progress.review.complete
     assert progress.done < len(moves)
     assert "Stopped after" in review_lines(progress.review)[-1]
+
+
+def test_a_game_in_play_is_reviewed_to_its_last_position_and_every_move_has_words():
+    from game.review_words import move_words
+
+    game = get_game("kalah", pits=4, seeds=3)
+    states, moves = played_game(game, (None, None), seed=9, limit=8)
+    assert not game.is_terminal(states[-1])
+    review = review_game(game, states, moves, Budget(depth=3))
+    assert all(point is not None for point in review.series), "the graph reaches the position in play"
+    for judged in review.judged:
+        assert judged is not None
+        words = move_words(game, judged)
+        assert words.startswith(f"Move {judged.index + 1}, ") and "None" not in words and judged.name in words
+        if judged.grade is None and judged.loss == 0 and judged.choices > 1:
+            assert "the best move" in words
