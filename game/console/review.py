@@ -4,6 +4,7 @@ each player's accuracy (``game.review_words``); Ctrl-C stops the review early an
 from __future__ import annotations
 
 import math
+import sys
 from typing import Callable, Sequence
 
 from game.review import DEFAULT_SECONDS, SECONDS_RANGE, Budget, ReviewRun
@@ -36,6 +37,13 @@ def review_seconds(argument: str | None, what: str = "review") -> float:
     return seconds
 
 
+def _tty(stream: object) -> bool:
+    try:
+        return bool(getattr(stream, "isatty")())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def run_review(say: Callable[[str], None], game: Game, states: Sequence[State], moves: Sequence[Move],
                seconds: float) -> bool:
     """Review the game, printing through ``say``; False when there was nothing to review."""
@@ -46,12 +54,18 @@ def run_review(say: Callable[[str], None], game: Game, states: Sequence[State], 
     say(f"Reviewing {total} move{'s' if total != 1 else ''} of {game.title}, up to {seconds:g} s each "
         f"(about {max(1, math.ceil(total * seconds))} s at most; Ctrl-C stops early)...")
     run = ReviewRun(game, states, moves, Budget(seconds=seconds))
+    shown = _tty(sys.stderr)  # a progress line a terminal rewrites in place; nothing in a pipe or a file
     try:
         while not run.wait(WAIT_STEP):
-            pass
+            if shown:
+                sys.stderr.write(f"\r  {run.done_count} of {total} moves reviewed ")
+                sys.stderr.flush()
     except KeyboardInterrupt:
         run.cancel()
         run.wait(None)
+    if shown:
+        sys.stderr.write("\r" + " " * 40 + "\r")
+        sys.stderr.flush()
     progress = run.poll()
     if progress.error:
         say(f"The review stopped: {progress.error}")
