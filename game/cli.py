@@ -265,7 +265,14 @@ def review_main(argv: list[str]) -> int:
     except OSError as problem:
         print(f"stonecave review: cannot read {args.file}: {problem.strerror or problem}", file=sys.stderr)
         return 1
-    run_review(print, saved.game, saved.states, saved.moves, seconds)
+    try:
+        run_review(print, saved.game, saved.states, saved.moves, seconds)
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one stops the review
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("stonecave review: stopped by Ctrl-C", file=sys.stderr)
+        return 130
     return 0
 
 

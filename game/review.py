@@ -391,7 +391,8 @@ class ReviewProgress:
 class ReviewRun:
     """``review_game`` in a daemon thread: ``poll`` never blocks, ``cancel`` returns at once."""
 
-    def __init__(self, game: Game, states: Sequence[State], moves: Sequence[Move], budget: Budget) -> None:
+    def __init__(self, game: Game, states: Sequence[State], moves: Sequence[Move], budget: Budget,
+                 start: bool = True) -> None:
         check_game(game, states, moves)
         self.game, self.states, self.moves, self.budget = game, tuple(states), tuple(moves), budget
         self.token = CancelToken()
@@ -400,6 +401,12 @@ class ReviewRun:
         self.error: str | None = None
         self.final: Review | None = None
         self.thread = threading.Thread(target=self._run, name="review", daemon=True)
+        if start:
+            self.thread.start()
+
+    def start(self) -> None:
+        """Start the thread (when built with ``start=False``: a console that must be able to cancel it even
+        when Ctrl-C comes while it starts)."""
         self.thread.start()
 
     def _run(self) -> None:
@@ -424,5 +431,7 @@ class ReviewRun:
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the review is over (consoles and tests only, never a window's thread)."""
+        if self.thread.ident is None:  # never started
+            return True
         self.thread.join(timeout)
         return not self.thread.is_alive()

@@ -89,10 +89,12 @@ def review_lines(review: Review) -> list[str]:
     """The whole review for a console: the turning points, then each player's accuracy."""
     game = review.game
     lines = [headline(game, judged) for judged in review.turning_points]
-    if not lines:
+    done = sum(1 for judged in review.judged if judged is not None)
+    if not lines and review.complete:
         lines.append("No turning points: every move kept the game's value (within an inaccuracy).")
+    elif not lines:
+        lines.append(f"No turning points in the {done} move{'' if done == 1 else 's'} reviewed.")
     lines.extend(accuracy_words(game, summary) for summary in review.players)
     if not review.complete:
-        done = sum(1 for judged in review.judged if judged is not None)
         lines.append(f"(Stopped after {done} of {len(review.moves)} moves: the rest is not reviewed.)")
     return lines

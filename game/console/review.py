@@ -51,11 +51,12 @@ def run_review(say: Callable[[str], None], game: Game, states: Sequence[State], 
         say("Nothing to review yet: no move has been played.")
         return False
     total = len(moves)
-    say(f"Reviewing {total} move{'s' if total != 1 else ''} of {game.title}, up to {seconds:g} s each "
-        f"(about {max(1, math.ceil(total * seconds))} s at most; Ctrl-C stops early)...")
-    run = ReviewRun(game, states, moves, Budget(seconds=seconds))
     shown = _tty(sys.stderr)  # a progress line a terminal rewrites in place; nothing in a pipe or a file
-    try:
+    run = ReviewRun(game, states, moves, Budget(seconds=seconds), start=False)
+    try:  # a Ctrl-C at any moment from here stops the review and prints what was done
+        run.start()
+        say(f"Reviewing {total} move{'s' if total != 1 else ''} of {game.title}, up to {seconds:g} s each "
+            f"(about {max(1, math.ceil(total * seconds))} s; Ctrl-C stops early)...")
         while not run.wait(WAIT_STEP):
             if shown:
                 sys.stderr.write(f"\r  {run.done_count} of {total} moves reviewed ")

@@ -214,7 +214,9 @@ def test_cancel_stops_a_review_and_keeps_what_was_done():
     assert progress.finished and progress.cancelled and progress.error is None
     assert not progress.review.complete
     assert progress.done < len(moves)
-    assert "Stopped after" in review_lines(progress.review)[-1]
+    lines = review_lines(progress.review)
+    assert "Stopped after" in lines[-1]
+    assert not any(line.startswith("No turning points: every move") for line in lines), "not said of a part"
 
 
 def test_a_game_in_play_is_reviewed_to_its_last_position_and_every_move_has_words():

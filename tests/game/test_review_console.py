@@ -89,3 +89,26 @@ def test_files_that_cannot_be_reviewed_get_one_line(tmp_path, capsys):
     savegame.save(empty, SavedGame(game, (Seat(), Seat()), game.initial_state(), ()))
     assert cli.main(["review", str(empty)]) == 0
     assert "Nothing to review yet" in capsys.readouterr().out
+
+
+def test_ctrl_c_stops_stonecave_review_with_what_was_done(saved_file):
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "game", "review", str(saved_file), "--time", "60"], cwd=root, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(root)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        first = process.stdout.readline()  # the review has started (an hour of work at 60 s a position)
+        assert first.startswith("Reviewing 17 moves of Kalah")
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)  # a guard against a hang only
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "(Stopped after " in out and "Traceback" not in err
