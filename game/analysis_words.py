@@ -1,5 +1,5 @@
 """A move's value in words, as the analysis panel and the console's ``analyse`` show it (``game.analysis``
-re-exports all of it): ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``, ``about +2.5 (18
+puts them on each move of ``ai.analysis``): ``wins by 6 (proven)``, ``loses by 2 (proven)``, ``draws (proven)``, ``about +2.5 (18
 plies)`` for the sowing games (seeds), and for Magnetic Cave, whose scores have no unit, ``wins (proven)`` or
 ``better (8 plies)``.  Never a raw internal score.  Scores are in the engines' scale (``ai.evaluators``: a
 proven win is ``WIN + margin``), from the side to move's view.
@@ -14,7 +14,7 @@ from game.explain import words_of as _words_of
 from rules import Game
 
 if TYPE_CHECKING:
-    from game.analysis import MoveValue
+    from ai.analysis import MoveValue
 
 UNSCORED = "..."
 """The words of a move not scored yet."""

@@ -9,8 +9,8 @@ console's ``review`` all read it.
 
 What is judged (docs/review.md states it for players):
 
-* Each position where the mover had a choice is analysed once (``_Analyser.analyse``: the one place that calls
-  the analysis of a position, so moving that service changes only it).  Every legal move gets a value from the
+* Each position of the game is analysed once by ``ai.analysis`` (``_Analyser.analyse``: the one place that calls
+  it).  Every legal move gets a value from the
   mover's view; the *loss* of the move played is the best move's value minus its own, in the game's units
   (``ai.calibration.expect``): seeds of final margin for the sowing games, the expected score (a win 1, a draw
   1/2) for Magnetic Cave.
@@ -82,6 +82,8 @@ class MoveScore:
     score: float
     proven: bool
     exact: bool
+    value: Expectation
+    """What it means to the mover (``ai.calibration``): the seeds or chances the review compares."""
 
 
 @dataclass(frozen=True)
@@ -98,39 +100,17 @@ class PositionAnalysis:
         return next((found for found in self.moves if found.move == move), None)
 
 
-class _FixedSolver:
-    """A registered endgame solver with one fixed node budget and one answer per position, so a review by depth
-    gives the same values however long each of the analysis's rounds took."""
-
-    def __init__(self, solver: Any, nodes: int) -> None:
-        self.solver, self.nodes = solver, nodes
-        self.answers: dict[Any, int | None] = {}
-
-    def reaches(self, state: State) -> bool:
-        return bool(self.solver.reaches(state))
-
-    def value(self, state: State, max_nodes: int | None, cancel: CancelToken | None) -> tuple[int | None, int]:
-        if state in self.answers:
-            return self.answers[state], 0
-        value, used = self.solver.value(state, self.nodes, cancel)
-        self.answers[state] = value
-        return value, used
-
-
 class _Analyser:
-    """The analysis of a position as the review needs it, built on ``game.analysis.AnalysisEngine`` (tables,
-    exact solvers and the prover, then the search).  Its one method is the adapter: when the analysis moves to
-    its own package, only this class changes."""
+    """The analysis of a position as the review needs it: ``ai.analysis.AnalysisEngine`` (finished games, the
+    endgame tables, the exact helpers, then the search), one engine for the whole game so its search table
+    serves every position.  A budget of plies alone is its deterministic mode.  This class is the one place the
+    review calls the analysis."""
 
-    def __init__(self, game: Game, deterministic: bool) -> None:
-        from game.analysis import AnalysisEngine
-        from game.endgame_helpers import SOLVER_NODES
+    def __init__(self, game: Game) -> None:
+        from ai.analysis import AnalysisEngine
 
+        self.game = game
         self.engine = AnalysisEngine(game, memory=MEMORY)
-        if deterministic:
-            self.engine.proving = None  # the prover works to a clock: a review by depth leaves it out
-            if self.engine.solving is not None:
-                self.engine.solving = _FixedSolver(self.engine.solving, SOLVER_NODES)
 
     def analyse(self, state: State, budget: Budget, cancel: CancelToken) -> PositionAnalysis | None:
         """Every legal move's value (None when cancelled before each move had one).  A timed analysis whose time
@@ -148,7 +128,9 @@ class _Analyser:
         moves = getattr(result.info.get("snapshot"), "moves", ())
         if not moves or any(math.isnan(found.score) for found in moves):
             return None
-        return tuple(MoveScore(found.move, found.score, found.proven, found.exact) for found in moves)
+        return tuple(MoveScore(found.move, found.score, found.proven, found.exact,
+                               found.expectation or expect(self.game, state, found.score, found.proven, found.exact))
+                     for found in moves)
 
 
 # -- the review ---------------------------------------------------------------------------------------------------
@@ -266,8 +248,7 @@ def judge(game: Game, index: int, state: State, move: Move, analysis: PositionAn
     best, played = analysis.best, analysis.of(move)
     if played is None:
         raise ReviewError(f"move {index + 1} is not among the legal moves the analysis valued")
-    best_value = expect(game, state, best.score, best.proven, best.exact)
-    played_value = expect(game, state, played.score, played.proven, played.exact)
+    best_value, played_value = best.value, played.value
     loss = unit_loss(game, best_value, played_value) if played.move != best.move else 0.0
     change = best_value.proven and played_value.proven and _result(played_value) < _result(best_value)
     return Judged(index, game.to_move(state), move, move_name(game, state, move), best.move,
@@ -331,7 +312,7 @@ def review_game(game: Game, states: Sequence[State], moves: Sequence[Move], budg
     caller in another thread."""
     check_game(game, states, moves)
     cancel = cancel or CancelToken()
-    analyser = _Analyser(game, deterministic=budget.seconds is None)
+    analyser = _Analyser(game)
     judged: list[Judged | None] = judged_out if judged_out is not None else []
     judged[:] = [None] * len(moves)
     complete = True
@@ -356,7 +337,7 @@ def review_game(game: Game, states: Sequence[State], moves: Sequence[Move], budg
         position_token = cancel if budget.seconds is None else _timed(cancel, budget.seconds)
         found = analyser.analyse(last, budget, position_token)
         if found is not None:
-            tail = expect(game, last, found.best.score, found.best.proven, found.best.exact)
+            tail = found.best.value
     return assemble(game, states, moves, judged, complete, tail)
 
 

@@ -14,9 +14,11 @@ from typing import Callable, TextIO
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
 from game import explain
-from game.analysis import Analysis, how_words, value_phrase
+from ai.analysis import Analysis, advice, analyse
+from game.analysis import worded
+from game.analysis_words import how_words, value_phrase
 from game.console.review import review_seconds, run_review
-from game.console.seats import hint_engine, seat_label, seconds_per_move
+from game.console.seats import seat_label, seconds_per_move
 from game.review import DEFAULT_SECONDS
 from game.savegame import Seat
 from game.session import Session
@@ -237,22 +239,22 @@ class GameLoop:
         return True
 
     def _hint(self) -> None:
+        """``hint``: the best move of the analysis of the position (``ai.analysis``), for a computer's time."""
         session = self.session
         game = session.game
-        spec = hint_engine(game)
-        seconds = seconds_per_move(game, Seat(spec, self.seconds), first_move=False)  # as a computer's later move
+        seconds = seconds_per_move(game, Seat("analysis", self.seconds), first_move=False)  # as a later move
         started = time.perf_counter()
         try:
-            result = self._search(spec, seconds)
+            result = advice(game, session.state, analyse(game, session.state, Limits(time=seconds)))
         except Exception as error:  # a hint is a courtesy: report the failure and go on
-            self.io.say(f"No hint: the engine {spec} failed ({type(error).__name__}: {error}).")
+            self.io.say(f"No hint: the analysis failed ({type(error).__name__}: {error}).")
             return
-        if result.move is None or result.move not in game.legal_moves(session.state):
-            self.io.say(f"No hint: the engine {spec} found no legal move.")
+        if result is None or result.move is None or result.move not in game.legal_moves(session.state):
+            self.io.say("No hint: the analysis found no move in time.")
             return
         move = game.move_label(session.state, result.move)
-        words = explain.hint_text(game, session.state, result).replace("\n", " ")
-        self.io.say(f"Hint: {move}  ({words}; {spec}, {time.perf_counter() - started:.2f} s)")
+        words = explain.hint_text(game, session.state, result, result.info.get("alternatives")).replace("\n", " ")
+        self.io.say(f"Hint: {move}  ({words}; the analysis, {time.perf_counter() - started:.2f} s)")
 
     def _analyse(self, argument: str) -> None:
         """``analyse [SECONDS]``: every legal move with its value, best first, after deepening for SECONDS."""
@@ -275,6 +277,8 @@ class GameLoop:
             stopped = " (stopped early)"
         analysis.cancel()  # already over, or out of patience: the values so far stand
         snapshot = analysis.poll()
+        if snapshot is not None:
+            snapshot = worded(game, session.state, snapshot)
         if snapshot is None or not snapshot.moves:
             reason = f": {analysis.error}" if analysis.error else ""
             self.io.say(f"No analysis{reason}.")

@@ -24,8 +24,9 @@ import arcade
 import pyglet
 
 from game import theme
-from game.analysis import MoveValue, Snapshot, plies
-from game.evaluation_graph import Point, graph_value
+from ai.analysis import MoveValue, Point, Snapshot
+from game.analysis_words import plies
+from game.evaluation_graph import graph_value
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
 from game.views.analysis_feed import AnalysisFeed, point_words, short_words
@@ -98,6 +99,7 @@ class AnalysisPanel(arcade.Section):
         if self._waiting:
             self.feed.stop()
         elif not animating:
+            self.feed.shelf = controller.analyses  # the hint asked on this position reads the same analysis
             self.feed.follow(controller.board_state)
         snapshot = self.feed.poll()
         self.feed.note_computer(controller.computer_result)  # its score when it moved

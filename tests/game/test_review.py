@@ -23,7 +23,7 @@ from game.review import (
 from game.review_words import headline, review_lines, turning_words
 from game.savegame import SavedGame, Seat
 from rules import get_game
-from tests.game.test_analysis import exact_by_rules, move_margin
+from tests.ai.test_analysis import exact_by_rules, move_margin
 
 needs_core = pytest.mark.skipif(ai.core.module() is None, reason="endgame tables are built by the compiled core")
 
