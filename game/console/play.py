@@ -1,7 +1,7 @@
 """One game played at a terminal: the line dialogue (:class:`Terminal`) and the turns (:class:`GameLoop`).
 
 The loop shows the board after every move, reads a human's move or command (help, board, undo, redo, hint,
-analyse, save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
+analyse, review, save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
 spec, and sees only the immutable state: the same position and settings give the same search, and no engine
 can keep or change anything of the game.  Its move is checked against the rules before it is played.
 """
@@ -17,13 +17,15 @@ from game import explain
 from ai.analysis import Analysis, advice, analyse
 from game.analysis import worded
 from game.analysis_words import how_words, value_phrase
+from game.console.review import review_seconds, run_review
 from game.console.seats import seat_label, seconds_per_move
+from game.review import DEFAULT_SECONDS
 from game.savegame import Seat
 from game.session import Session
 from rules import Move, RulesError
 from rules.base import clip
 
-COMMANDS = "help, board, undo, redo, hint, analyse [SECONDS], save [FILE], quit"
+COMMANDS = "help, board, undo, redo, hint, analyse [SECONDS], review [SECONDS], save [FILE], quit"
 ANALYSE_SECONDS = 3.0
 """How long ``analyse`` deepens when no time is given."""
 ANALYSE_LIMITS = (0.1, 600.0)
@@ -147,6 +149,8 @@ class GameLoop:
             self._hint()
         elif command in ("analyse", "analyze"):
             self._analyse(argument)
+        elif command == "review":
+            self.review(argument)
         elif command == "save":
             self.save(argument or None)
         elif command in ("quit", "exit") and not argument:
@@ -181,6 +185,8 @@ class GameLoop:
             ("hint", "ask the computer for a good move"),
             ("analyse [SECONDS]", f"every legal move's value, best first, proven or searched (deepens "
                                   f"{ANALYSE_SECONDS:g} s unless given)"),
+            ("review [SECONDS]", f"the game so far, move by move: turning points and accuracy "
+                                 f"({DEFAULT_SECONDS:g} s a position unless given)"),
             ("save [FILE]", "save the game and go on playing"),
             ("quit", "back to the start menu (where you can save, resume or leave)"),
         ):
@@ -286,6 +292,16 @@ class GameLoop:
             self.io.say(f"  {move.name:<{width}}  {phrase:<{phrase_width}}  {how_words(move)}")
         if analysis.error:
             self.io.say(f"The analysis stopped early: {analysis.error}")
+
+    def review(self, argument: str) -> None:
+        """``review [SECONDS]``: the game so far, its turning points and each player's accuracy."""
+        try:
+            seconds = review_seconds(argument)
+        except ValueError as problem:
+            self.io.invalid(str(problem), "review, or review SECONDS, e.g. review 1")
+            return
+        session = self.session
+        run_review(self.io.say, session.game, session.states, session.moves, seconds)
 
     def _announce(self) -> None:
         session = self.session

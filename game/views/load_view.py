@@ -4,7 +4,8 @@ in the saves folder, newest first; a click continues the game.
 Saves use the common format of ``game.savegame`` (the console reads them too).  A Solitaire Mancala save (a
 puzzle saved from the puzzle screen or the console) opens on the puzzle screen; any other game on its match
 screen.  A file that cannot be used (corrupt, another program's, a game this window cannot draw) is reported
-on screen with the reason the save module gives (line and field), and nothing else happens.
+on screen with the reason the save module gives (line and field), and nothing else happens.  Beside each
+two-player game with moves, "Review" opens its review (``game.views.review_view``).
 """
 from __future__ import annotations
 
@@ -22,10 +23,18 @@ from game.settings import describe_engine
 from game.views.base import MenuView, message_band
 from game.views.widgets import Rows, text_button
 from guarded import files
+from rules import Game
 
 SUFFIX = ".save"
+REVIEW_WIDTH = 96
+"""The width of the Review button beside a two-player game with moves."""
 PUZZLE_SCENE = "puzzle"
 """Saves of a game registered with this scene continue on the puzzle screen (``game/catalogue.py``)."""
+
+
+def is_reviewable(game: Game, moves: int) -> bool:
+    """A game the review screen can read: two players and at least one move."""
+    return game.num_players == 2 and moves > 0
 
 
 def save_files(folder: Path) -> list[Path]:
@@ -182,7 +191,9 @@ class LoadView(MenuView):
                                                              game.saved.seats, len(game.saved.moves)))
                 when = describe_when(game.modified)
                 what = f"Resume {what}"
-                widget = text_button(f"{what}     {when}", width - remove_width - px(8), px(40), 14 if wide else 13)
+                reviewable = is_reviewable(game.saved.game, len(game.saved.moves))
+                room = width - remove_width - px(8) - ((px(REVIEW_WIDTH) + px(8)) if reviewable else 0)
+                widget = text_button(f"{what}     {when}", room, px(40), 14 if wide else 13)
                 self._fit_text(widget, what, when)
                 self.on_click(widget, partial(self.resume, game.slot))
                 remove = text_button("Remove...", remove_width, px(40), 13)
@@ -190,6 +201,11 @@ class LoadView(MenuView):
                 self.on_click(remove, partial(self.ask_remove, game))
                 line = arcade.gui.UIAnchorLayout(width=width, height=px(40), size_hint=None)
                 line.add(widget, anchor_x="left", anchor_y="center")
+                if reviewable:
+                    review = text_button("Review", px(REVIEW_WIDTH), px(40), 13)
+                    review.slot = game.slot  # type: ignore[attr-defined]
+                    self.on_click(review, partial(self.review_saved, game.saved, None))
+                    line.add(review, anchor_x="right", anchor_y="center", align_x=-(remove_width + px(8)))
                 line.add(remove, anchor_x="right", anchor_y="center")
                 rows.append(line)
             rows.append(theme.label("Saved games", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
@@ -198,9 +214,21 @@ class LoadView(MenuView):
                                     multiline=True, align="center"))
         for save in self.saves:
             what, when = describe_save(save)
-            widget = text_button(f"{what}     {when}", width, px(40), 14 if wide else 13)
+            reviewable = save.game is not None and is_reviewable(save.game, save.moves)
+            room = width - (px(REVIEW_WIDTH) + px(8) if reviewable else 0)
+            widget = text_button(f"{what}     {when}", room, px(40), 14 if wide else 13)
             self._fit_text(widget, what, when)
-            rows.append(self.on_click(widget, partial(self.load, save.path)))
+            self.on_click(widget, partial(self.load, save.path))
+            if not reviewable:
+                rows.append(widget)
+                continue
+            review = text_button("Review", px(REVIEW_WIDTH), px(40), 13)
+            review.path = save.path  # type: ignore[attr-defined]  # which save it reviews (for tests)
+            self.on_click(review, partial(self.review_file, save.path))
+            line = arcade.gui.UIAnchorLayout(width=width, height=px(40), size_hint=None)
+            line.add(widget, anchor_x="left", anchor_y="center")
+            line.add(review, anchor_x="right", anchor_y="center")
+            rows.append(line)
         for shown in self.rows.layout(rows, room_height - px(44 + 2 * Rows.GAP), width):
             box.add(shown)
         box.add(self.on_click(theme.button("Back", width=px(200), height=px(44)), self.back))
@@ -261,6 +289,24 @@ class LoadView(MenuView):
 
     def load(self, path: Path) -> None:
         problem = open_save(self.context, path)
+        if problem:
+            self.message(problem, warning=True)
+
+    def review_file(self, path: Path) -> None:
+        """Review the save at ``path`` (``game.views.review_view``); Back returns to this list."""
+        try:
+            saved = savegame.load(path)
+        except (savegame.SaveError, OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            self.message(f"Cannot review {path.name}: {reason}", warning=True)
+            return
+        self.review_saved(saved, path)
+
+    def review_saved(self, saved: savegame.SavedGame, path: Path | None) -> None:
+        from game.views.review_view import open_review
+
+        title = saved.game.title if path is None else f"{saved.game.title} ({path.name})"
+        problem = open_review(self.context, saved.game, saved.states, saved.moves, title=title)
         if problem:
             self.message(problem, warning=True)
 

@@ -12,6 +12,7 @@ from game import theme
 from game.controller import MatchController
 from game.scenes.contract import Location
 from game.views.panels import TOP_BAR, SidePanel, TopBar
+from game.views.widgets import fit_font
 
 Action = Callable[[], object]
 Colour = tuple[int, int, int, int]
@@ -47,6 +48,7 @@ def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, act
     for text, action in actions.items():
         width = min(px(150), inner / len(actions) - px(12))
         widget = theme.button(text, width=width, height=px(48), size=theme.BODY if width >= px(130) else theme.SMALL)
+        fit_font(widget)  # five buttons in a narrow window: smaller words rather than cut-off ones
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)

@@ -298,6 +298,15 @@ class MatchView(FocusRing, ScreenChrome, arcade.gui.UIView):
         self.cancel_search()
         self.context.show_rules(self.match.game.name, back=self)
 
+    def review(self) -> None:
+        """The review of the game just played (``game.views.review_view``); Back returns here."""
+        from game.views.review_view import open_review
+
+        self.cancel_search()
+        problem = open_review(self.context, self.match.game, self.match.states, self.match.moves, back=self)
+        if problem:
+            self.say(problem, warning=True)
+
     # -- replay -----------------------------------------------------------------------------------------------
     def replay(self) -> None:
         """Replay the game from the start, move by move (any button or Escape stops it)."""
@@ -349,7 +358,8 @@ class MatchView(FocusRing, ScreenChrome, arcade.gui.UIView):
     def _show_result(self) -> None:
         result = self.controller.result()
         colour = theme.TEXT if result.winner is None else theme.ACCENTS[result.winner]
-        actions = {"Replay": self.replay, "New game": self.new_game, "Undo": self.undo, "Menu": self.leave}
+        actions = {"Review": self.review, "Replay": self.replay, "New game": self.new_game, "Undo": self.undo,
+                   "Menu": self.leave}
         room = self.right_panel
         with theme.scaled_ui(self.chrome_scale):
             panel = end_panel(result.headline, colour, result.reason, actions, -room / 2, self.GAME_OVER_AT_TOP,
