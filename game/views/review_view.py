@@ -22,7 +22,7 @@ from game.review import DEFAULT_SECONDS, Budget, Judged, Review, ReviewRun, Seri
 from game.review_words import accuracy_words, move_words
 from game.session import Session
 from game.savegame import Seat
-from game.views.base import MESSAGE_BAND, MenuView, heading_band
+from game.views.base import MenuView, heading_band, message_band
 from game.views.widgets import fit_font
 from rules import Game, Move, State
 
@@ -112,8 +112,8 @@ class ReviewView(MenuView):
         """(left, bottom, width, height) of each part, from the window's size."""
         width, height = self.window.width, self.window.height
         scale = self.scale
-        top = height - heading_band(height)
-        left, bottom, room = 20.0, float(MESSAGE_BAND), width - 40.0
+        top = height - heading_band(height, scale)
+        left, bottom, room = 20.0, message_band(scale), width - 40.0
         summary = 3 * theme.BODY.size * scale * 1.6
         body_top = top - summary - 8
         left_width = room * 0.56
@@ -133,6 +133,10 @@ class ReviewView(MenuView):
         }
 
     def build(self) -> None:
+        with theme.scaled_ui(1.0):  # this screen sizes its words and lengths by ``scale`` itself: once, not twice
+            self._build()
+
+    def _build(self) -> None:
         self.geometry = geometry = self.layout()
         scale = self.scale
         body = theme.sized(theme.BODY, round(theme.BODY.size * scale))
