@@ -57,11 +57,105 @@ class SearchAborted(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What bounds a search: any of depth (plies), nodes and wall-clock seconds; None means no bound."""
+    """What bounds a search: any of depth (plies), nodes and wall-clock seconds; None means no bound.
+
+    ``deadline`` is the move's one deadline: the ``time.perf_counter()`` instant by which the caller must have
+    its move, taken when the move was *requested* (``Limits.requested``), so that everything the player waits
+    for (building the engine, loading tables, starting a worker, the search, the Python around it) is charged
+    to the move.  Without it, ``time`` counts from the start of the search.  Engines stop early enough before
+    it to return by it (``safety_margin``).
+    """
 
     depth: int | None = None
     nodes: int | None = None
     time: float | None = None
+    deadline: float | None = None
+
+    @classmethod
+    def requested(cls, time: float | None, at: float | None = None, depth: int | None = None,
+                  nodes: int | None = None) -> "Limits":
+        """The limits of a move requested now (or at the ``perf_counter`` instant ``at``): ``time`` seconds
+        from that instant, whatever happens before the search starts."""
+        if time is None:
+            return cls(depth, nodes)
+        start = _clock() if at is None else at
+        return cls(depth, nodes, time, start + time)
+
+    def deadline_from(self, start: float) -> float | None:
+        """The instant the move is due: ``deadline`` if set, else ``time`` counted from ``start`` (or None)."""
+        if self.deadline is not None:
+            return self.deadline if self.time is None else min(self.deadline, start + self.time)
+        return None if self.time is None else start + self.time
+
+
+_clock = time.perf_counter
+
+LATENESS_SAMPLES = 48
+"""How many recent late stops the safety margin is measured from."""
+FIRST_MARGIN = 0.010
+"""The margin before any stop has been measured in this process (seconds)."""
+MARGIN_FLOOR = 0.002
+"""The smallest margin: an answer needs a little time to travel even on a quiet machine."""
+MARGIN_PAD = 0.002
+"""Added to the worst lateness measured."""
+MARGIN_SHARE = 0.25
+"""The margin never takes more than this share of a move's time."""
+
+
+class Lateness:
+    """How late searches have been in stopping: measured, so the safety margin follows the machine's load.
+
+    A search told to stop at instant S notices it at its next clock check, unwinds, and its caller gets the
+    move at instant R.  On a quiet machine R - S is a fraction of a millisecond; when other processes share
+    the cores, a search is descheduled for whole time slices and R - S grows to 10-40 ms.  Every timed search
+    that was stopped by its clock reports R - S here (``note``), and the next searches stop that much (the
+    worst of the last ``LATENESS_SAMPLES``, plus ``MARGIN_PAD``) before their deadline (``margin``).  It is one
+    record per process, shared by every engine and thread, because the load is the machine's.
+    """
+
+    def __init__(self) -> None:
+        self._samples: list[float] = []
+        self._lock = threading.Lock()
+
+    def note(self, seconds: float) -> None:
+        """Record one measured lateness (negative values, a stop noticed early, count as zero)."""
+        with self._lock:
+            self._samples.append(max(0.0, seconds))
+            del self._samples[:-LATENESS_SAMPLES]
+
+    def worst(self) -> float | None:
+        """The worst recent lateness, or None before any was measured."""
+        with self._lock:
+            return max(self._samples) if self._samples else None
+
+    def margin(self, seconds: float | None) -> float:
+        """How long before a deadline a search of ``seconds`` should stop (within ``MARGIN_SHARE`` of them)."""
+        worst = self.worst()
+        margin = FIRST_MARGIN if worst is None else max(MARGIN_FLOOR, worst + MARGIN_PAD)
+        return margin if seconds is None else min(margin, MARGIN_SHARE * max(0.0, seconds))
+
+    def forget(self) -> None:
+        with self._lock:
+            self._samples.clear()
+
+
+lateness = Lateness()
+"""The process's record of how late stops have been (``Lateness``)."""
+
+
+def seconds_to_stop(limits: Limits | None, own_time: float | None) -> float | None:
+    """Seconds from now until a search should stop: ``limits.time`` (else the engine's ``own_time``), within
+    the move's deadline (``Limits.deadline``), less the measured safety margin; None: no clock."""
+    limits = limits or Limits()
+    now = _clock()
+    base = limits.time if limits.time is not None else own_time
+    due = None if base is None else now + base
+    if limits.deadline is not None:
+        due = limits.deadline if due is None else min(due, limits.deadline)
+    if due is None:
+        return None
+    seconds = due - now
+    return max(0.0, seconds - lateness.margin(seconds))
 
 
 class CancelToken:

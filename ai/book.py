@@ -5,7 +5,9 @@ there, with that search's score and depth.  A ``PVSEngine`` given a book (``engi
 off by default) plays the book move at once when a time-limited search meets a book position (never in a
 depth- or node-limited search, which must stay exact), as if searched several plies deeper than the time per
 move allows.  Measured against OpenSpiel's MCTS (``bench/bench_openspiel.py --book``), the Kalah book did
-not help: as North its depth-18 replies scored worse than the 1 s search's own (BENCHMARKS.md).
+not help: as North its depth-18 replies scored 45% over 50 games, against 75% over 10 games for the 1 s
+search's own (``python bench/bench_openspiel.py --game kalah --book``, 2026-11-22; not kept in BENCHMARKS.md,
+which lists the engines as shipped).
 
 Which positions: every position within the first ``plies`` plies in which the side to move has so far
 played only book moves, whatever the opponent played.  Either side can use the book: as South it covers our

@@ -28,8 +28,8 @@ from typing import Any, Sequence
 
 from ai.compare_options import MAX_OPENING_PLIES, MAX_OPENINGS, MAX_TIME_LIMIT
 from ai.game_play import GameRecord, MoveStats
-from guarded.files import FileProblem, quote, writable_problem
-from guarded.records import RecordLines, RecordWriter, cut, read_lines
+from guarded.files import FileProblem, exists, quote, read_bytes, writable_problem, write_atomically
+from guarded.records import RECORDS_LIMIT, Line, RecordLines, RecordWriter, cut, read_lines
 
 FORMAT = "stonecave-compare-checkpoint"
 VERSION = 1
@@ -229,6 +229,8 @@ class Recovery:
     duplicates: int = 0
     cut_bytes: int = 0
     """Bytes of a torn last line cut off the file."""
+    moved_to: Path | None = None
+    """Where the invalid lines went (``set_aside_lines``): they are named once, not at every resume."""
 
 
 def _read(path: Path) -> RecordLines | None:
@@ -275,9 +277,11 @@ def read_header(path: Path) -> tuple[dict[str, Any], RecordLines]:
 
 def recover(path: Path, shape: RunShape) -> Recovery:
     """Read the checkpoint at ``path`` for a run of ``shape``: validate every record, cut a torn last line off
-    the file (at its first byte), and report each line set aside."""
+    the file (at its first byte), and move each invalid line to a file beside it (``set_aside_lines``), naming
+    it in ``problems`` this once."""
     header, contents = read_header(path)
     recovery = Recovery(header)
+    invalid: list[Line] = []
     body = list(contents.lines[1:]) if contents.lines else []
     tail = contents.tail if contents.lines else None
     if tail is not None:
@@ -296,6 +300,7 @@ def recover(path: Path, shape: RunShape) -> Recovery:
                 recovery.cut_bytes = tail.end - tail.start
             else:
                 recovery.problems.append(f"line {line.number}: {problem}")
+                invalid.append(line)
             continue
         if record.index >= shape.games:
             recovery.beyond_cap += 1
@@ -303,15 +308,53 @@ def recover(path: Path, shape: RunShape) -> Recovery:
             recovery.duplicates += 1
         else:
             recovery.records[record.index] = record
+    if invalid:
+        recovery.moved_to = set_aside_lines(path, invalid)
     return recovery
 
 
-def describe_problems(path: Path, problems: Sequence[str]) -> str:
-    """One message for the lines set aside: the first few named, the rest counted."""
+def invalid_lines_path(path: Path) -> Path:
+    """The file beside a checkpoint that keeps the lines set aside from it."""
+    return path.with_name(path.name + ".invalid")
+
+
+def set_aside_lines(path: Path, lines: Sequence[Line]) -> Path:
+    """Move ``lines`` out of the checkpoint at ``path``, appended to ``invalid_lines_path(path)``: nothing is
+    lost, and the next resume does not name them again.  The lines are written beside it first, then the
+    checkpoint is rewritten without them, each atomically (a crash in between keeps a line in both places,
+    never in neither)."""
+    aside = invalid_lines_path(path)
+    try:
+        data = read_bytes(path, RECORDS_LIMIT)
+        kept = read_bytes(aside, RECORDS_LIMIT) if exists(aside) else b""
+        if kept and not kept.endswith((b"\n", b"\r")):
+            kept += b"\n"
+        moved = b"".join(data[line.start:line.end].rstrip(b"\r\n") + b"\n" for line in lines)
+        write_atomically(aside, kept + moved)
+        dropped = {(line.start, line.end) for line in lines}
+        rest = b"".join(data[start:end] for start, end in _ranges_without(len(data), sorted(dropped)))
+        write_atomically(path, rest)
+    except (FileProblem, OSError) as problem:
+        raise CheckpointError(f"cannot move the invalid lines of {path} to {aside}: {problem}") from None
+    return aside
+
+
+def _ranges_without(size: int, holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    ranges, at = [], 0
+    for start, end in holes:
+        ranges.append((at, start))
+        at = end
+    ranges.append((at, size))
+    return ranges
+
+
+def describe_problems(path: Path, problems: Sequence[str], moved_to: Path | None = None) -> str:
+    """One message for the lines set aside: the first few named, the rest counted, and where they went."""
     shown = "; ".join(problems[:MAX_PROBLEMS_SHOWN])
     more = f"; and {len(problems) - MAX_PROBLEMS_SHOWN} more" if len(problems) > MAX_PROBLEMS_SHOWN else ""
     return (f"{path}: {len(problems)} line(s) are not valid game records of this run and are not counted "
-            f"(their games are played again): {shown}{more}")
+            f"(their games are played again): {shown}{more}"
+            + (f"; they are kept in {moved_to}" if moved_to is not None else ""))
 
 
 # -- writing ----------------------------------------------------------------------------------------------------

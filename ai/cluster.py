@@ -5,7 +5,8 @@ tournament (``ai.tournament.compare``) decides what to submit and when to stop. 
 same picklable function on the same task, so a task gives the same record wherever it runs.
 
 - ``InlineRunner``: one game at a time in this process (``--jobs 1``).
-- ``PoolRunner``: a ``multiprocessing`` pool of ``--jobs`` processes (the ``spawn`` start method).
+- ``PoolRunner``: a pool of ``--jobs`` processes (the ``spawn`` start method); a game whose worker dies is
+  played again in a fresh pool, up to ``MAX_REPLAYS`` times.
 - ``DaskRunner``: ``dask.distributed``, either an existing scheduler (``--cluster tcp://HOST:PORT``, with
   workers started by ``dask worker tcp://HOST:PORT`` on machines that have StoneCave installed) or a local
   cluster of ``--jobs`` worker processes (``--cluster local``).  A worker that dies takes only its game in
@@ -31,6 +32,8 @@ import threading
 import time
 import uuid
 from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Protocol
 
 from ai.base import EngineError
@@ -92,36 +95,67 @@ class InlineRunner:
 
 
 class PoolRunner:
-    """A pool of ``jobs`` spawned processes; records come back through a queue as games finish."""
+    """A pool of ``jobs`` spawned processes; records come back through a queue as games finish.
+
+    A worker process that dies (killed, or out of memory) breaks the pool: every game in flight is lost with it,
+    and the runner starts a new pool and submits those games again, each up to ``MAX_REPLAYS`` times, then stops
+    with a message instead of waiting for a record that will never come."""
 
     def __init__(self, play: Play, jobs: int) -> None:
         self.description = f"{jobs} processes"
         self._play = play
         self._jobs = jobs
         self._done: queue.Queue = queue.Queue()
-        self._pool = multiprocessing.get_context("spawn").Pool(jobs)
+        self._flight: dict[Future, tuple[Any, int]] = {}
+        """Each game submitted and not yet returned: its task and the pool generation it runs in."""
+        self._replays: dict[int, int] = {}
+        """How many times each task (by id) was submitted again after its worker died."""
+        self._generation = 0
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self._jobs, mp_context=multiprocessing.get_context("spawn"))
 
     def capacity(self) -> int:
         return 2 * self._jobs
 
     def submit(self, task: Any) -> None:
-        self._pool.apply_async(self._play, (task,), callback=self._done.put,
-                               error_callback=lambda error: self._done.put(_Failure(error)))
+        future = self._pool.submit(self._play, task)
+        self._flight[future] = (task, self._generation)
+        future.add_done_callback(self._done.put)
 
     def next_record(self) -> Any:
-        item = self._done.get()
-        if isinstance(item, _Failure):
-            raise item.error
-        return item
+        while True:
+            future = self._done.get()
+            task, generation = self._flight.pop(future, (None, -1))
+            if task is None:
+                continue  # a game of a pool already closed
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                self._play_again(task, generation)
+
+    def _play_again(self, task: Any, generation: int) -> None:
+        replays = self._replays.get(id(task), 0) + 1
+        if replays > MAX_REPLAYS:
+            lost = sorted({_index(task)} | {_index(other) for other, born in self._flight.values() if born == generation})
+            names = ", ".join(lost)
+            raise EngineError(
+                f"a worker process died {MAX_REPLAYS + 1} times with game{'s' if len(lost) > 1 else ''} {names} in "
+                "flight (killed, perhaps out of memory); giving up: run with fewer --jobs or less memory per engine")
+        self._replays[id(task)] = replays
+        if generation == self._generation:  # the first loss of this pool's breakage: start a fresh pool
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._generation += 1
+            self._pool = self._new_pool()
+        self.submit(task)
 
     def close(self) -> None:
-        self._pool.terminate()
-        self._pool.join()
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-class _Failure:
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
+def _index(task: Any) -> str:
+    return str(getattr(task, "index", task))
 
 
 def import_distributed():

@@ -104,10 +104,11 @@ def play_game(task: GameTask) -> GameRecord:
         who = seat_of[game.to_move(state)]
         engine, limit = built[who][0], limits[who]
         started = time.perf_counter()
-        token = CancelToken(started + limit if limit is not None else None)
+        move_limits = Limits.requested(limit, started)  # one deadline for the move, from its request
+        token = CancelToken(move_limits.deadline)
         try:
             try:
-                found = engine.search(state, Limits(time=limit), token)
+                found = engine.search(state, move_limits, token)
             except SearchAborted:
                 found = None
             elapsed = time.perf_counter() - started

@@ -1,4 +1,5 @@
-"""What the engines know of each game, registered once per game: its evaluators, its fast kernels and its time rule.
+"""What the engines know of each game, registered once per game: its evaluators, its fast kernels, its time rule
+and the exact helpers its analysis tries (an endgame solver, a prover).
 
 The window's and the console's side of a game (board scene, console renderer) is registered in
 ``game/catalogue.py``, which reads this record for everything engine-side; the rules class is found through
@@ -11,7 +12,9 @@ evaluator, one second a move.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rules import Game
 
@@ -34,6 +37,15 @@ class GameSupport:
     """A longer time for a player's first move (Hus competition rules: 30 s), or None."""
     time_limit: float | None = None
     """A hard limit on a computer's time per move that no setting may exceed (Magnetic Cave: 3 s), or None."""
+    solver: str = ""
+    """``module:class`` of an endgame solver the analysis (``ai/analysis``) tries near the end (the protocol of
+    ``ai/analysis/exact.py``: ``reaches``, ``value``); empty: none."""
+    prover: str = ""
+    """``module:class`` of an exact prover the analysis tries on moves near the end (``reaches``, ``prover`` in
+    ``ai/analysis/exact.py``); empty: none."""
+    symmetry: str = ""
+    """``module:function`` giving a position's key up to the rules' symmetries (``ai/analysis/symmetry.py``), so
+    the analysis values mirror-image moves once and names them equal; empty: ``Game.key``."""
 
     def seconds(self, first_move: bool = False) -> float:
         """The time per move under this game's rule (the first move's own time when it has one)."""
@@ -52,6 +64,7 @@ _SUPPORT: dict[str, GameSupport] = {
             "kalah",
             {"default": "ai.evaluators.sowing:kalah_default", "store": "ai.evaluators.sowing:store_only"},
             ("ai.core.kernels:CompiledKalahKernel", "ai.fast.kalah:KalahKernel"),
+            prover="ai.analysis.exact:KalahProving",
         ),
         GameSupport(
             "oware",
@@ -73,6 +86,8 @@ _SUPPORT: dict[str, GameSupport] = {
             ("ai.core.kernels:CompiledCaveKernel", "ai.fast.magnetic_cave:CaveKernel"),
             seconds_per_move=CAVE_TIME_LIMIT,
             time_limit=CAVE_TIME_LIMIT,
+            solver="ai.analysis.exact:CaveEndgame",
+            symmetry="ai.analysis.symmetry:cave_key",
         ),
         # Solitaire Mancala is a puzzle: its engines are the single-agent searches, which need nothing here.
         GameSupport("solitaire"),
@@ -84,6 +99,12 @@ def support(game: Game | str) -> GameSupport:
     """The record of ``game`` (a rules object or its name); a bare record for a game registered nowhere here."""
     name = game if isinstance(game, str) else game.name
     return _SUPPORT.get(name) or GameSupport(name)
+
+
+def load(path: str) -> Any:
+    """The object a record names as ``module:name`` (a solver's or a prover's class)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def register(record: GameSupport) -> None:

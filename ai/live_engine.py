@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from ai import registry
-from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult
+from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, seconds_to_stop
 from ai.single_agent import Budget
 from ai.single_agent_engines import SingleAgentEngine, solitaire_state
 from ai.solitaire_problem import Node, SolitaireProblem
@@ -104,7 +104,7 @@ class LiveEngine(Engine):
                cancel: CancelToken | None = None) -> tuple[SolitaireProblem, Any]:
         inner = self.inner
         limits = limits or Limits()
-        seconds = limits.time if limits.time is not None else inner.time_limit
+        seconds = seconds_to_stop(limits, inner.time_limit)  # within the move's deadline, less the margin
         nodes = limits.nodes if limits.nodes is not None else inner.node_limit
         problem = _WatchedProblem(inner.game, state)  # type: ignore[arg-type]
         report = self._progress or (lambda result: None)

@@ -103,12 +103,16 @@ class MCTSEngine(Engine):
         root = _Node(game, state, rng)
         iterations = 0
         next_report = PROGRESS_SECONDS
+        clock = time.perf_counter
+        stop = budget.deadline
         try:
             while True:
                 if iterations % POLL_ITERATIONS == 0:
                     budget.poll(iterations)
                 elif budget.max_nodes is not None and iterations >= budget.max_nodes:
                     break
+                elif stop is not None and clock() >= stop:  # a rollout can take milliseconds: read the clock
+                    break                                     # every iteration (a tenth of a microsecond)
                 self._iterate(root, rng)
                 iterations += 1
                 if progress is not None and budget.elapsed() >= next_report:
@@ -119,7 +123,7 @@ class MCTSEngine(Engine):
         result = self._result(root, iterations, budget)
         if progress is not None:
             progress(result)
-        return result
+        return budget.stopped(result)
 
     # -- one iteration ----------------------------------------------------------------------------------------
     def _iterate(self, root: _Node, rng: random.Random) -> None:

@@ -38,7 +38,7 @@ from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused,
 )
 from ai.evaluators import WIN, final_margin, final_score, proven_score
-from ai.search import Budget, PVSEngine, check_memory
+from ai.search import TABLE_WAIT, Budget, PVSEngine, check_memory, tables_by
 from rules import Game, State
 
 PROVE_SHARE = 0.5
@@ -105,23 +105,25 @@ class PerfectEngine(Engine):
         if ai.core.module() is None:
             self.why_not = f"the prover needs the compiled core: {ai.core.status().why}"
         else:
-            endgame_tables.tables_for(game)  # loaded (and checked) here, as pvs:tables=true does, not on the clock
+            tables_by(game, by=0.0)  # loading (and checking) starts here, in the background, as for pvs:tables=true
 
     # -- the engine protocol ----------------------------------------------------------------------------------
     def search(self, state: State, limits: Limits | None = None, cancel: CancelToken | None = None,
                progress: ProgressCallback | None = None) -> SearchResult:
+        # One deadline for the whole move (``Budget``): the tables' lookup, the prover's share and the fallback
+        # search all stop by it, and a stop late for it teaches the safety margin (``Budget.stopped``).
+        budget = Budget(limits, cancel, self.time_limit)
         with gc_paused():
-            return self._search(state, limits, cancel, progress)
+            return budget.stopped(self._search(state, budget, cancel, progress))
 
-    def _search(self, state: State, limits: Limits | None, cancel: CancelToken | None,
+    def _search(self, state: State, budget: Budget, cancel: CancelToken | None,
                 progress: ProgressCallback | None) -> SearchResult:
         game = self.game
-        budget = Budget(limits, cancel, self.time_limit)
         if game.is_terminal(state):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True,
                                 {"proven": True, "value": int(final_margin(game, state, game.to_move(state))),
                                  "source": "rules"})
-        loaded = None if self.why_not else endgame_tables.ensure(game)
+        loaded = None if self.why_not else tables_by(game, True, budget.share(TABLE_WAIT))  # not the whole move
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer
@@ -197,8 +199,8 @@ class PerfectEngine(Engine):
             move = bounds.move if bounds is not None and bounds.move is not None else self.game.legal_moves(state)[0]
             return SearchResult(move, 0.0, 0, 0, (move,), budget.elapsed(), False,
                                 {"proven": False, "source": "cancelled"})
-        left = None if budget.seconds is None else max(0.001, budget.seconds - budget.elapsed())
-        found = knowledge.fallback.search(state, Limits(time=left), cancel, progress)
+        # the fallback keeps the move's own deadline (``Budget.due``), so its margin is not taken twice
+        found = knowledge.fallback.search(state, budget.limits_left(), cancel, progress)
         info = {**found.info, "proven": bool(found.exhaustive), "source": "search", "why": why}
         if found.exhaustive and abs(found.score) >= WIN:
             info["value"] = int(found.score - WIN if found.score > 0 else found.score + WIN)
@@ -262,7 +264,7 @@ class PerfectEngine(Engine):
         if self.why_not or game.is_terminal(state):
             return None
         budget = Budget(Limits(time=seconds), cancel)
-        loaded = endgame_tables.ensure(game)
+        loaded = tables_by(game, True, budget.share(TABLE_WAIT))
         answer = self.from_tables(state, loaded, budget)
         if answer is not None:
             return answer

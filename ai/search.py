@@ -19,8 +19,12 @@
   (``engine.book = book_for(game)`` turns it on): against OpenSpiel's MCTS the depth-18 Kalah book scored
   worse as North than the 1 s search it replaces (BENCHMARKS.md).
 - Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
-  measured speed).  The search uses all of its time: when the clock stops an iteration whose first root
-  move (the previous best) is already searched, the best root move proven so far is played.
+  measured speed; the compiled search reads it every 32 nodes).  The search uses all of its time: when the
+  clock stops an iteration whose first root move (the previous best) is already searched, the best root move
+  proven so far is played.  The deadline is the move's own (``Limits.deadline``, taken when the move was
+  requested, so building the engine and loading tables count), less a safety margin measured from how late
+  recent searches stopped and how far apart their clock checks came (``ai.base.lateness``); endgame tables
+  load in the background and a timed search waits for them a quarter of its time at most (``tables_by``).
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/ai/test_ai_search.py`` checks this.
@@ -33,11 +37,14 @@ progress reports, the book and the cut-short rule below are shared by both.
 from __future__ import annotations
 
 import os
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Hashable, TypeVar
 
 from ai.base import (
-    CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused,
+    CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchAborted, SearchResult, gc_paused, lateness,
 )
 from ai.book import OpeningBook
 from ai.evaluators import Evaluator, evaluator_for, final_score, get_evaluator
@@ -51,11 +58,11 @@ EPSILON = 1e-7
 MAX_DEPTH = 200
 POLL_SECONDS = 0.001
 """Aim for a poll of the clock and the cancel token about this often."""
+TABLE_WAIT = 0.25
+"""The share of a timed search's time it may wait for endgame tables still loading (the rest is for searching;
+the load goes on, and the next move has them)."""
 MIN_POLL = 16
 """Never poll more often than every this many nodes."""
-SAFETY = (0.02, 0.020)
-"""A search stops this fraction of its time before the deadline, at most this many seconds before: room to
-unwind, answer and be scheduled again on a loaded machine, so the deadline itself is kept."""
 
 
 Number = TypeVar("Number", int, float)
@@ -81,7 +88,8 @@ class Budget:
     parameters and the ``Limits`` of one search combine: the tighter bound wins.
     """
 
-    __slots__ = ("started", "deadline", "max_nodes", "max_depth", "cancel", "max_interval", "_last")
+    __slots__ = ("started", "deadline", "due", "whole", "max_nodes", "max_depth", "cancel", "max_interval",
+                 "_last", "max_gap")
 
     def __init__(
         self,
@@ -94,13 +102,44 @@ class Budget:
     ) -> None:
         limits = limits or Limits()
         self.started = time.perf_counter()
-        seconds = tighter(time_limit, limits.time)
-        self.deadline = None if seconds is None else self.started + seconds - min(SAFETY[0] * seconds, SAFETY[1])
+        self.due = due_instant(limits, cancel, time_limit, self.started)
+        """The move's one deadline: the instant the caller must have its move (``Limits.deadline``, taken when
+        the move was requested; the cancel token's; or the time counted from now), or None."""
+        self.whole: float | None = None
+        """The move's whole time (its limit, when the deadline came with one), which caps the margin."""
+        if self.due is None:
+            self.deadline = None
+        else:
+            seconds = self.due - self.started
+            self.whole = max(seconds, limits.time or 0.0) if limits.deadline is not None else seconds
+            # the margin is measured (``ai.base.lateness``: how late recent stops and clock checks have been)
+            self.deadline = self.due - lateness.margin(self.whole)
         self.max_nodes = tighter(nodes, limits.nodes)
         self.max_depth = tighter(depth, limits.depth)
         self.cancel = cancel
         self.max_interval = max(1, poll)
         self._last = (0, self.started)
+        self.max_gap = 0.0
+        """The longest time between two polls so far (seconds)."""
+
+    def share(self, part: float) -> float | None:
+        """The instant ``part`` of this search's time from its start (None: no deadline)."""
+        return None if self.deadline is None else self.started + part * max(0.0, self.deadline - self.started)
+
+    def limits_left(self) -> Limits:
+        """Limits for a search nested in this one (a fallback, a stage): the same deadline, nothing more."""
+        return Limits(depth=self.max_depth, time=self.whole, deadline=self.due)
+
+    def stopped(self, result: SearchResult, poll_gap: float | None = None) -> SearchResult:
+        """Note, for the safety margin, how late a timed search returns ``result`` after its stop (when the clock
+        stopped it) and the longest gap between its clock checks (``poll_gap``: how late it could have noticed
+        the deadline; tens of milliseconds when the machine is busy); pass ``result`` on."""
+        if self.deadline is not None:
+            now = time.perf_counter()
+            late = max(now - self.deadline, poll_gap or 0.0)
+            if late > 0:
+                lateness.note(late)
+        return result
 
     @property
     def is_unbounded(self) -> bool:
@@ -127,6 +166,8 @@ class Budget:
             raise SearchAborted
         last_nodes, last_time = self._last
         self._last = (nodes, now)
+        if now - last_time > self.max_gap:
+            self.max_gap = now - last_time
         interval = self.max_interval
         if now > last_time and nodes > last_nodes:
             rate = (nodes - last_nodes) / (now - last_time)
@@ -134,6 +175,17 @@ class Budget:
         if self.max_nodes is not None:
             interval = max(1, min(interval, self.max_nodes - nodes))
         return interval
+
+
+def due_instant(limits: Limits, cancel: CancelToken | None, time_limit: float | None, start: float) -> float | None:
+    """The earliest of the limits' deadline (or their time from ``start``), the engine's own time from
+    ``start`` and the cancel token's deadline: when the move is due (None: no clock)."""
+    due = limits.deadline_from(start)
+    if time_limit is not None:
+        due = tighter(due, start + time_limit)
+    if cancel is not None and cancel.deadline is not None:
+        due = tighter(due, cancel.deadline)
+    return due
 
 
 def machine_megabytes() -> float:
@@ -170,19 +222,53 @@ def new_table(kernel: Any, megabytes: float) -> Any:
     return TranspositionTable(int(megabytes * 1_000_000 / BYTES_PER_ENTRY))
 
 
-def use_tables(kernel: Any, build: bool = False) -> Any | None:
+def use_tables(kernel: Any, build: bool = False, by: float | None = None) -> Any | None:
     """Make a compiled Kalah or Oware kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
     tables, or None when there are none or the kernel cannot use them: the search then runs as without).
-    ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``)."""
-    from ai import tables
-
+    ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``).
+    ``by``: a ``perf_counter`` instant; tables not loaded by then are left loading in the background and this
+    search runs without them (``tables_by``); None waits for them."""
     core = getattr(kernel, "core", None)
     if core is None or not hasattr(core, "use_tables"):
         return None
-    loaded = tables.ensure(kernel.game) if build else tables.tables_for(kernel.game)
+    loaded = tables_by(kernel.game, build, by)
     if loaded is not None:
         core.use_tables(loaded)
     return loaded
+
+
+_loads: dict[tuple, Future] = {}
+_loads_lock = threading.Lock()
+_loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tables-load")
+
+
+def tables_by(game: Game, build: bool = False, by: float | None = None) -> Any | None:
+    """``ai.tables.ensure(game)`` (``build``) or ``tables_for(game)``, loaded in a background thread and waited
+    for until ``by`` at most (None: until loaded).  Loading verifies every layer from disk: about 10 ms on a
+    quiet machine, ten or twenty times that on a busy one, so a move's deadline must not wait on it; a load
+    that is not done in time goes on, and a later search (the next move) uses its tables."""
+    from ai import tables
+
+    folder, variant = tables.directory(), tables.variant_of(game)
+    if folder is None or variant is None or (folder, *variant.cache_key) in tables._cache:
+        return tables.ensure(game) if build else tables.tables_for(game)  # in memory (or none): at once
+    key = (folder, *variant.cache_key)  # one load per variant (a search asking to build: the next, once cached)
+    with _loads_lock:
+        future = _loads.get(key)
+        if future is None or future.done():
+            future = _loads[key] = _loader.submit(tables.ensure if build else tables.tables_for, game)
+    wait = None if by is None else by - time.perf_counter()
+    if wait is not None and wait <= 0 and not future.done():
+        return None
+    try:
+        loaded = future.result(timeout=wait)
+        return tables.ensure(game) if build else loaded  # in memory now: at once, and a build starts if needed
+    except FutureTimeout:
+        return None
+    finally:
+        with _loads_lock:
+            if future.done() and _loads.get(key) is future:
+                del _loads[key]  # a failed load is tried again next time, as ``tables_for`` would
 
 
 def check_two_player(engine: str, game: Game) -> None:
@@ -220,7 +306,7 @@ class PVSEngine(Engine):
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
         self.wants_tables = tables
-        self.tables = use_tables(self.kernel) if tables else None
+        self.tables = use_tables(self.kernel, by=0.0) if tables else None  # loading starts, not awaited
         """The endgame tables the compiled kernel answers from (``ai.tables``), or None.  Looked up again before
         every search: the first search starts building them if needed, and they serve once they are built."""
         self.table = new_table(self.kernel, self.memory)
@@ -266,7 +352,7 @@ class PVSEngine(Engine):
             self.playing = playing
             self.table.clear()
         if self.wants_tables:
-            tables = use_tables(self.kernel, build=True)
+            tables = use_tables(self.kernel, build=True, by=budget.share(TABLE_WAIT))  # not the whole move
             if tables is not self.tables:  # scores stored without (or with fewer) tables: start afresh
                 self.tables = tables
                 self.table.clear()
@@ -305,7 +391,8 @@ class PVSEngine(Engine):
             best = SearchResult(
                 best.move, best.score, best.depth, run.nodes, best.pv, budget.elapsed(), best.exhaustive, best.info
             )
-        return best
+        compiled = getattr(run, "run", None)  # the compiled search measures its own clock checks' gaps
+        return budget.stopped(best, getattr(compiled, "max_poll_gap", budget.max_gap))
 
     def _cut_short(self, run: Any, depth: int, best: SearchResult | None) -> SearchResult | None:
         """The result when iteration ``depth`` was cut short by the clock, a cancel or the node limit.

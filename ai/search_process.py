@@ -255,9 +255,8 @@ def run_request(request: SearchRequest, send: Any) -> None:
             engine = make_live_engine(request.game, request.spec)  # type: ignore[arg-type]
         else:
             engine = registry.make_engine(request.game, request.spec)
-        token = CancelToken()
-        if request.limits.time is not None:
-            token.deadline = started + request.limits.time
+        # the request's own deadline when the parent set one (``Limits.requested``), else its time from now
+        token = CancelToken(request.limits.deadline_from(started))
         last: list[SearchResult | None] = [None]
 
         def progress(result: SearchResult) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, ClassVar
 
-from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused
+from ai.base import CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused, seconds_to_stop
 from ai.single_agent import (
     Budget,
     Solution,
@@ -80,7 +80,7 @@ class SingleAgentEngine(Engine):
               cancel: CancelToken | None = None) -> tuple[SolitaireProblem, Solution]:
         """Run the algorithm from ``state``; the problem (its goal and target) and the solution."""
         limits = limits or Limits()
-        seconds = limits.time if limits.time is not None else self.time_limit
+        seconds = seconds_to_stop(limits, self.time_limit)  # within the move's deadline, less the margin
         nodes = limits.nodes if limits.nodes is not None else self.node_limit
         problem = SolitaireProblem(self.solitaire, state)
         return problem, self.run(problem, Budget(nodes, seconds, cancel))

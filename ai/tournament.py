@@ -151,9 +151,10 @@ def compare(
     problems: list[str] = []
     stream: RecordWriter | None = None
     if path is not None and resume:
-        prefixes, done, problems = _recover(path, rules_object, specs, run, games)
+        prefixes, recovery = _recover(path, rules_object, specs, run, games)
+        done, problems = recovery.records, recovery.problems
         if problems and notify is not None:
-            notify(checkpoints.describe_problems(path, problems))
+            notify(checkpoints.describe_problems(path, problems, recovery.moved_to))
         stream = checkpoints.resume(path)
     else:
         if path is not None:
@@ -186,8 +187,9 @@ def compare(
 
 
 def _recover(path: Path, game: Game, specs: tuple[str, str], run: dict[str, Any], games: int
-             ) -> tuple[list[tuple[Move, ...]], dict[int, GameRecord], list[str]]:
-    """The openings, the valid records under the cap, and the problems of the checkpoint at ``path``."""
+             ) -> tuple[list[tuple[Move, ...]], checkpoints.Recovery]:
+    """The openings, and the recovery of the checkpoint at ``path`` (its valid records under the cap, its
+    problems)."""
     header, _ = checkpoints.read_header(path)
     checkpoints.check_same_run(path, header, game.spec, specs, run)
     try:
@@ -195,8 +197,7 @@ def _recover(path: Path, game: Game, specs: tuple[str, str], run: dict[str, Any]
     except RulesError as error:
         raise checkpoints.CheckpointError(f"{path} lists an opening that is not a legal line of "
                                           f"{game.title}: {error}") from None
-    recovery = checkpoints.recover(path, checkpoints.RunShape(games, len(prefixes), run["max_plies"]))
-    return prefixes, recovery.records, recovery.problems
+    return prefixes, checkpoints.recover(path, checkpoints.RunShape(games, len(prefixes), run["max_plies"]))
 
 
 def _tasks(game: Game, specs: tuple[str, str], prefixes: list[tuple[Move, ...]], run: dict[str, Any],

@@ -18,12 +18,14 @@ calls ``token.check()`` every few hundred nodes, which yields the GIL (``time.sl
 its frame rate; tests/game/test_gui_pacing.py) and aborts the search once cancelled or out of time.  The
 engine then returns its last completed iteration.
 
-The deadline does not depend on the engine unwinding in time: a second thread, the *watchdog*, sleeps until
-``GRACE`` after the deadline and, if the engine has not finished by then, posts ``Finished`` itself with the
-last completed iteration (``info["at_deadline"]``) and cancels the token; whatever the engine returns later
-is dropped.  So a
-deadline is overrun by at most ``GRACE`` plus the time the watchdog needs to be scheduled and take the GIL
-(the search yields it at every poll, about every millisecond).  A ``cancel()`` posts ``Finished`` itself, on
+The deadline is the move's: ``Limits.deadline`` when the caller stamped the request (``Limits.requested``,
+before building the engine), else ``start()`` plus ``Limits.time``.  It does not depend on the engine
+unwinding in time: a second thread, the *watchdog*, wakes shortly before the deadline (by the lateness the
+process has measured of late, ``ai.base.lateness``, less ``GRACE``) and, if the engine has not finished by
+then, posts ``Finished`` itself with the last completed iteration (``info["at_deadline"]``) and cancels the
+token; whatever the engine returns later is dropped.  So a deadline is overrun only by more than the measured
+lateness of the watchdog's own wake-up and its taking the GIL (the search yields it at every poll, about
+every millisecond).  A ``cancel()`` posts ``Finished`` itself, on
 the caller's side, at once.  Whatever happens, exactly one final message is posted: ``Finished`` (with a legal move whenever the position has one, even if the engine found none in
 time, so a computer player never stalls) or ``Failed`` (an exception in the engine, reported, never raised
 in the UI thread).  The worker never touches GUI objects, and the state it is given is never mutated
@@ -39,7 +41,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Union
 
-from ai.base import CancelToken, Engine, Limits, SearchAborted, SearchResult
+from ai.base import CancelToken, Engine, Limits, SearchAborted, SearchResult, lateness
 from rules import Game, State
 
 
@@ -71,7 +73,9 @@ WorkerMessage = Union[Progress, Finished, Failed]
 _numbers = itertools.count(1)
 
 GRACE = 0.002
-"""Seconds after the deadline the watchdog lets the engine finish (and offer its own, better result)."""
+"""Seconds the watchdog lets the engine finish after the engine's own stop would have returned on time (the
+deadline less the measured lateness, ``ai.base.lateness``): the engine's own result, with its partial
+iteration, is better than the last completed one, but the deadline comes first."""
 
 
 def fallback_result(game: Game, state: State, result: SearchResult | None, elapsed: float = 0.0) -> SearchResult:
@@ -180,8 +184,9 @@ class SearchWorker(Mailbox):
         if self._thread is not None:
             raise RuntimeError("this SearchWorker has already been started; build a new one for a new search")
         self.started_at = time.perf_counter()
-        if self.limits.time is not None:
-            self.token.deadline = self.started_at + self.limits.time
+        # One deadline for the move: the instant it was requested (``Limits.requested``, before the engine was
+        # built) plus its time, or, when the caller did not say, now plus its time.
+        self.token.deadline = self.limits.deadline_from(self.started_at)
         self._thread = threading.Thread(
             target=self._run, name=f"search-{self.engine.name}-{next(_numbers)}", daemon=True
         )
@@ -208,9 +213,14 @@ class SearchWorker(Mailbox):
         self._post(Progress(result, speed))  # dropped once the watchdog has answered
 
     def _watch(self) -> None:
-        """The watchdog: at ``GRACE`` past the deadline, post the last completed iteration if still running."""
+        """The watchdog: shortly before the deadline (by the lateness measured of late, which this thread
+        suffers as well), post the last completed iteration if the engine has not answered."""
         deadline = self.token.deadline
-        if deadline is None or self._done.wait(max(0.0, deadline + GRACE - time.perf_counter())):
+        if deadline is None:
+            return
+        seconds = deadline - (self.started_at or time.perf_counter())
+        wake = deadline - max(0.0, lateness.margin(seconds) - GRACE)
+        if self._done.wait(max(0.0, wake - time.perf_counter())):
             return
         self._answer_now(cancelled=self.token.is_cancelled, note="at_deadline")
         # The answer is given: tell the search to stop too, so an engine that reads only the cancel flag (a time

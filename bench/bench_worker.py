@@ -9,7 +9,7 @@ Over a few hundred searches from positions taken from random games, with the str
   ``cancel()`` call to the moment the thread posted its ``Finished`` message;
 - deadline overrun: a search with ``Limits(time=T)`` (T random in 20-150 ms); the overrun is from the
   token's deadline to the posted ``Finished`` (negative when the engine answered early: a proven result, or
-  the safety margin of ``ai.search.SAFETY``).
+  the safety margin measured by ``ai.base.lateness``).
 
 ``Finished`` after a cancel is posted by ``cancel()`` itself, and at a deadline by the engine or, when it is
 late, by the worker's watchdog (``ai.worker``); the script also prints when the search thread itself

@@ -1,4 +1,4 @@
-"""A value in the game's own units, as every player's screen says it (``game.analysis`` re-exports all of it).
+"""A value in the game's own units, as every player's screen says it (``game.analysis`` puts them on each move of ``ai.analysis``).
 
 Every value goes through ``ai.calibration.expect``, the one mapping from an engine's score to what a player can
 expect at the end of the game.  The sowing games speak in seeds of final margin, from the side to move:
@@ -24,7 +24,7 @@ from game import catalogue
 from rules import Game
 
 if TYPE_CHECKING:
-    from game.analysis import MoveValue
+    from ai.analysis import MoveValue
 
 UNSCORED = "..."
 """The words of a move not scored yet."""
@@ -43,7 +43,7 @@ CAVE_SAME = 0.08
 
 
 class Valued(Protocol):
-    """A move's value as ``compare_words`` reads it (``game.analysis.MoveValue`` is one)."""
+    """A move's value as ``compare_words`` reads it (``ai.analysis.MoveValue`` is one)."""
 
     @property
     def name(self) -> str: ...

@@ -79,24 +79,15 @@ CAVE_WORDS = Words(place="cell", move_prefix="", unit="", small=10.0, slight=50.
 
 @dataclass(frozen=True)
 class Registration:
-    """One game, registered once: the name its rules are registered under, its scene, console and words, and
-    the exact helpers its analysis and hints use.  Its rules class, engine side and presets are looked up from
-    that name in their own layers.  A two-player sowing game needs no record: ``registration`` gives it the
+    """One game, registered once: the name its rules are registered under, its scene, console and words.  Its
+    rules class, engine side (with the exact helpers its analysis uses) and presets are looked up from that name
+    in their own layers.  A two-player sowing game needs no record: ``registration`` gives it the
     defaults."""
 
     name: str
     scene: str = "sowing"
     console: str = "play"
     words: Words = SOWING_WORDS
-    solver: str = ""
-    """``module:class`` of an endgame solver the analysis and the evaluation graph try near the end (the
-    protocol of ``game/endgame_helpers.py``: ``reaches``, ``value``); empty: none."""
-    prover: str = ""
-    """``module:class`` of an exact prover the analysis tries on moves near the end (``reaches``, ``prover``
-    in ``game/endgame_helpers.py``); empty: none."""
-    hint_prover: str = ""
-    """``module:class`` of the engine a hint asks for a proof first (built with the game; its ``why_not``
-    says when it cannot serve); empty: none."""
 
     @property
     def rules(self) -> type[rules.Game]:
@@ -123,10 +114,10 @@ class Registration:
 REGISTRATIONS: dict[str, Registration] = {
     record.name: record
     for record in (
-        Registration("kalah", prover="game.endgame_helpers:KalahProving", hint_prover="ai.perfect:PerfectEngine"),
+        Registration("kalah"),
         Registration("oware"),
         Registration("hus", words=Words(no_legal_move="{mover} had no pit of two or more seeds to sow, and loses.")),
-        Registration("magnetic-cave", scene="cave", words=CAVE_WORDS, solver="game.endgame_helpers:CaveEndgame"),
+        Registration("magnetic-cave", scene="cave", words=CAVE_WORDS),
         Registration("solitaire", scene="puzzle", console="solitaire", words=Words(place="hole", move_prefix="hole")),
     )
 }

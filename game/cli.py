@@ -9,6 +9,7 @@
     stonecave desktop install      put StoneCave in the desktop's application menu (uninstall removes it)
     stonecave tables build kalah[:pits=6,empty_capture=false] [--seeds N]   build Kalah endgame tables
     stonecave solve kalah:pits=6,seeds=4 [--position TEXT]                   prove a Kalah position's value
+    stonecave review FILE [--time S]   a saved game's turning points and each player's accuracy
 
 Each sub-command lives in its own module and is imported only when used, so the console never loads arcade.
 """
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
-COMMANDS = ("text", "compare", "games", "engines", "doctor", "desktop", "tables", "solve", "gui")
+COMMANDS = ("text", "compare", "games", "engines", "doctor", "desktop", "tables", "solve", "gui", "review")
 """Every sub-command ``_main`` dispatches (``parser`` describes each; tests/fuzz attacks each)."""
 
 
@@ -205,6 +206,7 @@ def parser() -> argparse.ArgumentParser:
     commands.choices["tables"] = tables_parser()
     commands.choices["solve"] = solve_parser()
     commands.choices["gui"] = gui_parser()
+    commands.choices["review"] = review_parser()
     missing = set(COMMANDS) ^ set(commands.choices)
     assert not missing, f"COMMANDS and parser() disagree on {missing}"
     return whole
@@ -223,6 +225,55 @@ def gui_parser() -> argparse.ArgumentParser:
     gui.add_argument("--game", help="go straight to the seat setup of this game (kalah, oware, hus)")
     gui.add_argument("--load", type=path_argument, help="open this save file")
     return gui
+
+
+def review_parser() -> argparse.ArgumentParser:
+    """``stonecave review``'s options (``review_main`` reads them)."""
+    from game.review import DEFAULT_SECONDS, SECONDS_RANGE
+
+    review = argparse.ArgumentParser(prog="stonecave review",
+                                     description="Review a saved or autosaved game: its turning points and each "
+                                                 "player's accuracy.")
+    review.add_argument("file", type=path_argument, help="a save file (Save in the game, or saves/in-progress/)")
+    review.add_argument("--time", default=None, metavar="SECONDS",
+                        help=f"seconds per position, {SECONDS_RANGE[0]:g} to {SECONDS_RANGE[1]:g} "
+                             f"(default {DEFAULT_SECONDS:g})")
+    return review
+
+
+def review_main(argv: list[str]) -> int:
+    """``stonecave review FILE [--time S]``: 0 when reviewed, 2 for a bad option, 1 for a file it cannot read."""
+    from game import savegame
+    from game.console.review import review_seconds, run_review
+    from game.review import ReviewError, check_game
+
+    try:
+        args = review_parser().parse_args(argv)
+    except SystemExit as leaving:
+        return int(leaving.code or 0)
+    try:
+        seconds = review_seconds(args.time, "--time")
+    except ValueError as problem:
+        print(f"stonecave review: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        saved = savegame.load(args.file)
+        check_game(saved.game, saved.states, saved.moves)
+    except (savegame.SaveError, ReviewError, ValueError) as problem:
+        print(f"stonecave review: cannot review {args.file}: {problem}", file=sys.stderr)
+        return 1
+    except OSError as problem:
+        print(f"stonecave review: cannot read {args.file}: {problem.strerror or problem}", file=sys.stderr)
+        return 1
+    try:
+        run_review(print, saved.game, saved.states, saved.moves, seconds)
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one stops the review
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("stonecave review: stopped by Ctrl-C", file=sys.stderr)
+        return 130
+    return 0
 
 
 def path_argument(text: str) -> Path:
@@ -326,6 +377,8 @@ def _main(argv: list[str] | None) -> int:
         return solve_main(rest)
     if command == "gui":
         return _run_window(rest)
+    if command == "review":
+        return review_main(rest)
     print(f"stonecave: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
 

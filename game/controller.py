@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, Union
 
 from ai import registry
+from ai.analysis import Asking, Shelf, judged
 from ai.base import EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import explain
@@ -101,7 +102,13 @@ class MatchController:
         self.pending_move: Move | None = None
         self.pending_since = 0.0
         """When the computer's move became playable: its result arrived or the last stones landed."""
+        self.analyses = Shelf(session.game)
+        """The analyses of this game's positions, shared: the hint reads the analysis panel's when it analyses the
+        position already (``ai.analysis.Shelf``)."""
+        self.hint_asking: Asking | None = None
+        """The hint's question to the analysis (the default helper, ``hint_helper: best``)."""
         self.hint_worker: SearchWorker | None = None
+        """The quick helper's search (``hint_helper: quick``: the hint engine's ranked search)."""
         self.hint_state: State | None = None
         self.hint_move: Move | None = None
         self.hint_text = ""
@@ -287,6 +294,9 @@ class MatchController:
         for worker in (self.worker, self.hint_worker):
             if worker is not None:
                 worker.cancel()
+        if self.hint_asking is not None:
+            self.hint_asking.cancel()
+        self.hint_asking = None
         self.worker = self.hint_worker = None
         self.worker_state = self.hint_state = None
         self.pending_move = None
@@ -303,13 +313,14 @@ class MatchController:
     def start_search(self) -> None:
         session = self.session
         seat = session.seat(session.to_move)
+        limits = Limits.requested(self.think_time(seat.time))  # the move's clock starts now, engine building included
         try:
             engine = registry.make_engine(session.game, seat.engine or "random")
         except EngineError as error:
             self.say(f"The computer cannot play: {error}", warning=True)
             self.paused = True
             return
-        self.worker = SearchWorker(engine, session.state, Limits(time=self.think_time(seat.time)))
+        self.worker = SearchWorker(engine, session.state, limits)
         self.worker_state = session.state
         self.worker.start()
         self.thinking = f"{self.computer_name(session.to_move)} is thinking..."
@@ -336,6 +347,8 @@ class MatchController:
                     self.paused = True
                     self.say(f"The computer failed: {message.error}. Paused; undo or start a new game.",
                              warning=True)
+        if self.hint_asking is not None:
+            self._poll_hint_analysis(self.hint_asking)
         if self.hint_worker is not None:
             for message in self.hint_worker.poll():
                 if isinstance(message, Progress):
@@ -343,15 +356,33 @@ class MatchController:
                 elif isinstance(message, Finished):
                     self.hint_worker = None
                     if self.hint_state == self.session.state and message.result.move is not None:
-                        result = message.result
-                        self.hint_move = result.move
-                        advice = explain.hint_text(self.session.game, self.session.state, result,
-                                                   result.info.get("alternatives"))
-                        self.hint_text = "Hint: " + advice
-                        self.say("Hint: " + advice.replace("\n", " "))
+                        self.show_hint(message.result)
                 elif isinstance(message, Failed):
                     self.hint_worker = None
                     self.hint_text = f"No hint: {message.error}"
+
+    def _poll_hint_analysis(self, asking: Asking) -> None:
+        """The hint's analysis: its progress, then its best move and value as the hint."""
+        asking.poll()
+        if not asking.done:
+            return
+        self.hint_asking = None
+        result = asking.answer
+        if result is None:
+            self.hint_text = f"No hint: {asking.error}"
+        elif self.hint_state == self.session.state:
+            self.show_hint(result)
+
+    def show_hint(self, result: SearchResult) -> None:
+        """The hint found: its move marked on the board, its advice in words."""
+        self.hint_move = result.move
+        advice = explain.hint_text(self.session.game, self.session.state, result, result.info.get("alternatives"))
+        self.hint_text = "Hint: " + advice
+        self.say("Hint: " + advice.replace("\n", " "))
+
+    def judged(self, state: State, result: SearchResult) -> SearchResult:
+        """The computer's move as the screen's analyses value it (``ai.analysis.judged``)."""
+        return judged(self.session.game, state, result, self.analyses.latest(state))
 
     def computer_move(self, animating: bool) -> Move | None:
         """On the computer's turn: start its search, and once its move has arrived, the stones have landed
@@ -368,6 +399,7 @@ class MatchController:
                 move, self.pending_move = self.pending_move, None
                 if self._computer_result is not None and self._computer_result[1].move == move:
                     state, result = self._computer_result
+                    result = self.judged(state, result)
                     who = self.computer_name(session.game.to_move(state))
                     text = explain.reasoning_text(session.game, state, result, who, self.details)
                     self._reasonings = self._reasonings[-2:] + [(len(session.states), text)]
@@ -441,13 +473,21 @@ class MatchController:
         return ""
 
     def hint(self) -> bool:
-        """Start the hint's search; False (and a notice) when there can be none now."""
+        """Start the hint; False (and a notice) when there can be none now.  The default helper (Settings'
+        ``hint_helper: best``) is the analysis of the position for the thinking time: the hint names its best
+        move and value, the ones the analysis panel shows (the panel's own analysis when it has this position);
+        ``quick`` is the hint engine's ranked search (``game.hint_search``), weaker and quicker."""
         session = self.session
         if session.is_over or not session.is_human_turn:
             self.say("A hint is for a human's turn.")
             return False
-        if self.hint_worker is not None:
+        if self.hint_worker is not None or self.hint_asking is not None:
             return False
+        if self.hint_helper() == "best":
+            self.hint_asking = Asking(self.analyses, session.state, self.think_time(None))
+            self.hint_state = session.state
+            self.hint_text = "Hint: thinking..."
+            return True
         try:
             engine = registry.make_engine(session.game, self.settings.engine_spec(session.game, "hint"))
         except (EngineError, ValueError) as error:
@@ -458,6 +498,13 @@ class MatchController:
         self.hint_worker.start()
         self.hint_text = "Hint: thinking..."
         return True
+
+    def hint_helper(self) -> str:
+        """Settings' ``hint_helper``: ``best`` (the analysis, also when the settings lack it) or ``quick``."""
+        try:
+            return str(self.settings.get("hint_helper"))
+        except (KeyError, ValueError):
+            return "best"
 
     def undo(self) -> int:
         """Take moves back by the session's rule; the number taken back.  Pauses computers-only play."""

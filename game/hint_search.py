@@ -1,14 +1,16 @@
-"""The hint's search: the hint engine's best move, then every other move scored to the same horizon, so the
-advice can say how much better it is than the next best ("best by a clear margin", "about as good as pit 3").
+"""The quick hint (Settings' ``hint_helper: quick``): the hint engine's best move, then every other move scored to
+the same horizon, so the advice can say how much better it is than the next best ("best by a clear margin",
+"about as good as pit 3").  The default hint is not this but the analysis of the position (``ai.analysis``,
+``MatchController.hint``): the program's best advice, the one the analysis panel shows.
 
 ``RankedSearch`` wraps any two-player engine as an engine itself, so it runs in an ``ai.worker.SearchWorker``
 like any other.  The best move gets most of the time; what is left is shared among the other moves, each
 searched one ply shallower from the position it leads to (the same horizon from the root).  Their scores
 (from the hint's mover's side) go to ``result.info["alternatives"]``; moves not scored in time are left out.
 
-For Kalah the hint first asks the endgame tables and the prover (``ai.perfect.PerfectEngine.prove``) for the
-exact value within ``PROVE_SHARE`` of its time: a proven move needs no comparison, and the hint says what is
-proven.  Only when that fails does the hint engine search, in the time left.
+Given a ``prover`` (an engine with ``prove(state, seconds, cancel)``, such as ``ai.perfect.PerfectEngine``), the
+hint first asks it for the exact value within ``PROVE_SHARE`` of its time: a proven move needs no comparison.
+Only when that fails does the hint engine search, in the time left.
 """
 from __future__ import annotations
 
@@ -18,24 +20,12 @@ from dataclasses import replace
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchResult
 from ai.evaluators import final_score
 from game.explain import QUICK_DEPTH
-from rules import Game, State
+from rules import State
 
 BEST_SHARE = 0.6
 """The share of the time the best move's search gets."""
 PROVE_SHARE = 0.5
 """The share of a Kalah hint's time the tables and the prover get before the hint engine searches."""
-
-
-def proving_engine(game: Game) -> Engine | None:
-    """The engine that proves a hint first, as the game's registration names it (Kalah's Perfect level, which
-    needs the compiled core), or None."""
-    from game import catalogue
-
-    path = catalogue.registration(game).hint_prover
-    if not path:
-        return None
-    engine = catalogue.load(path)(game)
-    return None if engine.why_not else engine
 
 
 class RankedSearch(Engine):
@@ -47,9 +37,8 @@ class RankedSearch(Engine):
     def __init__(self, inner: Engine, prover: Engine | None = None) -> None:
         super().__init__(inner.game)
         self.inner = inner
-        self.prover = prover if prover is not None or inner.name == "perfect" else proving_engine(inner.game)
-        """Asked first for a proof (``proving_engine``); None when the inner engine proves by itself or the
-        game has no prover."""
+        self.prover = prover
+        """Asked first for a proof; None: the search only."""
 
     def __repr__(self) -> str:
         return repr(self.inner)

@@ -13,9 +13,10 @@ pits and cells they sit on, in the body face.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from importlib import resources
-from typing import Any
+from typing import Any, Iterator
 
 import arcade
 import arcade.gui
@@ -120,6 +121,38 @@ def type_scale(width: float, height: float) -> float:
     return max(1.0, min(MAX_TYPE_SCALE, width / DESIGN_SIZE[0], height / DESIGN_SIZE[1]))
 
 
+_ui_scale = 1.0
+
+
+@contextmanager
+def scaled_ui(scale: float) -> Iterator[float]:
+    """Build widgets for a window whose type scale is ``scale`` (``type_scale``): inside, ``label``, ``button``,
+    ``text`` and the menus' controls (``game.views.widgets``) draw their words ``scale`` times larger, and
+    ``px`` gives a design length in this window's pixels.  A menu screen builds inside it, so its words and
+    rows grow with the window as the game screens' do."""
+    global _ui_scale
+    before, _ui_scale = _ui_scale, max(1.0, float(scale))
+    try:
+        yield _ui_scale
+    finally:
+        _ui_scale = before
+
+
+def ui_scale() -> float:
+    """The scale widgets are being built at (1 outside ``scaled_ui``)."""
+    return _ui_scale
+
+
+def px(length: float) -> float:
+    """A design length (pixels at 1280x720) in the pixels of the window being built for (``scaled_ui``)."""
+    return length * _ui_scale
+
+
+def pt(size: float) -> int:
+    """A design font size (points at 1280x720) at the scale being built for (``scaled_ui``)."""
+    return round(size * _ui_scale)
+
+
 def sized(style: TypeStyle, size: int) -> TypeStyle:
     """``style``'s face and weight at another size: for screens that grow or shrink a step with the window."""
     return replace(style, size=size)
@@ -147,7 +180,7 @@ def load_fonts() -> None:
 def text(content: str, style: TypeStyle, colour: Color = TEXT, x: float = 0, y: float = 0,
          **options: Any) -> arcade.Text:
     """An ``arcade.Text`` in one step of the type scale (other ``arcade.Text`` options pass through)."""
-    return arcade.Text(content, x, y, colour, style.size, font_name=style.font, bold=style.bold,
+    return arcade.Text(content, x, y, colour, pt(style.size), font_name=style.font, bold=style.bold,
                        **options)
 
 
@@ -155,7 +188,7 @@ def button_style(style: TypeStyle = LABEL, accent: Color = ACCENTS[0],
                  ) -> dict[str, arcade.gui.UIFlatButton.UIStyle]:
     """The flat button look: dark wood-brown, a warm border on hover, the accent colour when pressed."""
     ui_style = arcade.gui.UIFlatButton.UIStyle
-    size, font = style.size, style.font
+    size, font = pt(style.size), style.font
     return {
         "normal": ui_style(font_size=size, font_name=font, font_color=TEXT, bg=BUTTON, border=PANEL_EDGE,
                            border_width=2),
@@ -172,7 +205,7 @@ def label(content: str, style: TypeStyle = BODY, colour: Color = TEXT, *, width:
           multiline: bool = False, align: str = "left") -> arcade.gui.UILabel:
     """A UILabel in one step of the type scale."""
     return arcade.gui.UILabel(
-        text=content, font_name=style.font, font_size=style.size, text_color=colour, bold=style.bold,
+        text=content, font_name=style.font, font_size=pt(style.size), text_color=colour, bold=style.bold,
         width=width, multiline=multiline, align=align,
     )
 

@@ -120,7 +120,7 @@ KINDS: tuple[FileKind, ...] = (
     FileKind(
         "save", "a saved game", "saves/*.save", "saves/kalah-fuzz.save", "save",
         options=("text --load", "gui --load"), keep="bytes", sample=SAVE_GAME, sample_input=SAVE_INPUT,
-        readers=(("text", "kalah:pits=4,seeds=3", "--load", "{file}"),),
+        readers=(("text", "kalah:pits=4,seeds=3", "--load", "{file}"), ("review", "{file}", "--time", "0.05")),
         probe=("from game import savegame\ntry:\n    print(savegame.load(path))\n"
                "except (savegame.SaveError, OSError, ValueError) as error:  # what the load screen shows\n"
                "    print(error)")),

@@ -93,6 +93,8 @@ def render(areas: list[dict]) -> str:
         lines += [row(entry) for entry in data["entries"]]
         parts.append("\n".join(lines) + "\n")
         parts += [by_ply_table(table) for table in data.get("by_ply", [])]
+        if "time_limit_cases" in data:
+            parts.append(time_limit_table(data["time_limit_cases"]))
     return "\n".join(parts)
 
 
@@ -115,6 +117,16 @@ def by_ply_table(table: dict) -> str:
         half = table["half_inside"].get(threshold)
         label = f"≤ {threshold} seeds (half the games inside by {'ply ' + str(half) if half is not None else 'no ply'})"
         lines.append(f"| {cell(label)} | " + " | ".join(f"{share:.0f}%" for share in shares) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# -- "The time limit under load" (bench/bench_time_limit.py): every case below its rows ---------------------------
+def time_limit_table(cases: dict) -> str:
+    """Every game, engine and mode measured: its moves and their worst and 99th-percentile overrun."""
+    lines = [f"Every case at a limit of {cases['limit']:g} s ({cases['load']}); overrun = move time minus limit.", "",
+             "| game | engine | mode | moves | max overrun | p99 overrun |", "|---|---|---|---:|---:|---:|"]
+    lines += [f"| {row['game']} | {cell(row['engine'])} | {row['mode']} | {row['moves']} | {row['max_overrun_ms']} ms "
+              f"| {row['p99_overrun_ms']} ms |" for row in cases["rows"]]
     return "\n".join(lines) + "\n"
 
 

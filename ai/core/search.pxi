@@ -113,7 +113,10 @@ cdef enum:
     F_RESOLVED = 4        # every line below ended in a finished game: the value holds at any greater depth
     F_VALUE = 8           # the entry holds a value (an entry without one only gives its move, for ordering)
     F_USED = 16
-    POLL_NODES = 256      # poll the clock and the cancel flag at least this often (about 25-100 microseconds)
+    POLL_NODES = 32       # poll the clock and the cancel flag this often: a few microseconds apart, a read of the
+                          # vDSO clock (about 20 ns) each, under 1 ns a node.  Not 256: a fresh table's first
+                          # touches fault in pages (2 MB each with transparent huge pages, 0.1-0.2 ms apiece),
+                          # and 256 such nodes kept the clock unread for 50 ms past a deadline
 
 cdef double EPSILON = 1e-7   # the null window's width, as in ai.search
 
@@ -341,6 +344,8 @@ cdef struct Search:
     const unsigned char* cancel
     int aborted
     double aborted_at      # the sc_monotonic instant the poll saw the stop (for measuring cancel latency)
+    double last_poll       # the sc_monotonic instant of the last poll (or of the iteration's start)
+    double max_gap         # the longest time between two polls seen: how late a deadline could be noticed
     int32_t killers[MAX_PLY + 2][2]
     int64_t history[MAX_MOVES]
     int32_t previous_best
@@ -352,14 +357,20 @@ cdef struct Search:
 
 
 cdef inline void poll(Search* s) noexcept nogil:
+    # the clock is read at every poll (about 20 ns): for the deadline, and for the gap since the last poll, which
+    # is a few microseconds unless the process was descheduled (a loaded machine) or the nodes faulted in pages
+    cdef double now = sc_monotonic()
+    if now - s.last_poll > s.max_gap:
+        s.max_gap = now - s.last_poll
+    s.last_poll = now
     if s.cancel != NULL and sc_read_flag(s.cancel):
         s.aborted = 1
     elif s.max_nodes >= 0 and s.nodes >= s.max_nodes:
         s.aborted = 1
-    elif s.deadline >= 0 and sc_monotonic() >= s.deadline:
+    elif s.deadline >= 0 and now >= s.deadline:
         s.aborted = 1
     if s.aborted:
-        s.aborted_at = sc_monotonic()
+        s.aborted_at = now
     s.next_poll = s.nodes + POLL_NODES
     if s.max_nodes >= 0 and s.next_poll > s.max_nodes:
         s.next_poll = s.max_nodes
@@ -704,6 +715,7 @@ cdef class Run:
         self.kernel._fill_line(&self.s.line, self._history, &p)
         self.s.line.start = 0
         with nogil:
+            self.s.last_poll = sc_monotonic()  # the gaps are measured inside the iterations, not between them
             rc = root_search(self.s, &p, depth, &score, &move, &resolved, alpha, beta)
         if rc == -2:
             raise ValueError("the root has no moves: a finished game is not searched")
@@ -715,6 +727,11 @@ cdef class Run:
     @property
     def nodes(self):
         return self.s.nodes
+
+    @property
+    def max_poll_gap(self):
+        """The longest time, in seconds, between two clock checks of this search's iterations so far."""
+        return self.s.max_gap
 
     @property
     def aborted_at(self):

@@ -88,6 +88,8 @@ class Console:
             options.append("resume")
         if self.session is not None:
             options.append("save [FILE]")
+        if self.session is not None and self.session.moves:
+            options.append("review [SECONDS]")
         return ", ".join(options + ["quit"])
 
     def _menu(self) -> bool:
@@ -110,6 +112,8 @@ class Console:
             self._play()
         elif word == "save" and self.session is not None:
             self._save(argument or None)
+        elif word == "review" and self.session is not None and self.session.moves:
+            GameLoop(self.session, self.io, self.seconds, self._save).review(argument)
         else:
             problem = "an empty line" if not line else f"{line!r} is not a menu choice"
             self.io.invalid(problem, self._menu_options())

@@ -1,7 +1,7 @@
 """One game played at a terminal: the line dialogue (:class:`Terminal`) and the turns (:class:`GameLoop`).
 
 The loop shows the board after every move, reads a human's move or command (help, board, undo, redo, hint,
-analyse, save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
+analyse, review, save, quit) and lets a computer seat move.  A computer gets a fresh engine for every move, built from its
 spec, and sees only the immutable state: the same position and settings give the same search, and no engine
 can keep or change anything of the game.  Its move is checked against the rules before it is played.
 """
@@ -14,14 +14,18 @@ from typing import Callable, TextIO
 from ai import registry
 from ai.base import CancelToken, Limits, SearchResult
 from game import explain
-from game.analysis import Analysis, how_words, value_phrase
-from game.console.seats import hint_engine, seat_label, seconds_per_move
+from ai.analysis import Analysis, advice, analyse
+from game.analysis import worded
+from game.analysis_words import how_words, value_phrase
+from game.console.review import review_seconds, run_review
+from game.console.seats import seat_label, seconds_per_move
+from game.review import DEFAULT_SECONDS
 from game.savegame import Seat
 from game.session import Session
 from rules import Move, RulesError
 from rules.base import clip
 
-COMMANDS = "help, board, undo, redo, hint, analyse [SECONDS], save [FILE], quit"
+COMMANDS = "help, board, undo, redo, hint, analyse [SECONDS], review [SECONDS], save [FILE], quit"
 ANALYSE_SECONDS = 3.0
 """How long ``analyse`` deepens when no time is given."""
 ANALYSE_LIMITS = (0.1, 600.0)
@@ -145,6 +149,8 @@ class GameLoop:
             self._hint()
         elif command in ("analyse", "analyze"):
             self._analyse(argument)
+        elif command == "review":
+            self.review(argument)
         elif command == "save":
             self.save(argument or None)
         elif command in ("quit", "exit") and not argument:
@@ -179,6 +185,8 @@ class GameLoop:
             ("hint", "ask the computer for a good move"),
             ("analyse [SECONDS]", f"every legal move's value, best first, proven or searched (deepens "
                                   f"{ANALYSE_SECONDS:g} s unless given)"),
+            ("review [SECONDS]", f"the game so far, move by move: turning points and accuracy "
+                                 f"({DEFAULT_SECONDS:g} s a position unless given)"),
             ("save [FILE]", "save the game and go on playing"),
             ("quit", "back to the start menu (where you can save, resume or leave)"),
         ):
@@ -199,10 +207,9 @@ class GameLoop:
     def _search(self, spec: str, seconds: float) -> SearchResult:
         """A fresh engine's search of the current state within ``seconds``."""
         session = self.session
+        limits = Limits.requested(seconds)  # the move's deadline counts from here, building the engine included
         engine = registry.make_engine(session.game, spec)
-        started = time.perf_counter()
-        token = CancelToken(deadline=started + seconds)
-        return engine.search(session.state, Limits(time=seconds), token)
+        return engine.search(session.state, limits, CancelToken(deadline=limits.deadline))
 
     def _computer_turn(self, player: int) -> bool:
         """Let a computer seat move; False (and the move not played) when the engine fails or plays illegally."""
@@ -231,23 +238,23 @@ class GameLoop:
         return True
 
     def _hint(self) -> None:
+        """``hint``: the best move of the analysis of the position (``ai.analysis``), for a computer's time."""
         session = self.session
         game = session.game
-        spec = hint_engine(game)
-        seconds = seconds_per_move(game, Seat(spec, self.seconds), first_move=False)  # as a computer's later move
+        seconds = seconds_per_move(game, Seat("analysis", self.seconds), first_move=False)  # as a later move
         started = time.perf_counter()
         try:
-            result = self._search(spec, seconds)
+            result = advice(game, session.state, analyse(game, session.state, Limits(time=seconds)))
         except Exception as error:  # a hint is a courtesy: report the failure and go on
-            self.io.say(f"No hint: the engine {spec} failed ({type(error).__name__}: {error}).")
+            self.io.say(f"No hint: the analysis failed ({type(error).__name__}: {error}).")
             return
-        if result.move is None or result.move not in game.legal_moves(session.state):
-            self.io.say(f"No hint: the engine {spec} found no legal move.")
+        if result is None or result.move is None or result.move not in game.legal_moves(session.state):
+            self.io.say("No hint: the analysis found no move in time.")
             return
         move = game.move_label(session.state, result.move)
-        words = explain.hint_text(game, session.state, result, details=True).replace("\n", " ")  # the console keeps
-        # the engine's details (its depth, spec and time) for engine developers
-        self.io.say(f"Hint: {move}  ({words}; {spec}, {time.perf_counter() - started:.2f} s)")
+        words = explain.hint_text(game, session.state, result, result.info.get("alternatives"),
+                                  details=True).replace("\n", " ")  # the console keeps the engine's details
+        self.io.say(f"Hint: {move}  ({words}; the analysis, {time.perf_counter() - started:.2f} s)")
 
     def _analyse(self, argument: str) -> None:
         """``analyse [SECONDS]``: every legal move with its value, best first, after deepening for SECONDS."""
@@ -270,6 +277,8 @@ class GameLoop:
             stopped = " (stopped early)"
         analysis.cancel()  # already over, or out of patience: the values so far stand
         snapshot = analysis.poll()
+        if snapshot is not None:
+            snapshot = worded(game, session.state, snapshot)
         if snapshot is None or not snapshot.moves:
             reason = f": {analysis.error}" if analysis.error else ""
             self.io.say(f"No analysis{reason}.")
@@ -284,6 +293,16 @@ class GameLoop:
             self.io.say(f"  {move.name:<{width}}  {phrase:<{phrase_width}}  {how_words(move)}")
         if analysis.error:
             self.io.say(f"The analysis stopped early: {analysis.error}")
+
+    def review(self, argument: str) -> None:
+        """``review [SECONDS]``: the game so far, its turning points and each player's accuracy."""
+        try:
+            seconds = review_seconds(argument)
+        except ValueError as problem:
+            self.io.invalid(str(problem), "review, or review SECONDS, e.g. review 1")
+            return
+        session = self.session
+        run_review(self.io.say, session.game, session.states, session.moves, seconds)
 
     def _announce(self) -> None:
         session = self.session

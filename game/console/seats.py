@@ -14,9 +14,6 @@ from game.savegame import SaveError, Seat
 from rules import Game
 from rules.base import clip
 
-HINT_LEVELS = ("Perfect", "Hard", "Strongest", "Medium", "Easy")
-"""The level that answers ``hint``, the first a game has: Kalah's Perfect (tables and prover, the search
-where they cannot prove in time), else Hard (half a second, so a hint comes quickly)."""
 COMPUTER_LEVEL = "Medium"
 
 
@@ -28,15 +25,6 @@ def default_engine(game: Game) -> str:
         return levels[COMPUTER_LEVEL]
     if levels:
         return next(iter(levels.values()))
-    return _best_registered(game)
-
-
-def hint_engine(game: Game) -> str:
-    """The engine spec that answers ``hint``: the strongest level that exists, within the game's time."""
-    levels = registry.presets(game)
-    for level in HINT_LEVELS:
-        if level in levels:
-            return levels[level]
     return _best_registered(game)
 
 

@@ -1,10 +1,11 @@
 """What the analysis panel shows, less the drawing: the analysis of the position on the board and the values of
 the game's positions for the evaluation graph.  Nothing here imports arcade, and nothing here waits.
 
-``AnalysisFeed.follow(state)`` keeps one ``game.analysis.Analysis`` running on the position shown: a new
-position cancels the old analysis and starts another; ``stop`` cancels it (the panel closes, the screen is
-left).  ``poll`` reads its latest snapshot (never blocks) and the best move's value becomes that position's
-point on the graph.
+``AnalysisFeed.follow(state)`` keeps one ``ai.analysis.Analysis`` running on the position shown, taken from the
+game screen's ``ai.analysis.Shelf`` (so the hint asked on the same position reads the same analysis): a new
+position lets go of the old analysis and takes another; ``stop`` lets go of it (the panel closes, the screen is
+left).  ``poll`` reads its latest snapshot (never blocks), worded for the panel (``game.analysis.worded``), and
+the best move's value becomes that position's point on the graph.
 
 The graph has one value per position of the game so far, from South's (Black's) side: the deeper of the panel's
 analysis of the position and the computer's own search when it moved there (``EvaluationHistory.record_result``
@@ -17,18 +18,21 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
+from ai.analysis import POSITION_SECONDS, Analysis, EvaluationHistory, Point, Shelf, Snapshot
 from ai.evaluators import final_score
-from game.analysis import Analysis, Snapshot
+from game.analysis import worded
 from game.analysis_words import side_words
-from game.evaluation_graph import POSITION_SECONDS, EvaluationHistory, Point
 from rules import Game, State
 
 
 class AnalysisFeed:
     """The analysis of the shown position and the graph's values for one game screen."""
 
-    def __init__(self, game: Game, seconds: float | None = None, quick_seconds: float = POSITION_SECONDS) -> None:
+    def __init__(self, game: Game, seconds: float | None = None, quick_seconds: float = POSITION_SECONDS,
+                 shelf: Shelf | None = None) -> None:
         self.game = game
+        self.shelf = shelf if shelf is not None else Shelf(game)
+        """Where the analyses come from: the game screen's (``MatchController.analyses``), shared with the hint."""
         self.seconds = seconds
         """The analysis's time per position (None: until it finishes or is cancelled); tests shorten it."""
         self.quick_seconds = quick_seconds
@@ -44,6 +48,8 @@ class AnalysisFeed:
         """Positions the panel has analysed: their best move's value (South's side) and the depth it came from."""
         self.computed: dict[State, tuple[Point, int]] = {}
         """Positions the computer moved from: its search's value (South's side) and the depth it came from."""
+        self._raw: Snapshot | None = None
+        """The analysis's latest snapshot as it came (``snapshot`` is it worded)."""
         self._asked: tuple[State, ...] = ()
         self._computer_seen: Any = None
 
@@ -58,14 +64,14 @@ class AnalysisFeed:
             self.analysed[state] = Point(final_score(self.game, state, 0), True), 0
         else:
             try:
-                self.analysis = Analysis(self.game, state, self.seconds)
+                self.analysis = self.shelf.take(state, self.seconds)
             except Exception as error:  # noqa: BLE001 - said in the panel; the game screen goes on
                 self.error = f"{type(error).__name__}: {error}"
 
     def cancel(self) -> None:
         """Stop the analysis (its thread finishes on its own); the next ``follow`` starts afresh."""
         if self.analysis is not None:
-            self.analysis.cancel()
+            self.shelf.drop(self.analysis)
         self.analysis, self.state, self.snapshot, self.error = None, None, None, ""
 
     def stop(self) -> None:
@@ -75,17 +81,28 @@ class AnalysisFeed:
         self._asked = ()
 
     def poll(self) -> Snapshot | None:
-        """The latest snapshot of the analysis (kept once seen), its best value recorded for the graph."""
+        """The latest snapshot of the analysis (kept once seen), its best value recorded for the graph, as the
+        best values of the shelf's other analyses (the hint's) are."""
+        for state, other in self.shelf.snapshots():
+            self._record(state, other)
         if self.analysis is None or self.state is None:
             return self.snapshot
         snapshot = self.analysis.poll()
-        if snapshot is not None and snapshot is not self.snapshot:
-            self.snapshot = snapshot
-            best = snapshot.best
-            if best is not None and best.score == best.score:  # nan: not scored yet
-                point = Point(self.south_view(self.state, best.score), best.proven)
-                self.analysed[self.state] = point, snapshot.depth
+        if snapshot is not None and snapshot is not self._raw:
+            self._raw = snapshot
+            self.snapshot = snapshot = worded(self.game, self.state, snapshot)
+            self._record(self.state, snapshot)
         return self.snapshot
+
+    def _record(self, state: State, snapshot: Snapshot) -> None:
+        """An analysis's best value as ``state``'s point on the graph, unless a deeper one is known."""
+        best = snapshot.best
+        if best is None or not best.scored:
+            return
+        known = self.analysed.get(state)
+        if known is not None and (known[0].proven, known[1]) > (best.proven, snapshot.depth):
+            return
+        self.analysed[state] = Point(self.south_view(state, best.score), best.proven), snapshot.depth
 
     # -- the graph --------------------------------------------------------------------------------------------
     def south_view(self, state: State, score: float) -> float:

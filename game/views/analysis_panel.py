@@ -26,9 +26,9 @@ import arcade
 import pyglet
 
 from game import theme
-from game.analysis import MoveValue, Snapshot
+from ai.analysis import MoveValue, Point, Snapshot
 from game.analysis_words import plies, row_words
-from game.evaluation_graph import Point, graph_value
+from game.evaluation_graph import graph_value
 from game.controller import MatchController
 from game.scenes.meshes import Mesh, with_alpha
 from game.views.analysis_feed import AnalysisFeed, point_words, short_words
@@ -45,9 +45,10 @@ HEADING_ROOM = 30
 PLOT_BACK = (22, 18, 16, 255)
 
 
-def panel_width(window_width: int) -> int:
-    """The panel's width: the side panel's 300 pixels, a little more in a wide window."""
-    return 300 if window_width < 1600 else WIDE
+def panel_width(window_width: int, scale: float = 1.0) -> int:
+    """The panel's width: the side panel's 300 pixels, a little more in a wide window; ``scale`` (the window's
+    ``theme.type_scale``) times that in a window larger than 1280x720."""
+    return round((300 if window_width / scale < 1600 else WIDE) * scale)
 
 
 class AnalysisPanel(arcade.Section):
@@ -104,6 +105,7 @@ class AnalysisPanel(arcade.Section):
         if self._waiting:
             self.feed.stop()
         elif not animating:
+            self.feed.shelf = controller.analyses  # the hint asked on this position reads the same analysis
             self.feed.follow(controller.board_state)
         snapshot = self.feed.poll()
         self.feed.note_computer(controller.computer_result)  # its score when it moved
@@ -121,9 +123,13 @@ class AnalysisPanel(arcade.Section):
         """Cancel every search (the panel closes, the screen is left)."""
         self.feed.stop()
 
-    def place(self, left: int, bottom: int, width: int, height: int, shown: bool) -> None:
-        """Put the panel there, shown or not (hidden, its searches stop)."""
+    scale = 1.0
+    """The window's type scale (``theme.type_scale``): every size and length of the panel grows with it."""
+
+    def place(self, left: int, bottom: int, width: int, height: int, shown: bool, scale: float = 1.0) -> None:
+        """Put the panel there, shown or not (hidden, its searches stop), its words ``scale`` times larger."""
         self.left, self.bottom, self.width, self.height = left, bottom, max(10, width), max(10, height)
+        self.scale = scale
         self.enabled = shown
         if not shown:
             self.stop()
@@ -162,10 +168,14 @@ class AnalysisPanel(arcade.Section):
     @property
     def grow(self) -> int:
         """Points added to the type scale's sizes in a wide panel."""
-        return 2 if self.width >= WIDE else 0
+        return 2 if self.width >= WIDE * self.scale else 0
 
     def style(self, base: theme.TypeStyle) -> theme.TypeStyle:
-        return theme.sized(base, base.size + self.grow * (2 if base is theme.LABEL else 1))
+        return theme.sized(base, round((base.size + self.grow * (2 if base is theme.LABEL else 1)) * self.scale))
+
+    def _px(self, length: float) -> float:
+        """A length of the panel's design (pixels in a 1280x720 window) in this window's pixels."""
+        return length * self.scale
 
     def _apply_sizes(self) -> None:
         for text, base in ((self.heading, theme.LABEL), (self.graph_heading, theme.LABEL), (self.status, theme.SMALL),
@@ -178,22 +188,25 @@ class AnalysisPanel(arcade.Section):
 
     def _graph_height(self) -> float:
         """The graph takes what the move list leaves (room for six rows at least), within limits."""
-        fixed = 2 * PAD + 2 * (HEADING_ROOM + 2 * self.grow) + 2 * (22 + self.grow) + 14
-        rows = max(6, len(self._rows)) * (ROW + 2 * self.grow)
-        return max(64.0, min(self.height * 0.45, 340.0, self.height - fixed - rows))
+        u = self._px
+        fixed = u(2 * PAD + 2 * (HEADING_ROOM + 2 * self.grow) + 2 * (22 + self.grow) + 14)
+        rows = max(6, len(self._rows)) * u(ROW + 2 * self.grow)
+        return max(u(64.0), min(self.height * 0.45, u(340.0), self.height - fixed - rows))
 
     def _list_room(self) -> tuple[float, float]:
         """The move list's top and bottom."""
-        top = self.top - PAD - HEADING_ROOM - 22 - 3 * self.grow
-        bottom = self.bottom + PAD + 22 + self.grow + self._graph_height() + HEADING_ROOM + 2 * self.grow + 14
+        u = self._px
+        top = self.top - u(PAD + HEADING_ROOM + 22 + 3 * self.grow)
+        bottom = self.bottom + u(PAD + 22 + self.grow) + self._graph_height() + u(HEADING_ROOM + 2 * self.grow + 14)
         return top, bottom
 
-    def _row_plan(self, count: int) -> tuple[int, int, int, theme.TypeStyle]:
+    def _row_plan(self, count: int) -> tuple[int, int, float, theme.TypeStyle]:
         """(columns, rows per column, row pitch, type) for ``count`` moves: one column at the body size when they
         fit, else two, at the small size if need be (the rest then summed up in a line)."""
         top, bottom = self._list_room()
         room = max(0.0, top - bottom)
-        row, small_row, grow = ROW + 2 * self.grow, SMALL_ROW + 2 * self.grow, self.grow
+        u = self._px
+        row, small_row, grow = u(ROW + 2 * self.grow), u(SMALL_ROW + 2 * self.grow), u(self.grow)
         body, small = self.style(theme.BODY), self.style(theme.SMALL)
         for columns, pitch, style in ((1, row, body), (2, row, body), (2, small_row, small)):
             per = max(1, int(room // pitch))
@@ -251,18 +264,19 @@ class AnalysisPanel(arcade.Section):
         mesh = Mesh()
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
         mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)
-        x, right = self.left + PAD, self.right - PAD
+        u = self._px
+        x, right = self.left + u(PAD), self.right - u(PAD)
         self._apply_sizes()
         grow = self.grow
-        self.heading.position = x, self.top - PAD - 22 - 2 * grow
-        self.status.position = right, self.top - PAD - 20 - 2 * grow
-        self.subline.position = x, self.top - PAD - HEADING_ROOM - 14 - 3 * grow
-        self.legend.position = right, self.top - PAD - HEADING_ROOM - 14 - 3 * grow
+        self.heading.position = x, self.top - u(PAD + 22 + 2 * grow)
+        self.status.position = right, self.top - u(PAD + 20 + 2 * grow)
+        self.subline.position = x, self.top - u(PAD + HEADING_ROOM + 14 + 3 * grow)
+        self.legend.position = right, self.top - u(PAD + HEADING_ROOM + 14 + 3 * grow)
         self.legend.text = "proven" if any(row.proven for row in rows) else ""
         if self.legend.text:
-            _diamond(mesh, self.legend.left - 9, self.legend.y + 4, 5, theme.PROVEN)
+            _diamond(mesh, self.legend.left - u(9), self.legend.y + u(4), u(5), theme.PROVEN)
         self.status.text, line = self._lines
-        room = (self.legend.left - 20 if self.legend.text else right) - x
+        room = (self.legend.left - u(20) if self.legend.text else right) - x
         while self._ruler.width(line, self.style(theme.SMALL)) > room and len(line) > 4:
             line = line[:-4] + "..."
         self.subline.text = line
@@ -272,32 +286,33 @@ class AnalysisPanel(arcade.Section):
 
     def _place_rows(self, mesh: Mesh, rows: Sequence[MoveValue]) -> None:
         """The move list: each text changed only where its words, place, weight or colour differ."""
+        u = self._px
         columns, per, pitch, style = self._row_plan(len(rows))
         shown = min(len(rows), columns * per)
         self._text_pool(len(rows))
         top, _ = self._list_room()
-        column_width = (self.width - 2 * PAD - (columns - 1) * 10) / columns
+        column_width = (self.width - u(2 * PAD + (columns - 1) * 10)) / columns
         for index in range(shown, len(self.names)):
             self.names[index].text = self.words[index].text = self.tags[index].text = ""
         name_width = max((self._ruler.width(row.name, style, True) for row in rows[:shown]), default=0.0)
-        tag_room = self._ruler.width("proven", self.style(theme.SMALL)) + 26
+        tag_room = self._ruler.width("proven", self.style(theme.SMALL)) + u(26)
         marks = columns > 1 and any(row.proven for row in rows[:shown])
         # two columns leave no room for tags: a diamond between name and words marks a proven value
-        name_room = name_width + (22 if marks else 10)
+        name_room = name_width + u(22 if marks else 10)
         # a tight column drops "about" from every row if one row needs it ("+3.5" says "about +3.5")
-        untagged = column_width - name_room - 12
+        untagged = column_width - name_room - u(12)
         said = [short_words(row_words(self.game, rows, index, self.feed.state, self.details))
                 for index in range(shown)]  # the depth only with Details; "proven" is a tag or a diamond
-        terse = any(self._ruler.width(said[index], style) > untagged - (tag_room - 12) * (
+        terse = any(self._ruler.width(said[index], style) > untagged - (tag_room - u(12)) * (
             row.proven and columns == 1) for index, row in enumerate(rows[:shown]))
         for index, row in enumerate(rows[:shown]):
             column, line = divmod(index, per)
-            left = self.left + PAD + column * (column_width + 10)
+            left = self.left + u(PAD) + column * (column_width + u(10))
             middle = top - (line + 0.5) * pitch
             name, words, tag = self.names[index], self.words[index], self.tags[index]
             scored = not math.isnan(row.score)
             tagged = row.proven and columns == 1
-            room = column_width - name_room - (tag_room if tagged else 12)
+            room = column_width - name_room - (tag_room if tagged else u(12))
             text = said[index]
             if terse:  # "about 3 seeds ahead" -> "+3 seeds", "about 1 seed behind" -> "-1 seed"
                 text = terse_words(text)
@@ -312,37 +327,38 @@ class AnalysisPanel(arcade.Section):
             if tuple(words.color) != colour:
                 words.color = colour
             name.text, words.text, tag.text = row.name, text, "proven" if tagged else ""
-            name.position = left + 2, middle
+            name.position = left + u(2), middle
             words.position = left + name_room, middle
             if index == 0 and scored:  # the best move on a plate of the mover's colour
                 state = self.feed.state
                 accent = theme.ACCENTS[self.game.to_move(state)] if state is not None else theme.TEXT
-                mesh.rounded_rectangle(left - 4, middle - pitch / 2 + 1, column_width + 8, pitch - 2, 5,
+                mesh.rounded_rectangle(left - u(4), middle - pitch / 2 + 1, column_width + u(8), pitch - 2, u(5),
                                        with_alpha(accent, 55))
             if tagged:  # in a column at the row's right end
-                tag.position = left + column_width - 4 - tag.content_width / 2 - 6, middle
+                tag.position = left + column_width - u(10) - tag.content_width / 2, middle
                 half = tag.content_height / 2 + 1
-                mesh.rounded_rectangle(tag.left - 6, middle - half, tag.content_width + 12, 2 * half, 6, theme.PROVEN)
+                mesh.rounded_rectangle(tag.left - u(6), middle - half, tag.content_width + u(12), 2 * half, u(6),
+                                       theme.PROVEN)
             elif row.proven:
-                _diamond(mesh, left + name_width + 13, middle, 4, theme.PROVEN)
+                _diamond(mesh, left + name_width + u(13), middle, u(4), theme.PROVEN)
         hidden = len(rows) - shown
         self.more.text = f"and {hidden} more moves" if hidden > 0 else ""
-        self.more.position = self.left + PAD, top - per * pitch - 14 - self.grow
+        self.more.position = self.left + u(PAD), top - per * pitch - u(14 + self.grow)
 
     def _place_graph(self, mesh: Mesh) -> None:
-        names = self.game.player_names
-        x = self.left + PAD
+        names, u = self.game.player_names, self._px
+        x = self.left + u(PAD)
         height = self._graph_height()
-        bottom = self.bottom + PAD + 22 + self.grow
-        self.plot = (x, bottom, self.width - 2 * PAD, height)
+        bottom = self.bottom + u(PAD + 22 + self.grow)
+        self.plot = (x, bottom, self.width - u(2 * PAD), height)
         left, _, width, _ = self.plot
-        self.graph_heading.position = x, bottom + height + 10
-        mesh.rounded_rectangle(left, bottom, width, height, 6, PLOT_BACK)
+        self.graph_heading.position = x, bottom + height + u(10)
+        mesh.rounded_rectangle(left, bottom, width, height, u(6), PLOT_BACK)
         middle = bottom + height / 2
         self.ahead[0].text, self.ahead[1].text = f"\u25b2 {names[0]} ahead", f"\u25bc {names[1]} ahead"
-        self.ahead[0].position = left + width, bottom + height + 25 + 2 * self.grow
-        self.ahead[1].position = left + width, bottom + height + 7
-        located = [(self.point_x(i), middle + graph_value(self.game, p.score, p.proven) * (height / 2 - 8), p)
+        self.ahead[0].position = left + width, bottom + height + u(25 + 2 * self.grow)
+        self.ahead[1].position = left + width, bottom + height + u(7)
+        located = [(self.point_x(i), middle + graph_value(self.game, p.score, p.proven) * (height / 2 - u(8)), p)
                    if p is not None else None for i, p in enumerate(self.points)]
         for first, second in zip(located, located[1:]):  # the areas, then the line between known points
             if first is not None and second is not None:
@@ -353,26 +369,27 @@ class AnalysisPanel(arcade.Section):
             label.text = "" if index is None else str(index)  # a faint line and its move number at the foot
             if index is not None:
                 mesh.rectangle(self.point_x(index) - 0.5, bottom + 3, 1, height - 6, with_alpha(theme.TEXT_DIM, 45))
-                label.position = self.point_x(index), bottom + 4
+                label.position = self.point_x(index), bottom + u(4)
         for first, second in zip(located, located[1:]):
             if first is not None and second is not None:
-                mesh.polyline([first[:2], second[:2]], 2, theme.TEXT)
+                mesh.polyline([first[:2], second[:2]], u(2), theme.TEXT)
         cx = self.point_x(self.current)
-        mesh.rectangle(cx - 1, bottom + 3, 2, height - 6, with_alpha(theme.LAST_MOVE, 120))
+        mesh.rectangle(cx - u(1), bottom + 3, u(2), height - 6, with_alpha(theme.LAST_MOVE, 120))
         for index, point in enumerate(located):
             if point is None:
-                mesh.ellipse(self.point_x(index), middle, 2, 2, [with_alpha(theme.TEXT_DIM, 160)] * 2, segments=10)
+                mesh.ellipse(self.point_x(index), middle, u(2), u(2), [with_alpha(theme.TEXT_DIM, 160)] * 2,
+                             segments=10)
                 continue
             px, py, value = point
             big = index in (self.current, self.hover)
             if value.proven:
-                _diamond(mesh, px, py, 6 if big else 5, theme.PROVEN)
+                _diamond(mesh, px, py, u(6 if big else 5), theme.PROVEN)
             else:
-                mesh.ellipse(px, py, 4 if big else 3, 4 if big else 3, [theme.TEXT, theme.TEXT], segments=12)
+                mesh.ellipse(px, py, u(4 if big else 3), u(4 if big else 3), [theme.TEXT, theme.TEXT], segments=12)
             if big:
-                mesh.ring(px, py, 9, 9, 2, theme.LAST_MOVE if index == self.current else theme.ACCENTS[0])
+                mesh.ring(px, py, u(9), u(9), u(2), theme.LAST_MOVE if index == self.current else theme.ACCENTS[0])
         shown = self.hover if self.hover is not None else self.current
-        self.caption.position = x, self.bottom + PAD + 4
+        self.caption.position = x, self.bottom + u(PAD + 4)
         caption = self._caption(shown)
         while self._ruler.width(caption, self.style(theme.SMALL)) > width and len(caption) > 4:
             caption = caption[:-4] + "..."

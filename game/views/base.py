@@ -19,27 +19,37 @@ import arcade.gui
 
 from game import theme
 from game.context import AppContext
+from game.views.focus import BOARD, FocusRing
 
 WidgetT = TypeVar("WidgetT", bound=arcade.gui.UIWidget)
 """Any arcade.gui widget: ``on_click`` hands back the widget it was given, with its type."""
 
 MESSAGE_BAND = 52
-"""Pixels kept free at the bottom of every menu for the message strip."""
-FOCUS_GAP = 4
+"""Pixels kept free at the bottom of every menu for the message strip (at 1280x720; ``message_band``)."""
 
 
-def heading_size(height: float) -> int:
-    """The heading's font size: smaller on a short window, so the content keeps its room."""
-    return 34 if height >= 640 else 26
+def heading_size(height: float, scale: float = 1.0) -> int:
+    """The heading's font size: smaller on a short window, so the content keeps its room; ``scale`` times larger
+    in a window larger than 1280x720 (``theme.type_scale``)."""
+    return round((34 if height >= 640 else 26) * scale)
 
 
-def heading_band(height: float) -> float:
+def heading_band(height: float, scale: float = 1.0) -> float:
     """Pixels the heading takes at the top of a window ``height`` tall."""
-    return 30 + heading_size(height) * 1.6
+    return 30 * scale + heading_size(height, scale) * 1.6
 
 
-class MenuView(arcade.gui.UIView):
-    """Base of the menu screens."""
+def message_band(scale: float = 1.0) -> float:
+    """Pixels kept free at the bottom of a menu for the message strip, in a window of this type scale."""
+    return MESSAGE_BAND * scale
+
+
+class MenuView(FocusRing, arcade.gui.UIView):
+    """Base of the menu screens.
+
+    Type and rows grow with the window: ``build`` runs inside ``theme.scaled_ui(self.scale)``, so the theme's
+    widgets draw their words ``scale`` times larger and ``theme.px`` turns a screen's design lengths (pixels at
+    1280x720) into this window's; 1 up to 1280x720, 2 at 2560x1440 (``theme.type_scale``)."""
 
     heading = ""
 
@@ -59,25 +69,26 @@ class MenuView(arcade.gui.UIView):
     def build(self) -> None:
         """Add the screen's widgets to ``self.ui`` (subclasses)."""
 
+    @property
+    def scale(self) -> float:
+        """The window's type scale (``theme.type_scale``): how much larger than at 1280x720 this screen draws."""
+        return theme.type_scale(self.window.width, self.window.height)
+
     def rebuild(self) -> None:
-        focused = self._focus_key(self.focus) if self.focus is not None else None
+        focused = self.focus_key(self.focus) if self.focus is not None else None
         self.built_for = (self.window.width, self.window.height)
         self.ui.clear()
-        self.build()
+        with theme.scaled_ui(self.scale):
+            self.build()
         # Keep the focus on the same control when the screen is built again (a resize, a step, a scroll).
-        self.focus = next((w for w in self.focusable() if focused is not None and self._focus_key(w) == focused),
-                          None)
-
-    @staticmethod
-    def _focus_key(widget: arcade.gui.UIWidget) -> str:
-        """What identifies a control across rebuilds: its name (choices, numbers), else its text."""
-        return str(getattr(widget, "name", "") or getattr(widget, "text", ""))
+        self.refocus(focused)
 
     def content_box(self) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) between the heading (when there is one) and the message strip."""
-        width, height = self.window.width, self.window.height
-        top = height - (heading_band(height) if self.heading else 20)
-        return 20, MESSAGE_BAND, width - 40, max(100, top - MESSAGE_BAND)
+        width, height, scale = self.window.width, self.window.height, self.scale
+        band = message_band(scale)
+        top = height - (heading_band(height, scale) if self.heading else 20 * scale)
+        return 20 * scale, band, width - 40 * scale, max(100, top - band)
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
@@ -110,48 +121,6 @@ class MenuView(arcade.gui.UIView):
         """Scroll ``steps`` rows down (up when negative) at the point (x, y); True when anything moved."""
         return False
 
-    # -- focus ------------------------------------------------------------------------------------------------
-    def focusable(self) -> list[arcade.gui.UIFlatButton]:
-        """The enabled buttons (and choices and steppers) in reading order: top to bottom, left to right."""
-        found: list[arcade.gui.UIFlatButton] = []
-
-        def walk(widget: arcade.gui.UIWidget) -> None:
-            if not widget.visible:
-                return
-            if isinstance(widget, arcade.gui.UIFlatButton):
-                if not getattr(widget, "disabled", False):
-                    found.append(widget)
-                return
-            for child in widget.children:
-                walk(child)
-
-        self.ui.execute_layout()
-        for layer in sorted(self.ui.children):
-            for root in self.ui.children[layer]:
-                walk(root)
-        return sorted(found, key=lambda w: (-round(w.rect.top), w.rect.left))
-
-    def move_focus(self, step: int) -> None:
-        buttons = self.focusable()
-        if not buttons:
-            self.focus = None
-            return
-        if self.focus in buttons:
-            index = (buttons.index(self.focus) + step) % len(buttons)
-        else:
-            index = 0 if step > 0 else len(buttons) - 1
-        self.focus = buttons[index]
-
-    def activate(self, widget: arcade.gui.UIWidget, step: int = 1) -> None:
-        """Press ``widget`` as a click would: a button acts, a choice or number steps by ``step``."""
-        stepping = getattr(widget, "step", None)
-        if callable(stepping):
-            stepping(step)
-            return
-        widget.dispatch_event("on_click", arcade.gui.UIOnClickEvent(
-            source=widget, x=int(widget.center_x), y=int(widget.center_y), button=arcade.MOUSE_BUTTON_LEFT,
-            modifiers=0))
-
     # -- events -----------------------------------------------------------------------------------------------
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key = arcade.key
@@ -161,7 +130,9 @@ class MenuView(arcade.gui.UIView):
         if symbol == key.TAB:
             self.move_focus(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
-        focus = self.focus if self.focus in self.focusable() else None
+        focus = self.focused_control
+        if focus is BOARD:  # a screen with a board (the tutorial) says what Enter does there
+            focus = None
         if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER, key.SPACE):
             if focus is not None:
                 self.activate(focus)
@@ -198,18 +169,16 @@ class MenuView(arcade.gui.UIView):
         width, height = self.window.width, self.window.height
         if self.heading:
             self._heading.text = self.heading
-            self._heading.font_size = heading_size(height)
+            self._heading.font_size = heading_size(height, self.scale)
             self._heading.position = width / 2, height - 24
             self._heading.draw()
 
     def on_draw_after_ui(self) -> None:
-        width = self.window.width
-        if self.focus is not None and self.focus in self.focusable():
-            rect = self.focus.rect
-            arcade.draw_lbwh_rectangle_outline(rect.left - FOCUS_GAP, rect.bottom - FOCUS_GAP,
-                                               rect.width + 2 * FOCUS_GAP, rect.height + 2 * FOCUS_GAP,
-                                               theme.ACCENTS[1], 3)
+        width, scale = self.window.width, self.scale
+        self.draw_focus()
         if self._message.text:
-            self._message.width = max(200, width - 80)
-            self._message.position = width / 2, 8
+            if self._message.font_size != theme.BODY.size * scale:
+                self._message.font_size = round(theme.BODY.size * scale)
+            self._message.width = max(200, width - 80 * scale)
+            self._message.position = width / 2, 8 * scale
             self._message.draw()

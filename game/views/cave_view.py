@@ -14,7 +14,8 @@ corners, never mistaken for a brick; the legal cells get a dot while it is shown
 Space places a brick on its cell (or says why not).  A cell can be typed: C, then its column letter and row
 number ("C A4"), or its row number first ("4A").  The letters are taken only after C or a digit, so A (analysis)
 and H (hint) keep their meaning; Backspace takes back a character, Escape ends the typing (and otherwise leaves,
-as on every game screen).  The shared keys (H hint, U undo, A analysis, Tab move list, ...) work as everywhere.
+as on every game screen).  The shared keys (H hint, U undo, A analysis, M move list, Tab focus, ...) work as
+everywhere.
 """
 from __future__ import annotations
 
@@ -172,6 +173,10 @@ class CaveView(MatchView):
         self.typing, self.typed_column, self.typed_row = False, None, None
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        if symbol == _K.TAB or (self.focus_on_control and (symbol in ARROWS or symbol in ENTER or symbol == _K.SPACE)):
+            # Tab focus, and the keys of a focused button: every game screen's (``game.views.focus``)
+            self._stop_typing()
+            return super().on_key_press(symbol, modifiers)
         if self._overlay is not None:  # the result panel: its keys are every game screen's
             self._stop_typing()
             return super().on_key_press(symbol, modifiers)

@@ -4,7 +4,8 @@ in the saves folder, newest first; a click continues the game.
 Saves use the common format of ``game.savegame`` (the console reads them too).  A Solitaire Mancala save (a
 puzzle saved from the puzzle screen or the console) opens on the puzzle screen; any other game on its match
 screen.  A file that cannot be used (corrupt, another program's, a game this window cannot draw) is reported
-on screen with the reason the save module gives (line and field), and nothing else happens.
+on screen with the reason the save module gives (line and field), and nothing else happens.  Beside each
+two-player game with moves, "Review" opens its review (``game.views.review_view``).
 """
 from __future__ import annotations
 
@@ -19,13 +20,21 @@ from game.autosave import KeptGame
 from game.context import AppContext
 from game.session import Session
 from game.settings import describe_engine
-from game.views.base import MESSAGE_BAND, MenuView
+from game.views.base import MenuView, message_band
 from game.views.widgets import Rows, text_button
 from guarded import files
+from rules import Game
 
 SUFFIX = ".save"
+REVIEW_WIDTH = 96
+"""The width of the Review button beside a two-player game with moves."""
 PUZZLE_SCENE = "puzzle"
 """Saves of a game registered with this scene continue on the puzzle screen (``game/catalogue.py``)."""
+
+
+def is_reviewable(game: Game, moves: int) -> bool:
+    """A game the review screen can read: two players and at least one move."""
+    return game.num_players == 2 and moves > 0
 
 
 def save_files(folder: Path) -> list[Path]:
@@ -167,27 +176,36 @@ class LoadView(MenuView):
         if self.confirming is not None:
             self._build_confirmation(self.confirming)
             return
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
         folder = self.context.save_dir
         _, _, room_width, room_height = self.content_box()
-        width = min(900, room_width)
-        box = arcade.gui.UIBoxLayout(space_between=Rows.GAP)
+        width = min(px(900), room_width)
+        wide = width >= px(700)
+        box = arcade.gui.UIBoxLayout(space_between=px(Rows.GAP))
         rows: list[arcade.gui.UIWidget] = []
         if self.kept:
             rows.append(theme.label("Games in progress", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
-            remove_width = 110
+            remove_width = px(110)
             for game in self.kept:
                 what, _ = describe_save(savegame.SaveSummary(game.path, game.modified, game.saved.game,
                                                              game.saved.seats, len(game.saved.moves)))
                 when = describe_when(game.modified)
                 what = f"Resume {what}"
-                widget = text_button(f"{what}     {when}", width - remove_width - 8, 40, 14 if width >= 700 else 13)
+                reviewable = is_reviewable(game.saved.game, len(game.saved.moves))
+                room = width - remove_width - px(8) - ((px(REVIEW_WIDTH) + px(8)) if reviewable else 0)
+                widget = text_button(f"{what}     {when}", room, px(40), 14 if wide else 13)
                 self._fit_text(widget, what, when)
                 self.on_click(widget, partial(self.resume, game.slot))
-                remove = text_button("Remove...", remove_width, 40, 13)
+                remove = text_button("Remove...", remove_width, px(40), 13)
                 remove.slot = game.slot  # type: ignore[attr-defined]  # which game it removes (for tests)
                 self.on_click(remove, partial(self.ask_remove, game))
-                line = arcade.gui.UIAnchorLayout(width=width, height=40, size_hint=None)
+                line = arcade.gui.UIAnchorLayout(width=width, height=px(40), size_hint=None)
                 line.add(widget, anchor_x="left", anchor_y="center")
+                if reviewable:
+                    review = text_button("Review", px(REVIEW_WIDTH), px(40), 13)
+                    review.slot = game.slot  # type: ignore[attr-defined]
+                    self.on_click(review, partial(self.review_saved, game.saved, None))
+                    line.add(review, anchor_x="right", anchor_y="center", align_x=-(remove_width + px(8)))
                 line.add(remove, anchor_x="right", anchor_y="center")
                 rows.append(line)
             rows.append(theme.label("Saved games", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
@@ -196,30 +214,44 @@ class LoadView(MenuView):
                                     multiline=True, align="center"))
         for save in self.saves:
             what, when = describe_save(save)
-            widget = text_button(f"{what}     {when}", width, 40, 14 if width >= 700 else 13)
+            reviewable = save.game is not None and is_reviewable(save.game, save.moves)
+            room = width - (px(REVIEW_WIDTH) + px(8) if reviewable else 0)
+            widget = text_button(f"{what}     {when}", room, px(40), 14 if wide else 13)
             self._fit_text(widget, what, when)
-            rows.append(self.on_click(widget, partial(self.load, save.path)))
-        for shown in self.rows.layout(rows, room_height - 44 - 2 * Rows.GAP, width):
+            self.on_click(widget, partial(self.load, save.path))
+            if not reviewable:
+                rows.append(widget)
+                continue
+            review = text_button("Review", px(REVIEW_WIDTH), px(40), 13)
+            review.path = save.path  # type: ignore[attr-defined]  # which save it reviews (for tests)
+            self.on_click(review, partial(self.review_file, save.path))
+            line = arcade.gui.UIAnchorLayout(width=width, height=px(40), size_hint=None)
+            line.add(widget, anchor_x="left", anchor_y="center")
+            line.add(review, anchor_x="right", anchor_y="center")
+            rows.append(line)
+        for shown in self.rows.layout(rows, room_height - px(44 + 2 * Rows.GAP), width):
             box.add(shown)
-        box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
+        box.add(self.on_click(theme.button("Back", width=px(200), height=px(44)), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - MESSAGE_BAND))
+        anchor.add(box, anchor_x="center", anchor_y="top",
+                   align_y=-(self.window.height - room_height - message_band(self.scale)))
         self.ui.add(anchor)
 
     def _build_confirmation(self, game: KeptGame) -> None:
         """Remove a game in progress?  The question replaces the list, and its Remove it lies left of where every
         Remove... was (those sit at the list's right edge), so a double click on Remove... removes nothing."""
+        px = theme.px
         _, _, room_width, _ = self.content_box()
-        width = min(640, room_width)
+        width = min(px(640), room_width)
         assert self.context.autosave is not None
         words = self.context.autosave
-        box = arcade.gui.UIBoxLayout(space_between=16)
+        box = arcade.gui.UIBoxLayout(space_between=px(16))
         box.add(theme.label(f"Remove the game in progress {words.summary(game.saved)} "
                             f"({words.players(game.saved)}, {words.when(game.modified)})? It cannot be resumed "
                             "afterwards.", theme.BODY, theme.TEXT, width=width, multiline=True, align="center"))
-        buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=40)
-        buttons.add(self.on_click(theme.button("Keep it", width=200, height=44), self.cancel_remove))
-        buttons.add(self.on_click(theme.button("Remove it", width=200, height=44), self.remove_confirmed))
+        buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=px(40))
+        buttons.add(self.on_click(theme.button("Keep it", width=px(200), height=px(44)), self.cancel_remove))
+        buttons.add(self.on_click(theme.button("Remove it", width=px(200), height=px(44)), self.remove_confirmed))
         box.add(buttons)
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center")
@@ -229,7 +261,7 @@ class LoadView(MenuView):
     def _fit_text(widget: arcade.gui.UIFlatButton, what: str, when: str) -> None:
         """Shorten the description until the line fits its button (the date always stays)."""
         label = widget._label._label  # the arcade.Text the button draws
-        while label.content_width > widget.width - 24 and len(what) > 12:
+        while label.content_width > widget.width - 24 * theme.ui_scale() and len(what) > 12:
             what = what[:-6] + "..."
             widget.text = f"{what}     {when}"
 
@@ -257,6 +289,24 @@ class LoadView(MenuView):
 
     def load(self, path: Path) -> None:
         problem = open_save(self.context, path)
+        if problem:
+            self.message(problem, warning=True)
+
+    def review_file(self, path: Path) -> None:
+        """Review the save at ``path`` (``game.views.review_view``); Back returns to this list."""
+        try:
+            saved = savegame.load(path)
+        except (savegame.SaveError, OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            self.message(f"Cannot review {path.name}: {reason}", warning=True)
+            return
+        self.review_saved(saved, path)
+
+    def review_saved(self, saved: savegame.SavedGame, path: Path | None) -> None:
+        from game.views.review_view import open_review
+
+        title = saved.game.title if path is None else f"{saved.game.title} ({path.name})"
+        problem = open_review(self.context, saved.game, saved.states, saved.moves, title=title)
         if problem:
             self.message(problem, warning=True)
 

@@ -12,6 +12,7 @@ from game import theme
 from game.controller import MatchController
 from game.scenes.contract import Location
 from game.views.panels import TOP_BAR, SidePanel, TopBar
+from game.views.widgets import fit_font
 
 Action = Callable[[], object]
 Colour = tuple[int, int, int, int]
@@ -36,25 +37,28 @@ def button_bar(labels: dict[str, str], actions: Mapping[str, Action], width: int
 def end_panel(headline: str, colour: tuple[int, int, int, int], detail: str, actions: Mapping[str, Action],
               align_x: float, at_top: bool, room: float) -> arcade.gui.UIAnchorLayout:
     """The game-over panel: a headline, the reason (wrapped) and a row of buttons, over the board's middle or
-    at its top, fitting in ``room`` pixels of width."""
-    inner = min(640.0, room - 80)
-    box = arcade.gui.UIBoxLayout(space_between=12)
-    box.add(theme.label(headline, theme.HEADING if room >= 640 else theme.LABEL, colour))
+    at its top, fitting in ``room`` pixels of width.  Built inside ``theme.scaled_ui`` (the window's type scale):
+    its words and lengths grow with the window."""
+    px, scale = theme.px, theme.ui_scale()
+    inner = min(px(640.0), room - px(80))
+    box = arcade.gui.UIBoxLayout(space_between=px(12))
+    box.add(theme.label(headline, theme.HEADING if room >= px(640) else theme.LABEL, colour))
     box.add(theme.label(detail, theme.BODY, theme.TEXT_DIM, width=inner, multiline=True, align="center"))
-    row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+    row = arcade.gui.UIBoxLayout(vertical=False, space_between=px(12))
     for text, action in actions.items():
-        width = min(150, inner / len(actions) - 12)
-        widget = theme.button(text, width=width, height=48, size=theme.BODY if width >= 130 else theme.SMALL)
+        width = min(px(150), inner / len(actions) - px(12))
+        widget = theme.button(text, width=width, height=px(48), size=theme.BODY if width >= px(130) else theme.SMALL)
+        fit_font(widget)  # five buttons in a narrow window: smaller words rather than cut-off ones
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)
     frame = arcade.gui.UIBoxLayout()
-    frame.add(box.with_padding(all=24))
+    frame.add(box.with_padding(all=round(px(24))))
     frame.with_background(color=arcade.types.Color(*theme.PANEL))
     frame.with_border(color=arcade.types.Color(*theme.ACCENTS[0]), width=2)
     anchor = arcade.gui.UIAnchorLayout()
     if at_top:
-        anchor.add(frame, anchor_x="center", anchor_y="top", align_x=align_x, align_y=-(TOP_BAR + 6))
+        anchor.add(frame, anchor_x="center", anchor_y="top", align_x=align_x, align_y=-(TOP_BAR + 6) * scale)
     else:
         anchor.add(frame, anchor_x="center", anchor_y="center", align_x=align_x)
     return anchor

@@ -4,10 +4,12 @@ A subclass (``SowingView``, ``CaveView``) builds the scene (a ``game.scenes.cont
 move maps to a place on it, how a position is shown or a move animated, and why a click cannot play.  All that
 is not input or drawing (session, searches, hint, replay, the texts) is the controller, asked each frame what to
 do (``update`` returns a step).  A click or key during an animation first finishes it, then acts.  Keys: H hint,
-U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, Tab move list, A analysis panel
+U/Ctrl+Z undo, R/Ctrl+Y redo, Ctrl+S save, N new game, P pause, +/- speed, A analysis panel
 (``game.views.analysis_panel``, in the move list's place), Space finish the animation, Left/Right and Enter choose
 a move, Shift+Left/Right step through the game's positions (a paused replay, ``replay_at``, as a click on the
-panel's graph), F1 rules, Escape leaves (or ends a replay).
+panel's graph), F1 rules, Escape leaves (or ends a replay), M the move list.  Tab and Shift+Tab move a focus ring
+over the board (one stop, where the arrows and Enter play as always) and the buttons, which Enter presses
+(``game.views.focus``, the menus' own mechanism).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from game.controller import SPEEDS, MatchController, PlayMove, ReplayMove, ShowR
 from game.scenes.contract import Location, MatchScene
 from game.session import Session
 from game.views.analysis_panel import AnalysisPanel, panel_width
+from game.views.focus import FocusRing, board_bounds
 from game.views.frugal_ui import FrugalUIManager
 from game.views.widgets import fit_font
 from game.views.match_panels import board_marks, button_bar, end_panel, show_controller
@@ -35,12 +38,12 @@ __all__ = ["MatchView", "SPEEDS", "Location"]
 _K = arcade.key
 KEYS = {_K.U: "undo", _K.R: "redo", _K.H: "hint", _K.F1: "show_rules", _K.N: "new_game", _K.P: "toggle_pause",
         _K.PLUS: "faster", _K.EQUAL: "faster", _K.NUM_ADD: "faster", _K.MINUS: "slower", _K.NUM_SUBTRACT: "slower",
-        _K.TAB: "toggle_panel", _K.A: "toggle_analysis", _K.F3: "toggle_details"}
+        _K.M: "toggle_panel", _K.A: "toggle_analysis", _K.F3: "toggle_details"}
 CTRL_KEYS = {_K.Z: "undo", _K.Y: "redo", _K.S: "save"}
 """The commands of plain keys and of Ctrl (or Command) with a key: methods of the view, else of the controller."""
 
 
-class MatchView(ScreenChrome, arcade.gui.UIView):
+class MatchView(FocusRing, ScreenChrome, arcade.gui.UIView):
     """Play one match of a two-player game (subclasses supply the board)."""
 
     SCALES_CHROME = True  # the panel, the bottom bar and the messages grow with the window (ScreenChrome)
@@ -135,7 +138,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def right_panel(self) -> int:
         """The width of the panel down the right (the analysis, else the move list; 0 when neither is shown)."""
         if self.show_analysis:
-            return panel_width(self.window.width)
+            return panel_width(self.window.width, self.chrome_scale)
         return self.side_panel_width if self.panel_shown else 0
 
     def _layout(self, width: int, height: int) -> None:
@@ -143,13 +146,15 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         panel = self.right_panel
         self.side_panel.enabled = self.panel_shown and not self.show_analysis
         top_bar, bottom_bar, scale = self.top_bar_height, self.bottom_bar_height, self.chrome_scale
-        self.analysis.place(width - panel, bottom_bar, panel, height - top_bar - bottom_bar, self.show_analysis)
+        self.analysis.place(width - panel, bottom_bar, panel, height - top_bar - bottom_bar, self.show_analysis,
+                            scale)
         margin = 24
         # Room under the board for the notice line (its centre 18 px over the bar), a little over it for a toast.
         self.board_area = (margin, bottom_bar + 34 * scale, max(100, width - panel - 2 * margin),
                            max(100, height - top_bar - bottom_bar - 58 * scale))
         """Where the board is drawn (left, bottom, width, height): the room between the bars and the panel."""
         self.scene.set_rect(*self.board_area)
+        focused = self.focus_key(self.focus) if self.focus is not None else None
         self.ui.clear()
         controller = self.controller
         actions = {"Hint": controller.hint, "Undo": self.undo, "Redo": self.redo, "Save": self.save,
@@ -165,6 +170,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
                                 for state, value in button.style.items()}
             fit_font(button)  # a narrow window: smaller words rather than cut-off ones
         self.ui.add(bar)
+        self.refocus(focused)  # the same control keeps the ring (the result panel's buttons come again later)
         if self._overlay is not None:  # the panel was cleared with the rest: it is built again for this size
             self._overlay = None
             self.controller.result_shown = False
@@ -257,7 +263,7 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
 
     NARROW = 1100
     """Below this window width a board of more than eight columns (Hus) needs the side panel's room: the panel
-    then starts hidden, and Tab shows it."""
+    then starts hidden, and M shows it."""
 
     @property
     def wide_board(self) -> bool:
@@ -267,13 +273,13 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     @property
     def panel_shown(self) -> bool:
         """Whether the move list and the computer's panel are beside the board (the setting, unless a wide board
-        in a narrow window needs the room and Tab has not asked for the panel)."""
+        in a narrow window needs the room and M has not asked for the panel)."""
         if self.wide_board and self.window.width < self.NARROW:
             return self._panel_in_narrow
         return self.show_panel
 
     def toggle_panel(self) -> None:
-        if self.show_analysis:  # Tab goes from the analysis back to the move list
+        if self.show_analysis:  # M goes from the analysis back to the move list
             self.show_analysis = False
         elif self.wide_board and self.window.width < self.NARROW:
             self._panel_in_narrow = not self._panel_in_narrow
@@ -298,6 +304,15 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def show_rules(self) -> None:
         self.cancel_search()
         self.context.show_rules(self.match.game.name, back=self)
+
+    def review(self) -> None:
+        """The review of the game just played (``game.views.review_view``); Back returns here."""
+        from game.views.review_view import open_review
+
+        self.cancel_search()
+        problem = open_review(self.context, self.match.game, self.match.states, self.match.moves, back=self)
+        if problem:
+            self.say(problem, warning=True)
 
     # -- replay -----------------------------------------------------------------------------------------------
     def replay(self) -> None:
@@ -350,10 +365,12 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def _show_result(self) -> None:
         result = self.controller.result()
         colour = theme.TEXT if result.winner is None else theme.ACCENTS[result.winner]
-        actions = {"Replay": self.replay, "New game": self.new_game, "Undo": self.undo, "Menu": self.leave}
+        actions = {"Review": self.review, "Replay": self.replay, "New game": self.new_game, "Undo": self.undo,
+                   "Menu": self.leave}
         room = self.right_panel
-        panel = end_panel(result.headline, colour, result.reason, actions, -room / 2, self.GAME_OVER_AT_TOP,
-                          self.window.width - room)
+        with theme.scaled_ui(self.chrome_scale):
+            panel = end_panel(result.headline, colour, result.reason, actions, -room / 2, self.GAME_OVER_AT_TOP,
+                              self.window.width - room)
         self._overlay = self.ui.add(panel, layer=1)
         self.context.sounds.play("end")
         self.controller.record_game_over()  # counted once per match, however often shown
@@ -362,6 +379,12 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         side_panel = self.side_panel if self.panel_shown and not self.show_analysis else None
         show_controller(self.controller, self.top_bar, side_panel, self._buttons)
         super().on_draw()
+
+    def board_stop(self) -> tuple[float, float, float, float] | None:
+        return board_bounds(self.scene) or self.board_area
+
+    def on_draw_after_ui(self) -> None:
+        self.draw_focus()
 
     def on_draw_before_ui(self) -> None:
         choosing = self.match.is_human_turn and self._overlay is None
@@ -385,6 +408,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
         self.mouse = (x, y)
         if self._overlay is not None:
             return None
+        if self.focus_on_control:
+            self.focus = None  # the mouse chose the board: Enter is the board's again
         location = self.scene.location_at(x, y)
         if self.scene.is_animating:
             self.scene.finish()
@@ -396,6 +421,8 @@ class MatchView(ScreenChrome, arcade.gui.UIView):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if symbol == _K.ESCAPE:
             self.stop_replay() if self.controller.replay_index is not None else self.leave()
+            return True
+        if self.focus_keys(symbol, modifiers):
             return True
         if self.scene.is_animating:
             self.scene.finish()

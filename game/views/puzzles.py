@@ -110,79 +110,92 @@ class PuzzlesView(MenuView):
 
     # -- building ---------------------------------------------------------------------------------------------
     def build(self) -> None:
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
         width, height = self.window.width, self.window.height
-        wide = width >= WIDE
+        wide = width >= px(WIDE)
+        for text in (self._engine_text, self._deal_best):
+            text.font_size = theme.pt(theme.BODY.size)
         self.variant_choice = Choice([(item.variant, item.name) for item in SETS], self.deal_variant,
-                                     self._set_variant, width=230, name="variant")
-        self.seed_stepper = Stepper(self.seed, 1, MAX_SEED, 1, self._set_seed, whole=True, width=290, name="seed")
-        first = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
+                                     self._set_variant, width=px(230), name="variant")
+        self.seed_stepper = Stepper(self.seed, 1, MAX_SEED, 1, self._set_seed, whole=True, width=px(290),
+                                    name="seed")
+        first = arcade.gui.UIBoxLayout(vertical=False, space_between=px(12))
         first.add(theme.label("Random deal", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
         first.add(self.variant_choice)
         first.add(self.seed_stepper)
-        second = first if wide else arcade.gui.UIBoxLayout(vertical=False, space_between=12)
-        second.add(self.on_click(theme.button("Deal", width=110, height=40, size=theme.sized(theme.LABEL, 14)), self.play_deal))
-        resume = theme.button("Continue saved", width=210, height=40, size=theme.sized(theme.LABEL, 14))
+        second = first if wide else arcade.gui.UIBoxLayout(vertical=False, space_between=px(12))
+        label = theme.sized(theme.LABEL, 14)
+        second.add(self.on_click(theme.button("Deal", width=px(110), height=px(40), size=label), self.play_deal))
+        resume = theme.button("Continue saved", width=px(210), height=px(40), size=label)
         second.add(self.on_click(resume, self.continue_saved))
-        second.add(self.on_click(theme.button("Back", width=110, height=40, size=theme.sized(theme.LABEL, 14)), self.back))
+        second.add(self.on_click(theme.button("Back", width=px(110), height=px(40), size=label), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(first, anchor_x="center", anchor_y="bottom", align_y=92 if wide else 112)
+        anchor.add(first, anchor_x="center", anchor_y="bottom", align_y=px(92 if wide else 112))
         if not wide:
-            anchor.add(second, anchor_x="center", anchor_y="bottom", align_y=52)
+            anchor.add(second, anchor_x="center", anchor_y="bottom", align_y=px(52))
         self.ui.add(anchor)
-        self._deal_best_y = 78 if wide else 100
-        self._engine_y = 150 if wide else 166
-        self.list_area = (self._engine_y + 24, height - 84)
+        self._deal_best_y = px(78 if wide else 100)
+        self._engine_y = px(150 if wide else 166)
+        self.list_area = (self._engine_y + px(24), height - px(84))
         self._layout_rows(width, height)
         self._show_deal_best()
 
     def _layout_rows(self, width: float, height: float) -> None:
         """Place every level's row, scrolled: one column per set, each difficulty group under its heading."""
+        with theme.scaled_ui(self.scale):  # also when a scroll, not a build, places them
+            self._place_rows(width, height)
+
+    def _place_rows(self, width: float, height: float) -> None:
+        px, row_height = theme.px, theme.px(ROW_HEIGHT)
         self.rows = []
         self._texts = []
         self._group_lines = []
         self._batch = pyglet.graphics.Batch()
-        column_width = min(580.0, (width - 90) / 2)
+        column_width = min(px(580.0), (width - px(90)) / 2)
         gap = width - 2 * column_width
         bottom, top = self.list_area
         lowest = top
         for column, item in enumerate(SETS):
             left = gap / 3 + column * (column_width + gap / 3)
-            y = top + self.scroll_offset - 20
+            y = top + self.scroll_offset - px(20)
             self._text(item.name, left, y, theme.sized(theme.LABEL, 17), theme.ACCENTS[column])
-            goal = self._text(f"{item.goal} {item.credit}", left, y - 8, theme.SMALL, theme.TEXT_DIM, width=column_width)
-            y -= 18 + goal.content_height
+            goal = self._text(f"{item.goal} {item.credit}", left, y - px(8), theme.SMALL, theme.TEXT_DIM,
+                              width=column_width)
+            y -= px(18) + goal.content_height
             levels = [level for level in self.levels if level.variant == item.variant]
             if not levels:
-                self._text("No levels could be loaded.", left, y - 20, theme.BODY, theme.WARNING)
+                self._text("No levels could be loaded.", left, y - px(20), theme.BODY, theme.WARNING)
             number = 0
             for group, members in difficulty_groups(levels):
                 lengths = sorted(level.length for level in members)
-                y -= 22
-                self._text(f"{group}: {lengths[0]} to {lengths[-1]} rounds", left, y + 5, theme.sized(theme.LABEL, 12),
+                y -= px(22)
+                self._text(f"{group}: {lengths[0]} to {lengths[-1]} rounds", left, y + px(5),
+                           theme.sized(theme.LABEL, 12),
                            theme.ACCENTS[0])
                 group_top = y
                 for level in members:
                     number += 1
-                    y -= ROW_HEIGHT
-                    rect = (left + 12, y, column_width - 12, ROW_HEIGHT - 2)
+                    y -= row_height
+                    rect = (left + px(12), y, column_width - px(12), row_height - px(2))
                     self.rows.append(LevelRow(level, rect))
-                    self._text(str(number), rect[0] + 28, y + 7, theme.BODY, theme.TEXT, anchor_x="right")
-                    self._text(level.name, rect[0] + 38, y + 7, theme.BODY, theme.TEXT)
-                    if column_width >= 480:
-                        self._text(f"{level.length} rounds", rect[0] + rect[2] * 0.5, y + 7, theme.SMALL, theme.TEXT_DIM)
+                    self._text(str(number), rect[0] + px(28), y + px(7), theme.BODY, theme.TEXT, anchor_x="right")
+                    self._text(level.name, rect[0] + px(38), y + px(7), theme.BODY, theme.TEXT)
+                    if column_width >= px(480):
+                        self._text(f"{level.length} rounds", rect[0] + rect[2] * 0.5, y + px(7), theme.SMALL,
+                                   theme.TEXT_DIM)
                     best = self.records.best(level.id)
                     par = min(level.best, CEILING[item.variant])
                     text = best.describe(par) if best else "not played yet"
                     colour = theme.ACCENTS[0] if best and (best.cleared or best.stored >= par) else (
                         theme.TEXT if best else theme.TEXT_DIM)
-                    self._text(text, rect[0] + rect[2] - 10, y + 7, theme.SMALL, colour, anchor_x="right")
+                    self._text(text, rect[0] + rect[2] - px(10), y + px(7), theme.SMALL, colour, anchor_x="right")
                 self._group_lines.append((left, y, group_top - y))
-                y -= 6
+                y -= px(6)
             lowest = min(lowest, y)
-        self.content_height = top + self.scroll_offset - lowest + 8
+        self.content_height = top + self.scroll_offset - lowest + px(8)
         if self.scroll_offset > self.max_scroll:  # a taller window (or fewer levels) shows more: scroll back
             self.scroll_offset = self.max_scroll
-            self._layout_rows(width, height)
+            self._place_rows(width, height)
             return
         self._engine_text.text = "Hint shows the computer's next round and why; Watch lets it play on."
 
@@ -339,8 +352,9 @@ class PuzzlesView(MenuView):
             shown = (top - bottom) / self.content_height
             bar = max(24.0, (top - bottom) * shown)
             y = top - bar - (top - bottom - bar) * (self.scroll_offset / self.max_scroll)
-            arcade.draw_lbwh_rectangle_filled(width - 10, bottom, 4, top - bottom, theme.PANEL)
-            arcade.draw_lbwh_rectangle_filled(width - 10, y, 4, bar, theme.PANEL_EDGE)
+            scale = self.scale
+            arcade.draw_lbwh_rectangle_filled(width - 10 * scale, bottom, 4 * scale, top - bottom, theme.PANEL)
+            arcade.draw_lbwh_rectangle_filled(width - 10 * scale, y, 4 * scale, bar, theme.PANEL_EDGE)
         self._engine_text.position = width / 2, self._engine_y
         self._engine_text.draw()
         if self._deal_best.text:

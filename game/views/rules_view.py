@@ -83,39 +83,41 @@ class RulesView(MenuView):
         return pages()[self.index]
 
     def build(self) -> None:
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
         width, height = self.window.width, self.window.height
-        tabs = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
-        tab_width = min(200, (width - 40) / len(pages()) - 8)
+        tabs = arcade.gui.UIBoxLayout(vertical=False, space_between=px(8))
+        tab_width = min(px(200), (width - px(40)) / len(pages()) - px(8))
         for index, page in enumerate(pages()):
-            widget = text_button(page.title.split(" (")[0], tab_width, TAB_HEIGHT, 14 if tab_width >= 170 else 12)
+            widget = text_button(page.title.split(" (")[0], tab_width, px(TAB_HEIGHT),
+                                 14 if tab_width >= px(170) else 12)
             fit_font(widget, smallest=10)  # more games, narrower tabs: a long title takes a smaller size
             if index == self.index:
                 widget.disabled = True  # the page shown: greyed, like a selected tab
             tabs.add(self.on_click(widget, partial(self.select, index)))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(tabs, anchor_x="center", anchor_y="top", align_y=-TOP)
-        back = self.on_click(theme.button("Back", width=160, height=BACK_HEIGHT), self.back)
-        anchor.add(back, anchor_x="center", anchor_y="bottom", align_y=MESSAGE_BAND)
+        anchor.add(tabs, anchor_x="center", anchor_y="top", align_y=-px(TOP))
+        back = self.on_click(theme.button("Back", width=px(160), height=px(BACK_HEIGHT)), self.back)
+        anchor.add(back, anchor_x="center", anchor_y="bottom", align_y=px(MESSAGE_BAND))
         self.ui.add(anchor)
         self._lay_out_page(width, height)
 
     def _lay_out_page(self, width: int, height: int) -> None:
         """The page's title and words on the left (as large as fit), the illustration and caption on the right."""
-        page = self.page
-        top = height - TOP - TAB_HEIGHT - 20
-        bottom = MESSAGE_BAND + BACK_HEIGHT + 16
-        text_left = 30
+        page, px, pt = self.page, theme.px, theme.pt
+        top = height - px(TOP + TAB_HEIGHT + 20)
+        bottom = px(MESSAGE_BAND + BACK_HEIGHT + 16)
+        text_left = px(30)
         title = theme.text(page.title, theme.sized(theme.HEADING, 24 if height >= 640 else 18), theme.ACCENTS[0],
                            text_left, top, anchor_y="top")
         self._texts = [title]
-        body_top = title.bottom - 14
+        body_top = title.bottom - px(14)
         paragraphs = list(page.rules[self.first_paragraph:])
         # The words take what they need: the largest size (and then the narrowest column) at which they fit.
         fitted = None
         for size in (13, 12, 11):
             for share in (0.38, 0.44, 0.5):
-                text_width = int(max(260, width * share))
-                body = arcade.Text("\n\n".join(paragraphs), text_left, body_top, theme.TEXT, size,
+                text_width = int(max(px(260), width * share))
+                body = arcade.Text("\n\n".join(paragraphs), text_left, body_top, theme.TEXT, pt(size),
                                    font_name=theme.BODY_FONT, anchor_y="top", multiline=True, width=text_width)
                 fitted = body
                 if body.bottom >= bottom:
@@ -135,17 +137,17 @@ class RulesView(MenuView):
         if self._more_below:
             hints.append(f"{self._more_below} more below (Page Down or the wheel)")
         if hints:
-            self._texts.append(arcade.Text("; ".join(hints), text_left, bottom - 4, theme.TEXT_DIM, 11,
+            self._texts.append(arcade.Text("; ".join(hints), text_left, bottom - px(4), theme.TEXT_DIM, pt(11),
                                            font_name=theme.BODY_FONT, anchor_y="top"))
-        text_width = fitted.width or 260
-        diagram_left = text_left + text_width + 40
-        diagram_width = max(200, width - diagram_left - 40)
-        caption = arcade.Text(page.caption, diagram_left + diagram_width / 2, bottom, theme.TEXT_DIM, 12,
+        text_width = fitted.width or int(px(260))
+        diagram_left = text_left + text_width + px(40)
+        diagram_width = max(px(200), width - diagram_left - px(40))
+        caption = arcade.Text(page.caption, diagram_left + diagram_width / 2, bottom, theme.TEXT_DIM, pt(12),
                               font_name=theme.BODY_FONT, anchor_x="center", anchor_y="bottom", multiline=True,
                               width=int(diagram_width), align="center")
         self._texts.append(caption)
-        diagram_bottom = caption.top + 16
-        rect = (diagram_left, diagram_bottom, diagram_width, max(120, top - diagram_bottom))
+        diagram_bottom = caption.top + px(16)
+        rect = (diagram_left, diagram_bottom, diagram_width, max(px(120), top - diagram_bottom))
         self.illustration = Illustration(page.diagram, rect)
 
     def scroll(self, steps: int, x: float, y: float) -> bool:

@@ -45,26 +45,27 @@ class SeatSetupView(MenuView):
         super().__init__(context)
 
     def build(self) -> None:
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
         _, _, room_width, _ = self.content_box()
-        choice_width = min(460, room_width - 256)
-        box = arcade.gui.UIBoxLayout(space_between=14)
+        choice_width = min(px(460), room_width - px(256))
+        box = arcade.gui.UIBoxLayout(space_between=px(14))
         options = seat_options(self.game)
         for player, name in enumerate(self.game.player_names):
-            row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
+            row = arcade.gui.UIBoxLayout(vertical=False, space_between=px(16))
             accent = theme.ACCENTS[player]
             order = "moves first" if player == 0 else "moves second"
-            cell = arcade.gui.UIAnchorLayout(width=240, height=40, size_hint=None)  # same width in both rows
+            cell = arcade.gui.UIAnchorLayout(width=px(240), height=px(40), size_hint=None)  # same width in both rows
             cell.add(theme.label(f"{name} ({order})", theme.sized(theme.LABEL, 16), accent), anchor_x="right", anchor_y="center")
             row.add(cell)
             row.add(Choice(options, self.choices[player], partial(self._choose, player),
                            width=choice_width, name=f"seat{player}"))
             box.add(row)
-        self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=choice_width + 256,
+        self._explain = theme.label(self._mode_text(), theme.BODY, theme.TEXT_DIM, width=choice_width + px(256),
                                     multiline=True, align="center")
         box.add(self._explain)
-        buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=20)
-        buttons.add(self.on_click(theme.button("Start", width=220, height=52), self.start_game))
-        buttons.add(self.on_click(theme.button("Back", width=160, height=52), self.back))
+        buttons = arcade.gui.UIBoxLayout(vertical=False, space_between=px(20))
+        buttons.add(self.on_click(theme.button("Start", width=px(220), height=px(52)), self.start_game))
+        buttons.add(self.on_click(theme.button("Back", width=px(160), height=px(52)), self.back))
         box.add(buttons)
         anchor = arcade.gui.UIAnchorLayout()
         anchor.add(box, anchor_x="center", anchor_y="center")

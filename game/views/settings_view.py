@@ -112,26 +112,27 @@ class SettingsView(MenuView):
 
     # -- building ---------------------------------------------------------------------------------------------
     def build(self) -> None:
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
         _, _, room_width, room_height = self.content_box()
-        two = room_width >= WIDE
-        width = min(620, (room_width - 20) / 2) if two else min(760, room_width)
-        inner = width - 28  # inside the card's padding and border
-        self.control_width = min(CONTROL, inner * 0.45)
+        two = room_width >= px(WIDE)
+        width = min(px(620), (room_width - px(20)) / 2) if two else min(px(760), room_width)
+        inner = width - px(28)  # inside the card's padding and border
+        self.control_width = min(px(CONTROL), inner * 0.45)
         general = self._general_rows(inner)
         engine = self._engine_rows(inner)
         columns = [general, engine] if two else [general + engine]
-        row = arcade.gui.UIBoxLayout(vertical=False, space_between=20, align="top")
+        row = arcade.gui.UIBoxLayout(vertical=False, space_between=px(20), align="top")
         self._columns = []
         for rows, scroll in zip(columns, self.scrolls):
             box = card("", width)
-            for widget in scroll.layout(rows, room_height - 28, inner):
+            for widget in scroll.layout(rows, room_height - px(28), inner):
                 box.add(widget)
             row.add(box)
             self._columns.append((box, scroll))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(row, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - 52))
-        anchor.add(self.on_click(theme.button("Back", width=120, height=40, size=theme.sized(theme.LABEL, 14)), self.back),
-                   anchor_x="left", anchor_y="top", align_x=20, align_y=-16)
+        anchor.add(row, anchor_x="center", anchor_y="top", align_y=-(self.window.height - room_height - px(52)))
+        anchor.add(self.on_click(theme.button("Back", width=px(120), height=px(40), size=theme.sized(theme.LABEL, 14)),
+                                 self.back), anchor_x="left", anchor_y="top", align_x=px(20), align_y=-px(16))
         self.ui.add(anchor)
 
     def scroll(self, steps: int, x: float, y: float) -> bool:
@@ -178,7 +179,7 @@ class SettingsView(MenuView):
             if other is not item:
                 rows.append(labelled(other.label, other.help, self._control(other), width))
         rows.append(theme.label(item.help, SETTING_HELP, theme.TEXT_DIM, width=width, multiline=True))
-        wide = min(width * 0.62, 420)
+        wide = min(width * 0.62, theme.px(420))
         games = [(entry.name, entry.title) for entry in catalogue.games() if entry.available]
         rows.append(labelled("Game", "", Choice(games, self.game_name, self._choose_game, width=wide,
                                                 name="engine-game"), width))

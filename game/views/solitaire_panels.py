@@ -41,7 +41,9 @@ def button_texts(speed: float, paused: bool) -> dict[str, str]:
 def fitting_size(texts: list[str], width: float, sizes: tuple[int, ...] = (12, 11, 10, 9),
                  font: str | tuple[str, ...] | None = None) -> int:
     """The largest of ``sizes`` at which every one of ``texts`` fits ``width`` (in ``font``, by default the
-    buttons' own, whatever theme.button_style names; a button's border and padding are allowed for)."""
+    buttons' own, whatever theme.button_style names; a button's border and padding are allowed for).  Sizes are
+    the design's (1280x720): inside ``theme.scaled_ui`` the width is the window's, measured at the design scale."""
+    width = width / theme.ui_scale()
     margin = 12 if font is None else 0
     font = font or theme.button_style()["normal"].font_name
     for size in sizes:
@@ -66,7 +68,7 @@ def _modified(path: Path) -> float:
 
 def _frame(box: arcade.gui.UIWidget, colour: theme.Color, padding: int) -> arcade.gui.UIBoxLayout:
     frame = arcade.gui.UIBoxLayout()
-    frame.add(box.with_padding(all=padding))
+    frame.add(box.with_padding(all=round(theme.px(padding))))
     frame.with_background(color=Color.from_iterable(theme.PANEL)).with_border(color=Color.from_iterable(colour), width=2)
     return frame
 
@@ -77,7 +79,8 @@ def load_panel(folder: Path, pick: Callable[[Path], object], cancel: Action,
     files = save_files(folder)
     if not files:
         return None
-    box = arcade.gui.UIBoxLayout(space_between=8)
+    px = theme.px  # built inside ``theme.scaled_ui`` by the puzzle screen: design lengths in its pixels
+    box = arcade.gui.UIBoxLayout(space_between=px(8))
     box.add(theme.label("Load a saved puzzle", theme.sized(theme.HEADING, 22), theme.ACCENTS[0]))
     names = {path: f"{path.stem}   ({time.strftime('%d %b %H:%M', time.localtime(_modified(path)))})"
              for path in files[:SHOWN]}
@@ -86,13 +89,13 @@ def load_panel(folder: Path, pick: Callable[[Path], object], cancel: Action,
         names = {path: path.stem for path in names}
         size = fitting_size(list(names.values()), width, (12, 11, 10, 9, 8))
     for path, name in names.items():
-        widget = theme.button(name, width=width, height=40, size=theme.sized(theme.LABEL, size))
+        widget = theme.button(name, width=width, height=px(40), size=theme.sized(theme.LABEL, size))
         widget.event("on_click")(lambda event, path=path: pick(path))
         box.add(widget)
     if len(files) > SHOWN:
         box.add(theme.label(f"... and {len(files) - SHOWN} older saves in {folder}", theme.SMALL, theme.TEXT_DIM,
                             width=width, multiline=True))
-    widget = theme.button("Cancel", width=200, height=40, size=theme.sized(theme.LABEL, 12))
+    widget = theme.button("Cancel", width=px(200), height=px(40), size=theme.sized(theme.LABEL, 12))
     widget.event("on_click")(lambda event: cancel())
     box.add(widget)
     return _frame(box, theme.ACCENTS[0], 18)
@@ -102,17 +105,18 @@ def verdict_panel(verdict: Verdict, record_line: str, actions: dict[str, Action]
                   width: float = 620) -> arcade.gui.UIWidget:
     """The end of the game: the verdict, the record, and a button for each of ``actions``, ``width`` wide."""
     colour = theme.ACCENTS[0] if verdict.perfect else (theme.WARNING if verdict.won is False else theme.TEXT)
-    box = arcade.gui.UIBoxLayout(space_between=10)
+    px = theme.px  # built inside ``theme.scaled_ui`` by the puzzle screen: design lengths in its pixels
+    box = arcade.gui.UIBoxLayout(space_between=px(10))
     headline_size = fitting_size([verdict.headline], width, (28, 24, 20, 18, 16), font=theme.HEADING.font)
     box.add(theme.label(verdict.headline, theme.sized(theme.HEADING, headline_size), colour))
     box.add(theme.label(verdict.detail, theme.BODY, theme.TEXT_DIM, width=width, multiline=True, align="center"))
     if record_line:
         box.add(theme.label(record_line, theme.sized(theme.BODY, 14), theme.TEXT, width=width, multiline=True, align="center"))
-    row = arcade.gui.UIBoxLayout(vertical=False, space_between=12)
-    button_width = min(150.0, (width - 12 * len(actions)) / max(1, len(actions)))
+    row = arcade.gui.UIBoxLayout(vertical=False, space_between=px(12))
+    button_width = min(px(150.0), (width - px(12) * len(actions)) / max(1, len(actions)))
     for text, action in actions.items():
         size = fitting_size(list(actions), button_width, (14, 12, 11, 10))
-        widget = theme.button(text, width=button_width, height=46, size=theme.sized(theme.LABEL, size))
+        widget = theme.button(text, width=button_width, height=px(46), size=theme.sized(theme.LABEL, size))
         widget.event("on_click")(lambda event, action=action: action())
         row.add(widget)
     box.add(row)
@@ -131,12 +135,15 @@ class PuzzleButtons:
     def __init__(self, ui: arcade.gui.UIManager, width: float, board_width: float, lewis: bool,
                  actions: dict[str, Action]) -> None:
         """``width``: the window's, which the bar spans; ``board_width``: the board's, which the rows fit in."""
+        # Built inside ``theme.scaled_ui``: lengths in design pixels through ``theme.px``, sizes through the theme.
+        px, scale = theme.px, theme.ui_scale()
+        self.scale = scale
         self.buttons: dict[str, arcade.gui.UIFlatButton] = {}
-        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=8)
-        button_width = min(140, (width - 40) / len(BAR) - 8)
+        bar = arcade.gui.UIBoxLayout(vertical=False, space_between=px(8))
+        button_width = min(px(140), (width - px(40)) / len(BAR) - px(8))
         size = fitting_size(list(BAR), button_width)
         for name in BAR:
-            bar.add(self._button(name, actions[name], button_width, 46, size))
+            bar.add(self._button(name, actions[name], button_width, px(46), size))
         rows = {
             "directions": ["Anti-clockwise", "Clockwise"] + ([] if lewis else ["End here"]),
             "asking": ["Set aside", "Keep sowing"] if lewis else [],
@@ -144,17 +151,18 @@ class PuzzleButtons:
         }
         self.rows: dict[str, arcade.gui.UIBoxLayout] = {}
         for row, names in rows.items():
-            box = arcade.gui.UIBoxLayout(vertical=False, space_between=14)
-            share = (board_width - 40 - 14 * max(0, len(names) - 1)) / max(1, len(names) + 0.5)
+            box = arcade.gui.UIBoxLayout(vertical=False, space_between=px(14))
+            share = (board_width / scale - 40 - 14 * max(0, len(names) - 1)) / max(1, len(names) + 0.5)
             widths = {name: min(270.0, share * 1.25) if name in ("Anti-clockwise", "Clockwise", "Set aside",
                                                                  "Keep sowing") else min(170.0, share)
                       for name in names}
-            size = min((fitting_size([TEXTS.get(name, name)], wide) for name, wide in widths.items()), default=12)
+            size = min((fitting_size([TEXTS.get(name, name)], px(wide)) for name, wide in widths.items()),
+                       default=12)
             for name in names:
-                box.add(self._button(name, actions[name], widths[name], 44, size))
+                box.add(self._button(name, actions[name], px(widths[name]), px(44), size))
             self.rows[row] = box
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=14)
+        anchor.add(bar, anchor_x="center", anchor_y="bottom", align_y=px(14))
         ui.add(anchor)
         self.controls = arcade.gui.UIAnchorLayout()
         self.row: str | None = None
@@ -177,5 +185,5 @@ class PuzzleButtons:
         if self.row != row:
             self.row = row
             self.controls.clear()
-            self.controls.add(self.rows[row], anchor_x="center", anchor_y="bottom", align_y=BOTTOM_BAR + 8,
-                              align_x=-(SIDE_PANEL / 2))
+            self.controls.add(self.rows[row], anchor_x="center", anchor_y="bottom",
+                              align_y=(BOTTOM_BAR + 8) * self.scale, align_x=-(SIDE_PANEL * self.scale / 2))

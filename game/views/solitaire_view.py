@@ -14,10 +14,11 @@ hand at a row end, the screen asks: Set aside (S) or Keep sowing (K).  Up/Down s
 the choice is free.
 
 The bottom bar follows the two-player screens: Hint, Undo, Redo, Save, then Load, Restart, Watch, Rules and
-Puzzles (the way back); Speed is under the board while the computer plays.  Keys, the same as there where
-they mean the same: H hint, U or Ctrl+Z undo, R or Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules,
-W watch / stop, P pause, +/- speed, E end a dose game here, Space finish the animation, Escape close the Load
-panel or back to the puzzle list.
+Puzzles (the way back); Speed is under the board while the computer plays.  Tab and Shift+Tab move a focus ring
+over the board (one stop, where the arrows play as always) and the buttons, which Enter presses
+(``game.views.focus``, the menus' own mechanism).  Keys, the same as there where they mean the same: H hint, U
+or Ctrl+Z undo, R or Ctrl+Y redo, Ctrl+S save, Ctrl+O (or L) load, F1 rules, W watch / stop, P pause, +/- speed,
+E end a dose game here, Space finish the animation, Escape close the Load panel or back to the puzzle list.
 """
 from __future__ import annotations
 
@@ -35,9 +36,10 @@ from game.puzzle_words import prompt, round_list, rules_line, status, without_co
 from game.records import RecordsStore
 from game.scenes.solitaire_board import (STORE_LOCATIONS, SolitaireScene, board_marks, counts,
                                          hole_at, plan_round, visual_direction)
+from game.views.focus import FocusRing, board_bounds
 from game.views.frugal_ui import FrugalUIManager
 from game.views.load_view import new_save_path
-from game.views.panels import BOTTOM_BAR, SIDE_PANEL, ScreenChrome
+from game.views.panels import BOTTOM_BAR, ScreenChrome
 from game.views.solitaire_panels import PuzzleButtons, button_texts, load_panel, verdict_panel
 from rules.solitaire import CCW, CW, Round
 
@@ -62,8 +64,10 @@ def _set_text(text: arcade.Text, value: str, colour: theme.Color, position: tupl
         text.position = position
 
 
-class SolitaireView(ScreenChrome, arcade.gui.UIView):
+class SolitaireView(FocusRing, ScreenChrome, arcade.gui.UIView):
     """Play (or watch) one Solitaire Mancala puzzle: draws ``self.controller`` and passes it the input."""
+
+    SCALES_CHROME = True  # the panel, the bars, the buttons and the words grow with the window (ScreenChrome)
 
     def __init__(self, context: AppContext, puzzle: Puzzle, records: RecordsStore | None = None,
                  session: PuzzleSession | None = None, save_path: Path | None = None) -> None:
@@ -114,17 +118,25 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self.controller.say(text, warning)
 
     # -- geometry and widgets ---------------------------------------------------------------------------------
+    @property
+    def message_y(self) -> float:
+        """Where the message line under the board starts, in this window (``MESSAGE_Y`` at 1280x720)."""
+        return MESSAGE_Y * self.chrome_scale
+
     def _layout(self, width: int, height: int) -> None:
         self._place_bars(width, height)
-        self.board_width = max(200, width - SIDE_PANEL)
+        scale = self.chrome_scale
+        self.board_width = max(200, width - self.side_panel_width)
         margin = 24
-        for text in (self._rules_text, self._message):
+        for text, size in ((self._rules_text, 12), (self._message, 13)):
             text.width = int(self.board_width - 2 * margin)
-        self._rules_text.text = rules_line(self.session, credit=self.board_width >= 900)
-        self._rules_text.position = self.board_width / 2, MESSAGE_Y + MESSAGE_LINE
-        bottom = MESSAGE_Y + MESSAGE_LINE + self._rules_text.content_height + 14
+            if text.font_size != round(size * scale):
+                text.font_size = round(size * scale)
+        self._rules_text.text = rules_line(self.session, credit=self.board_width >= 900 * scale)
+        self._rules_text.position = self.board_width / 2, self.message_y + MESSAGE_LINE * scale
+        bottom = self.message_y + MESSAGE_LINE * scale + self._rules_text.content_height + 14 * scale
         self.board_area = (margin, bottom, self.board_width - 2 * margin,
-                           max(100, height - self.top_bar_height - bottom - 70))
+                           max(100, height - self.top_bar_height - bottom - 70 * scale))
         """Where the board is drawn (left, bottom, width, height): the room between the bars and the panel."""
         self.scene.set_rect(*self.board_area)
         self._build_buttons(width)
@@ -134,6 +146,7 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
             self._show_verdict(self.session.verdict())
 
     def _build_buttons(self, width: int) -> None:
+        focused = self.focus_key(self.focus) if self.focus is not None else None
         self.ui.clear()
         c = self.controller
         actions = {
@@ -144,9 +157,11 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
             "Set aside": lambda: c.decide(True), "Keep sowing": lambda: c.decide(False),
             "End here": c.end_here, "Pause": c.watch.toggle_pause, "Stop": self._snap(c.toggle_watch),
         }
-        self.buttons = PuzzleButtons(self.ui, width, self.board_width, self.session.game.is_lewis,
-                                     {name: self._then_show(action) for name, action in actions.items()})
+        with theme.scaled_ui(self.chrome_scale):
+            self.buttons = PuzzleButtons(self.ui, width, self.board_width, self.session.game.is_lewis,
+                                         {name: self._then_show(action) for name, action in actions.items()})
         self._refresh_buttons()
+        self.refocus(focused)
 
     def _snap(self, action: Callable[[], object]) -> Callable[[], None]:
         """``action`` after the flying stones have landed at once (undo, restart, watch change the board)."""
@@ -207,12 +222,15 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self.close_load()
         folder = self.context.save_dir
         assert folder is not None
-        panel = load_panel(folder, self.load_file, self.close_load, width=min(560, self.board_width - 80))
+        scale = self.chrome_scale
+        with theme.scaled_ui(scale):
+            panel = load_panel(folder, self.load_file, self.close_load, width=min(560 * scale, self.board_width - 80))
         if panel is None:
             self.say(f"No saved games yet in {folder}: Save (Ctrl+S) keeps this puzzle there.", warning=True)
             return
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(panel, anchor_x="center", anchor_y="center", align_x=-SIDE_PANEL / 2, align_y=20)
+        anchor.add(panel, anchor_x="center", anchor_y="center", align_x=-self.side_panel_width / 2,
+                   align_y=20 * scale)
         self._load_panel = self.ui.add(anchor, layer=2)
 
     def close_load(self) -> None:
@@ -277,11 +295,14 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
     def _show_verdict(self, verdict: Verdict) -> None:
         actions = {"Undo": self._snap(self.controller.undo), "Restart": self._snap(self.controller.restart),
                    "Puzzles": self.leave}
-        panel = verdict_panel(verdict, self.controller.record_line,
-                              {name: self._then_show(action) for name, action in actions.items()},
-                              width=min(620, self.board_width - 80))
+        scale = self.chrome_scale
+        with theme.scaled_ui(scale):
+            panel = verdict_panel(verdict, self.controller.record_line,
+                                  {name: self._then_show(action) for name, action in actions.items()},
+                                  width=min(620 * scale, self.board_width - 80))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(panel, anchor_x="center", anchor_y="center", align_x=-SIDE_PANEL / 2, align_y=40)
+        anchor.add(panel, anchor_x="center", anchor_y="center", align_x=-self.side_panel_width / 2,
+                   align_y=40 * scale)
         self._overlay = self.ui.add(anchor, layer=1)
 
     # -- drawing ----------------------------------------------------------------------------------------------
@@ -325,26 +346,35 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
             self.scene.draw_arrows(start, (colours[0], colours[1]))
         width = self.board_width
         # Setting a text or a colour lays the text out again: only when it changed.
+        scale = self.chrome_scale
         if self.toasts:
+            if self._toast_text.font_size != round(theme.HEADING.size * scale):
+                self._toast_text.font_size = round(theme.HEADING.size * scale)
             _set_text(self._toast_text, self.toasts[-1][0], theme.TEXT,
-                      (width / 2, self.window.height - self.top_bar_height - 26))
+                      (width / 2, self.window.height - self.top_bar_height - 26 * scale))
             self._toast_text.draw()
         notice, colour = c.notice, theme.WARNING if c.notice_warning else theme.TEXT
         if not notice and self._overlay is None:
             notice, colour = prompt(self.session, c.watch, c.start_hole(), c.asking), theme.TEXT_DIM
         wrapped = False
         if notice:
-            _set_text(self._message, notice, colour, (width / 2, MESSAGE_Y))
-            wrapped = self._message.content_height > MESSAGE_LINE
+            _set_text(self._message, notice, colour, (width / 2, self.message_y))
+            wrapped = self._message.content_height > MESSAGE_LINE * scale
         self._message.visible = bool(notice)
         self._rules_text.visible = not wrapped  # a wrapped message takes the rules line's place, on a panel
         if self._rules_text.visible:
             self._rules_text.draw()
         if wrapped:
-            arcade.draw_lbwh_rectangle_filled(8, MESSAGE_Y - 4, width - 16, self._message.content_height + 8,
-                                              theme.PANEL)
+            arcade.draw_lbwh_rectangle_filled(8, self.message_y - 4 * scale, width - 16,
+                                              self._message.content_height + 8 * scale, theme.PANEL)
         if notice:
             self._message.draw()
+
+    def board_stop(self) -> tuple[float, float, float, float] | None:
+        return board_bounds(self.scene) or self.board_area
+
+    def on_draw_after_ui(self) -> None:
+        self.draw_focus()
 
     # -- input ------------------------------------------------------------------------------------------------
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -354,6 +384,8 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
         self.mouse = (x, y)
         if self._overlay is not None or self._load_panel is not None:
             return None
+        if self.focus_on_control:
+            self.focus = None  # the mouse chose the board: Enter is the board's again
         if self.scene.is_animating:
             self.scene.finish()
         c = self.controller
@@ -373,6 +405,9 @@ class SolitaireView(ScreenChrome, arcade.gui.UIView):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         key, c = arcade.key, self.controller
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if symbol != key.ESCAPE and self.focus_keys(symbol, modifiers):
+            self._show_changes()
+            return True
         if self.scene.is_animating and symbol != key.ESCAPE:
             self.scene.finish()
             if symbol == key.SPACE:

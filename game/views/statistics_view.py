@@ -89,21 +89,24 @@ class StatisticsView(MenuView):
         return True
 
     def _build_lines(self) -> None:
-        width, height = self.window.width, self.window.height
+        # Laid out in design lengths (pixels at 1280x720: the window's size over its type scale), placed and sized
+        # in the window's pixels with ``theme.px`` and ``theme.pt`` (built inside ``theme.scaled_ui``, ``MenuView``).
+        px, pt, scale = theme.px, theme.pt, theme.ui_scale()
+        width, height = self.window.width / scale, self.window.height / scale
         table_width = min(TABLE_WIDTH, width - 40)
         left = (width - table_width) / 2
-        y = height - heading_band(height) - 24
+        y = height - heading_band(self.window.height, scale) / scale - 24
         self._lines = []
         rows = self.rows()
         if not rows:
             self._lines.append(arcade.Text("No finished games yet: play one from Play, and it is counted here.",
-                                           width / 2, y - 40, theme.TEXT_DIM, 16, font_name=theme.BODY_FONT,
-                                           anchor_x="center", multiline=True, width=int(table_width),
+                                           px(width / 2), px(y - 40), theme.TEXT_DIM, pt(16), font_name=theme.BODY_FONT,
+                                           anchor_x="center", multiline=True, width=int(px(table_width)),
                                            align="center"))
             return
         size = 14 if table_width >= 700 else 12
         for title, offset in COLUMNS:
-            self._lines.append(arcade.Text(title, left + offset * table_width, y, theme.ACCENTS[0], size,
+            self._lines.append(arcade.Text(title, px(left + offset * table_width), px(y), theme.ACCENTS[0], pt(size),
                                            font_name=theme.BODY_FONT, bold=True))
         y -= ROW_HEIGHT + 6
         bottom = BUTTONS_Y + 48 + 16
@@ -112,8 +115,8 @@ class StatisticsView(MenuView):
         shown = rows[self.first_row:]
         if self.first_row:
             fits -= 1
-            self._lines.append(arcade.Text(f"{self.first_row} rows above (wheel or Page Up)", left, y,
-                                           theme.TEXT_DIM, 12, font_name=theme.BODY_FONT))
+            self._lines.append(arcade.Text(f"{self.first_row} rows above (wheel or Page Up)", px(left), px(y),
+                                           theme.TEXT_DIM, pt(12), font_name=theme.BODY_FONT))
             y -= ROW_HEIGHT
         self._hidden_below = max(0, len(shown) - fits)
         if self._hidden_below:
@@ -122,36 +125,39 @@ class StatisticsView(MenuView):
         opponent_width = (COLUMNS[2][1] - COLUMNS[1][1]) * table_width - 12
         for style, cells in shown:
             if style == "heading":
-                self._lines.append(arcade.Text(cells[0], left, y, theme.ACCENTS[1], size + 1,
+                self._lines.append(arcade.Text(cells[0], px(left), px(y), theme.ACCENTS[1], pt(size + 1),
                                                font_name=theme.BODY_FONT, bold=True))
             else:
                 for (_, offset), cell in zip(COLUMNS, cells):
-                    text = arcade.Text(cell, left + offset * table_width, y, theme.TEXT, size,
+                    text = arcade.Text(cell, px(left + offset * table_width), px(y), theme.TEXT, pt(size),
                                        font_name=theme.BODY_FONT)
-                    while text.content_width > opponent_width and len(text.text) > 4:
+                    while text.content_width > px(opponent_width) and len(text.text) > 4:
                         text.text = text.text[:-4] + "..."  # a long name gives way rather than run on
                     self._lines.append(text)
             y -= ROW_HEIGHT
         if self._hidden_below:
-            self._lines.append(arcade.Text(f"{self._hidden_below} more rows below (wheel or Page Down)", left, y,
-                                           theme.TEXT_DIM, 12, font_name=theme.BODY_FONT))
+            self._lines.append(arcade.Text(f"{self._hidden_below} more rows below (wheel or Page Down)",
+                                           px(left), px(y),
+                                           theme.TEXT_DIM, pt(12), font_name=theme.BODY_FONT))
 
     # -- widgets ----------------------------------------------------------------------------------------------
     def build(self) -> None:
         if self.window is None:
             return
         self._build_lines()
-        row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
+        px = theme.px
+        row = arcade.gui.UIBoxLayout(vertical=False, space_between=px(16))
         if self.confirming:
             row.add(theme.label("Forget every game counted here?", theme.LABEL, theme.WARNING))
-            row.add(self.on_click(theme.button("Yes, reset", width=200, height=48), self.reset))
-            row.add(self.on_click(theme.button("No, keep them", width=220, height=48), self.cancel_reset))
+            row.add(self.on_click(theme.button("Yes, reset", width=px(200), height=px(48)), self.reset))
+            row.add(self.on_click(theme.button("No, keep them", width=px(220), height=px(48)), self.cancel_reset))
         else:
             has_games = bool(self.statistics.records)
-            row.add(self.on_click(theme.button("Reset", width=200, height=48, enabled=has_games), self.ask_reset))
-            row.add(self.on_click(theme.button("Back", width=200, height=48), self.back))
+            row.add(self.on_click(theme.button("Reset", width=px(200), height=px(48), enabled=has_games),
+                                  self.ask_reset))
+            row.add(self.on_click(theme.button("Back", width=px(200), height=px(48)), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=BUTTONS_Y)
+        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=px(BUTTONS_Y))
         self.ui.add(anchor)
 
     def ask_reset(self) -> None:

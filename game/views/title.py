@@ -43,17 +43,21 @@ class DriftingStones:
         self.clear: tuple[float, float, float, float] | None = None
         """The rectangle the stones keep out of (left, bottom, right, top): the title."""
         self.size = (float(width), float(height))
+        self.radius = STONE_RADIUS * theme.type_scale(width, height)
+        """The stones' radius: larger in a window larger than 1280x720, as the words are."""
+        self.shapes: list[pymunk.Circle] = []
         self.resize(width, height)
         for index in range(DRIFTERS):
             body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, STONE_RADIUS))
             body.position = self.rng.uniform(60, width - 60), self.rng.uniform(60, height - 60)
             body.velocity = self.rng.uniform(-25, 25), self.rng.uniform(-25, 25)
-            shape = pymunk.Circle(body, STONE_RADIUS)
+            shape = pymunk.Circle(body, self.radius)
             shape.elasticity = 1.0
             self.space.add(body, shape)
             self.bodies.append(body)
+            self.shapes.append(shape)
             sprite = arcade.Sprite(textures.stone(index % len(theme.STONE_COLOURS)))
-            sprite.scale = 2 * STONE_RADIUS / textures.STONE_PIXELS
+            sprite.scale = 2 * self.radius / textures.STONE_PIXELS
             sprite.alpha = 150
             self.sprites.append(sprite)
 
@@ -69,10 +73,15 @@ class DriftingStones:
         self.space.add(*self._walls)
         old_width, old_height = self.size
         self.size = (float(width), float(height))
+        self.radius = STONE_RADIUS * theme.type_scale(width, height)
+        for shape, sprite in zip(self.shapes, self.sprites):
+            shape.unsafe_set_radius(self.radius)
+            sprite.scale = 2 * self.radius / textures.STONE_PIXELS
         for body in self.bodies:  # the same place relative to the window: a shrink keeps the stones spread
             x, y = body.position
             x, y = x * width / max(1.0, old_width), y * height / max(1.0, old_height)
-            body.position = min(max(x, 40), width - 40), min(max(y, 40), height - 40)
+            edge = self.radius + 18
+            body.position = min(max(x, edge), width - edge), min(max(y, edge), height - edge)
         if self.clear is not None:
             self._leave_clear()
 
@@ -99,7 +108,7 @@ class DriftingStones:
         assert self.clear is not None
         left, bottom, right, top = self.clear
         width, height = self.size
-        r = STONE_RADIUS
+        r = self.radius
         for body in self.bodies:
             x, y = body.position
             if left - r < x < right + r and bottom - r < y < top + r:
@@ -162,17 +171,21 @@ class TitleView(MenuView):
 
     def _title_sizes(self) -> tuple[int, int, float]:
         """The name's and tagline's font sizes and the height the two take at the top."""
-        tall = self.window.height >= 640
-        name, tagline = (64, 18) if tall else (44, 15)
+        tall, scale = self.window.height >= 640, self.scale
+        name, tagline = (round(64 * scale), round(18 * scale)) if tall else (44, 15)
         if self._name.font_size != name:
             self._name.font_size, self._tagline.font_size = name, tagline
-        return name, tagline, 30 + self._name.content_height + 12 + self._tagline.content_height + 4
+        return name, tagline, (30 + 12 + 4) * scale + self._name.content_height + self._tagline.content_height
 
     def build(self) -> None:
         """The main menu on the left, the games in progress on the right: both places come from the window's
         size alone, so a remembered click lands on the same button whether or not games are kept."""
-        width, height = self.window.width, self.window.height
+        # In design lengths (pixels at 1280x720): the window's size divided by its type scale, every length
+        # multiplied back by ``theme.px`` where a widget gets it (``MenuView``).
+        px, scale = theme.px, theme.ui_scale()
+        width, height = self.window.width / scale, self.window.height / scale
         _, _, title_band = self._title_sizes()
+        title_band /= scale
         room = height - title_band - MESSAGE_BAND - 16
         actions = {
             "play": self.context.show_play,
@@ -197,12 +210,12 @@ class TitleView(MenuView):
         menu_width = columns * button_width + 16 * (columns - 1)
         self.menu_buttons = []
         for item in items:
-            widget = theme.button(item.label, width=button_width, height=button_height,
+            widget = theme.button(item.label, width=px(button_width), height=px(button_height),
                                   size=theme.sized(theme.LABEL, 18 if height >= 640 else 16), enabled=item.enabled)
             self.menu_buttons.append(self.on_click(widget, actions[item.action]))  # a disabled one: _problems
-        grid = arcade.gui.UIBoxLayout(vertical=False, space_between=16, align="top")
+        grid = arcade.gui.UIBoxLayout(vertical=False, space_between=px(16), align="top")
         for start in range(0, len(self.menu_buttons), per_column):
-            column = arcade.gui.UIBoxLayout(space_between=gap)
+            column = arcade.gui.UIBoxLayout(space_between=px(gap))
             for widget in self.menu_buttons[start:start + per_column]:
                 column.add(widget)
             grid.add(column)
@@ -213,16 +226,18 @@ class TitleView(MenuView):
         top = title_band + 8 + self._drop
         left = (width - (menu_width + side_gap + panel_width)) / 2
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(grid, anchor_x="left", anchor_y="top", align_x=left, align_y=-top)
+        anchor.add(grid, anchor_x="left", anchor_y="top", align_x=px(left), align_y=-px(top))
         panel_room = height - MESSAGE_BAND - 8 - top
         anchor.add(self._in_progress_panel(panel_width, panel_room), anchor_x="left", anchor_y="top",
-                   align_x=left + menu_width + side_gap, align_y=-top)
+                   align_x=px(left + menu_width + side_gap), align_y=-px(top))
         self.ui.add(anchor)
 
     def _in_progress_panel(self, width: float, room: float) -> arcade.gui.UIBoxLayout:
         """"Games in progress": a Resume button for each (game, moves, players, when), newest first, as many
-        as fit; the rest are on the Load screen, where a game can also be removed."""
-        box = arcade.gui.UIBoxLayout(space_between=6, align="left")
+        as fit; the rest are on the Load screen, where a game can also be removed.  ``width`` and ``room`` in
+        design lengths (``theme.px``)."""
+        px = theme.px
+        box = arcade.gui.UIBoxLayout(space_between=px(6), align="left")
         box.add(theme.label("Games in progress", theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
         kept = self.kept_games()
         self.resume_buttons = []
@@ -230,7 +245,7 @@ class TitleView(MenuView):
         fits = max(1, int((room - 30 - 6) // (row_height + 6)))
         if not kept:
             box.add(theme.label("None. A game you leave unfinished waits here, however many you start.",
-                                theme.SMALL, theme.TEXT_DIM, width=width, multiline=True))
+                                theme.SMALL, theme.TEXT_DIM, width=px(width), multiline=True))
             return box
         shown = kept if len(kept) <= fits else kept[:fits - 1]
         assert self.context.autosave is not None
@@ -238,7 +253,7 @@ class TitleView(MenuView):
         for game in shown:
             text = (f"{words.summary(game.saved)}  -  {words.players(game.saved)}  -  "
                     f"{words.when(game.modified)}")
-            widget = text_button(text, width, row_height, 14 if width >= 400 else 12)
+            widget = text_button(text, px(width), px(row_height), 14 if width >= 400 else 12)
             fit_font(widget)
             widget.slot = game.slot  # type: ignore[attr-defined]  # which game a test or a click resumes
             self.resume_buttons.append(self.on_click(widget, partial(self.resume, game.slot)))
@@ -250,7 +265,7 @@ class TitleView(MenuView):
                 widget.style = {state: type(value)(**{**vars(value), "font_size": smallest})
                                 for state, value in widget.style.items()}
         if len(shown) < len(kept):
-            more = text_button(f"{len(kept) - len(shown)} more on the Load screen", width, row_height - 6, 12)
+            more = text_button(f"{len(kept) - len(shown)} more on the Load screen", px(width), px(row_height - 6), 12)
             box.add(self.on_click(more, self.context.show_load))
         return box
 
@@ -282,9 +297,9 @@ class TitleView(MenuView):
         width, height = self.window.width, self.window.height
         self.drift.draw()
         self._title_sizes()
-        self._name.position = width / 2, height - 30 - self._drop
+        self._name.position = width / 2, height - (30 + self._drop) * self.scale
         self._name.draw()
-        self._tagline.position = width / 2, self._name.bottom - 12
+        self._tagline.position = width / 2, self._name.bottom - 12 * self.scale
         self._tagline.draw()
         self.drift.keep_clear(min(self._name.left, self._tagline.left), self._tagline.bottom,
                               max(self._name.right, self._tagline.right), self._name.top)

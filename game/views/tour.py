@@ -21,6 +21,8 @@ CAVE_OPENING = ["A4", "H4", "B4", "H5", "A5", "G4", "A3", "H3", "C4", "A6", "B5"
 ANALYSIS_PLIES = 14
 """The analysis screens' sowing games go on this many plies (the same simple choice each time: the first legal
 move after the middle) so the evaluation graph has a game to show."""
+REVIEW_PLIES = 400
+"""The review screen's game: played to its end (the same simple choice each time)."""
 PUZZLE_LEVEL, PUZZLE_ROUNDS = "lewis-05", 9
 """The puzzle screen: this level after this many rounds of its solution."""
 
@@ -102,6 +104,15 @@ def _analysis(name: str) -> Callable[[AppContext], None]:
     return show
 
 
+def _review(context: AppContext) -> None:
+    """The review of a finished Kalah game (a budget in plies: the same marks on every machine, at once)."""
+    from game.review import Budget
+    from game.views.review_view import open_review
+
+    session = _played("kalah", (Seat(), Seat("pvs:time=0.5", 1.0)), REVIEW_PLIES)
+    open_review(context, session.game, session.states, session.moves, title="Kalah", budget=Budget(depth=6))
+
+
 def _puzzles(context: AppContext) -> None:
     from game.views.puzzles import PuzzlesView
 
@@ -149,6 +160,7 @@ SCREENS: dict[str, Callable[[AppContext], None]] = {
     "kalah-analysis": _analysis("kalah"),
     "hus-analysis": _analysis("hus"),
     "magnetic-cave-analysis": _analysis("magnetic-cave"),
+    "review": _review,
     "puzzles": _puzzles,
     "puzzle": _puzzle,
     "learn": lambda context: context.show_learn(),

@@ -25,6 +25,7 @@ from game.scenes.sowing_board import BoardSpec, plan_move
 from game.scenes.sowing_scene import SowingScene
 from game.tutorial import STORE, TUTORIALS, Mark, Step, Tutorial
 from game.views.base import MenuView
+from game.views.focus import board_bounds
 
 BAR = 160
 """Height kept under the board: the message line (at 40, as on every menu), the buttons above it, and the
@@ -39,13 +40,14 @@ class LearnMenuView(MenuView):
     heading = "Learn to play"
 
     def build(self) -> None:
-        box = arcade.gui.UIBoxLayout(space_between=10)
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
+        box = arcade.gui.UIBoxLayout(space_between=px(10))
         for entry in TUTORIALS:
-            widget = theme.button(entry.title, width=320, height=50)
+            widget = theme.button(entry.title, width=px(320), height=px(50))
             box.add(self.on_click(widget, self._opener(entry)))
-        box.add(self.on_click(theme.button("Back", width=200, height=44), self.back))
+        box.add(self.on_click(theme.button("Back", width=px(200), height=px(44)), self.back))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(box, anchor_x="center", anchor_y="center", align_y=-20)
+        anchor.add(box, anchor_x="center", anchor_y="center", align_y=-px(20))
         self.ui.add(anchor)
         self.message("A few steps on a real board teach each game's moves and its special rules.")
 
@@ -210,27 +212,36 @@ class TutorialView(MenuView):
     def build(self) -> None:
         if self.scene is None:
             return  # the first build, before the first step is set up
+        px = theme.px  # design lengths (pixels at 1280x720) in this window's pixels (``MenuView``)
         last = self.index == len(self.tutorial.steps) - 1
-        row = arcade.gui.UIBoxLayout(vertical=False, space_between=16)
-        row.add(self.on_click(theme.button("Leave", width=160, height=44), self.back))
+        row = arcade.gui.UIBoxLayout(vertical=False, space_between=px(16))
+        row.add(self.on_click(theme.button("Leave", width=px(160), height=px(44)), self.back))
         label = "Play the move" if self.waiting_for_move else ("Finish" if last else "Next")
-        row.add(self.on_click(theme.button(label, width=200, height=44), self.advance))
+        row.add(self.on_click(theme.button(label, width=px(200), height=px(44)), self.advance))
         anchor = arcade.gui.UIAnchorLayout()
-        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=BUTTONS_AT)
+        anchor.add(row, anchor_x="center", anchor_y="bottom", align_y=px(BUTTONS_AT))
         self.ui.add(anchor)
 
+    def board_stop(self) -> tuple[float, float, float, float] | None:
+        """The board is the first stop of Tab (Enter there does the step's next thing, as with no focus)."""
+        return board_bounds(self.scene) if self.scene is not None else None
+
     def _text_top(self) -> float:
-        return self.content_box()[1] + self.content_box()[3] - 4  # under the heading, whatever the window's height
+        return self.content_box()[1] + self.content_box()[3] - 4 * self.scale  # under the heading, at any height
 
     def _place_scene(self) -> None:
         if self.scene is None:
             return
-        width, height = self.window.width, self.window.height
-        self._text.font_size = (theme.BODY if height < 600 else theme.LABEL).size  # a small window keeps the board
-        self._text.width = min(TEXT_WIDTH, width - 60)
-        text_height = self._text.content_height if self._text.text else 60
-        top = self._text_top() - max(60, text_height) - 20
-        self.scene.set_rect(40, BAR, max(100, width - 80), max(100, top - BAR))
+        width, height, scale = self.window.width, self.window.height, self.scale
+        # A small window keeps the board's room; a large one draws the words (and the bands) larger.
+        size = round((theme.BODY if height < 600 else theme.LABEL).size * scale)
+        if self._text.font_size != size:
+            self._text.font_size = size
+        self._text.width = int(min(TEXT_WIDTH * scale, width - 60 * scale))
+        text_height = self._text.content_height if self._text.text else 60 * scale
+        top = self._text_top() - max(60 * scale, text_height) - 20 * scale
+        bar = BAR * scale
+        self.scene.set_rect(40 * scale, bar, max(100, width - 80 * scale), max(100, top - bar))
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
@@ -263,7 +274,9 @@ class TutorialView(MenuView):
             self.scene.draw_arrows(hole, (left, right))
         if self.banner:
             self._banner.text = self.banner
-            self._banner.position = width / 2, BAR - 25
+            if self._banner.font_size != round(theme.HEADING.size * self.scale):
+                self._banner.font_size = round(theme.HEADING.size * self.scale)
+            self._banner.position = width / 2, (BAR - 25) * self.scale
             self._banner.draw()
 
     # -- input ------------------------------------------------------------------------------------------------
@@ -285,7 +298,9 @@ class TutorialView(MenuView):
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
-        if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER, arcade.key.SPACE):
+        # Enter presses the focused button (Tab), else it does the step's next thing.
+        if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER, arcade.key.SPACE) \
+                and not self.focus_on_control:
             self.advance()
             return True
         return super().on_key_press(symbol, modifiers)

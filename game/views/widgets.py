@@ -96,8 +96,9 @@ class Choice(_FixedArrows):
     """``<  value  >``: steps through ``options`` ((value, text) pairs) and calls ``on_change(value)``."""
 
     def __init__(self, options: Sequence[tuple[Any, str]], value: Any, on_change: Callable[[Any], None],
-                 width: float = 300, name: str = "") -> None:
-        super().__init__(text="", width=width, height=34, style=_control_style())
+                 width: float | None = None, name: str = "") -> None:
+        super().__init__(text="", width=theme.px(300) if width is None else width, height=theme.px(34),
+                         style=_control_style())
         self._init_arrows()
         if not options:
             raise ValueError("a Choice needs at least one option")
@@ -135,9 +136,10 @@ class Stepper(_FixedArrows):
     """
 
     def __init__(self, value: float | None, minimum: float, maximum: float, step: float,
-                 on_change: Callable[[float | None], None], whole: bool = False, width: float = 300,
+                 on_change: Callable[[float | None], None], whole: bool = False, width: float | None = None,
                  name: str = "", optional: bool = False, resume: float | None = None) -> None:
-        super().__init__(text="", width=width, height=34, style=_control_style())
+        super().__init__(text="", width=theme.px(300) if width is None else width, height=theme.px(34),
+                         style=_control_style())
         self._init_arrows()
         self.minimum, self.maximum, self.step_size, self.whole = minimum, maximum, step, whole
         self.optional = optional
@@ -191,11 +193,11 @@ SETTING_HELP = theme.SMALL
 
 def card(heading: str, width: float) -> arcade.gui.UIBoxLayout:
     """A panel with a heading, to be filled with rows."""
-    box = arcade.gui.UIBoxLayout(space_between=6, align="left", size_hint_min=(width, 0))
+    box = arcade.gui.UIBoxLayout(space_between=theme.px(6), align="left", size_hint_min=(width, 0))
     if heading:
         box.add(theme.label(heading, theme.sized(theme.LABEL, 16), theme.ACCENTS[0]))
     # arcade.gui wants its Color class here; theme keeps plain RGBA tuples.
-    box.with_padding(all=12).with_background(color=Color.from_iterable(theme.PANEL))
+    box.with_padding(all=round(theme.px(12))).with_background(color=Color.from_iterable(theme.PANEL))
     box.with_border(color=Color.from_iterable(theme.PANEL_EDGE), width=2)
     return box
 
@@ -204,9 +206,9 @@ def labelled(label: str, help_line: str, control: arcade.gui.UIWidget, width: fl
              hint: str = "") -> arcade.gui.UIWidget:
     """A row: the setting's name (with a small ``hint``, such as the raw parameter name, beside it) over its
     description on the left, the control on the right; as tall as its words need."""
-    text_width = max(120, width - control.width - 12)
-    words = arcade.gui.UIBoxLayout(space_between=2, align="left")
-    name = arcade.gui.UIBoxLayout(vertical=False, space_between=8, align="bottom")
+    text_width = max(theme.px(120), width - control.width - theme.px(12))
+    words = arcade.gui.UIBoxLayout(space_between=theme.px(2), align="left")
+    name = arcade.gui.UIBoxLayout(vertical=False, space_between=theme.px(8), align="bottom")
     parts = [theme.label(label, SETTING_NAME, theme.TEXT)]
     if hint:
         parts.append(theme.label(hint, SETTING_HELP, theme.TEXT_DIM))
@@ -217,8 +219,8 @@ def labelled(label: str, help_line: str, control: arcade.gui.UIWidget, width: fl
     if help_line:
         description = theme.label(help_line, SETTING_HELP, theme.TEXT_DIM, width=text_width, multiline=True)
         words.add(description)
-        height += 2 + description.height
-    row = arcade.gui.UIAnchorLayout(width=width, height=max(control.height, height) + 6, size_hint=None)
+        height += theme.px(2) + description.height
+    row = arcade.gui.UIAnchorLayout(width=width, height=max(control.height, height) + theme.px(6), size_hint=None)
     row.add(words, anchor_x="left", anchor_y="center")
     row.add(control, anchor_x="right", anchor_y="center")
     return row
@@ -250,16 +252,16 @@ class Rows:
 
     def layout(self, rows: Sequence[arcade.gui.UIWidget], room: float, width: float) -> list[arcade.gui.UIWidget]:
         """The widgets to stack: a marker, the rows that fit, a marker."""
-        total = sum(row.height for row in rows) + self.GAP * max(0, len(rows) - 1)
+        total = sum(row.height for row in rows) + theme.px(self.GAP) * max(0, len(rows) - 1)
         if total <= room:
             self.first, self.hidden_below = 0, 0
             return list(rows)
         self.first = min(self.first, len(rows) - 1)
         shown: list[arcade.gui.UIWidget] = []
-        used: float = self.MARKER + self.GAP if self.first else 0
+        used: float = theme.px(self.MARKER) + theme.px(self.GAP) if self.first else 0
         for row in rows[self.first:]:
-            need = row.height + (self.GAP if shown else 0)
-            if used + need + self.MARKER + self.GAP > room and shown:
+            need = row.height + (theme.px(self.GAP) if shown else 0)
+            if used + need + theme.px(self.MARKER) + theme.px(self.GAP) > room and shown:
                 break
             shown.append(row)
             used += need
@@ -273,7 +275,7 @@ class Rows:
         return result
 
     def _marker(self, text: str, steps: int, width: float) -> arcade.gui.UIFlatButton:
-        marker = text_button(text, width, self.MARKER)
+        marker = text_button(text, width, theme.px(self.MARKER))
 
         @marker.event("on_click")
         def _clicked(event: arcade.gui.UIOnClickEvent) -> None:

@@ -185,6 +185,28 @@ def test_a_worker_that_dies_loses_only_its_game_which_is_played_again(tmp_path, 
     assert outline(survived) == outline(whole)
 
 
+def test_a_pool_worker_that_dies_loses_only_its_game_which_is_played_again(tmp_path, monkeypatch):
+    """Without Dask too: a killed pool worker (the OOM killer's way) used to leave the run waiting forever."""
+    marker = tmp_path / "died"
+    monkeypatch.setenv(DIE_MARKER, str(marker))
+    whole = compare(SMALL, *PAIR, games=6, seed=6)
+    survived = compare(SMALL, *PAIR, games=6, seed=6, jobs=2, play=play_or_die)
+    assert marker.exists()  # a worker really died in game 3
+    assert outline(survived) == outline(whole)
+
+
+def always_die(task):
+    """Kill the worker process every time game 1 is played."""
+    if task.index == 1:
+        os._exit(1)
+    return play_game(task)
+
+
+def test_a_game_that_always_kills_its_pool_worker_stops_the_run_with_a_message():
+    with pytest.raises(EngineError, match=r"died \d+ times with games? (\d+, )*1\b"):
+        compare(SMALL, *PAIR, games=4, seed=6, jobs=2, play=always_die)
+
+
 def test_without_dask_the_message_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # makes the import fail, as if not installed
     with pytest.raises(EngineError, match=r'pip install -e "\.\[cluster\]"'):

@@ -140,6 +140,12 @@ def test_an_invented_record_beside_the_real_ones_does_not_add_a_game(tmp_path):
     assert len(resumed.settings["checkpoint_problems"]) == 2
     a, b = resumed.summaries()
     assert (a.wins, a.draws, a.losses) == (b.losses, b.draws, b.wins)
+    # The two lines are named once: they are moved beside the checkpoint, kept, and not named at the next resume.
+    aside = path.with_name(path.name + ".invalid").read_text().splitlines()
+    assert [json.loads(line)["record"]["index"] for line in aside] == [-7, good["index"]]
+    again = compare(SMALL, *PAIR, games=2, checkpoint=path, resume=True)
+    assert not again.settings["checkpoint_problems"] and again.settings["resumed_games"] == 2
+    assert outline(again) == outline(resumed)
 
 
 # -- 14: line endings and a torn tail ----------------------------------------------------------------------------

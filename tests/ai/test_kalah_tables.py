@@ -178,6 +178,7 @@ def test_a_search_with_tables_plays_the_proven_best_move(folder, monkeypatch):
     loaded, _ = tables.build_kalah_tables(folder, 4, True, 7)
     exact = exact_by_rules(game)
     engine = PVSEngine(game, time=None, depth=1, tables=True)
+    engine.search(game.initial_state())  # the tables load in the background; an untimed search waits for them
     assert engine.tables is not None and engine.tables.top == 7
     rng = random.Random(9)
     tried = 0

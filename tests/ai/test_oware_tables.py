@@ -227,6 +227,7 @@ def test_a_search_with_tables_scores_a_table_position_from_them(folder, monkeypa
         game = get_game("oware")
         loaded = tables.load_oware_tables(folder)
         engine = PVSEngine(game, time=None, depth=4, tables=True)
+        engine.search(game.initial_state())  # the tables load in the background; an untimed search waits for them
         assert engine.tables is not None and engine.tables.top == TOP
         rng = random.Random(3)
         searched = exact = 0

@@ -24,7 +24,7 @@ from attack_runner import Case, Result
 from attack_files import (MUTATIONS, SPECIALS, Samples, copy_samples, detach, mutate, overlay, probe_code, sha,
                        special)
 
-LONG = ("compare", "solve", "tables build")
+LONG = ("compare", "solve", "tables build", "review")
 """What may legitimately run past the bound (judged by how it stops on Ctrl-C)."""
 BASELINES: dict[str, list[list[str]]] = {
     "text": [["text", "kalah:pits=4,seeds=3"], ["text", "solitaire"], ["text", "cave"]],
@@ -37,6 +37,7 @@ BASELINES: dict[str, list[list[str]]] = {
                ["tables", "build", "kalah:pits=3", "--seeds", "4", "--folder", "{config}/tables"]],
     "solve": [["solve", TABLE_GAME, "--folder", "{config}/tables"]],
     "gui": [["gui"]],
+    "review": [["review", "{config}/saves/kalah-fuzz.save", "--time", "0.1"]],
 }
 """A quick, valid command line of each sub-command, into which one option at a time is put with a hostile
 value.  A sub-command the parser has and this lacks fails tests/fuzz/test_generated_attacks.py."""
@@ -193,7 +194,7 @@ class Listener:
 
 
 def _is_long(words: list[str]) -> bool:
-    return words[0] in ("compare", "solve", "gui") or words[:2] == ["tables", "build"]
+    return words[0] in ("compare", "solve", "gui", "review") or words[:2] == ["tables", "build"]
 
 
 def _window(case: Case) -> Case:

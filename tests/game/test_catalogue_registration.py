@@ -46,9 +46,12 @@ def test_every_scene_names_a_screen_and_every_named_helper_loads() -> None:
 
     for scene, screen in catalogue.SCENES.items():
         assert scene == "puzzle" or issubclass(catalogue.load(screen), MatchView), scene
+    from ai import games
+
     for record in catalogue.REGISTRATIONS.values():
-        for path in (record.solver, record.prover, record.hint_prover):
-            assert not path or callable(catalogue.load(path)), (record.name, path)
+        for path in (record.engines.solver, record.engines.prover):  # the analysis's exact helpers, engine-side
+            assert not path or callable(games.load(path)), (record.name, path)
+    assert games.support("kalah").prover and games.support("magnetic-cave").solver
 
 
 def test_what_the_screens_say_of_a_game_comes_from_its_registrations_words(monkeypatch) -> None:

@@ -153,9 +153,8 @@ def test_hint_names_a_legal_move():
     move = hint.split()[1]
     game = console.session.game
     assert game.parse_label(game.initial_state(), move) in game.legal_moves(game.initial_state())
-    # Kalah's hint comes from the Perfect level, in words (the search's outlook at the start), never a score
-    assert f"Pit {move}: " in hint and "about " in hint and " plies)." in hint and "perfect:" in hint
-    assert "score" not in hint
+    # Kalah's hint is the analysis's best move, in words; the console keeps the engine's details (the depth)
+    assert f"Pit {move}: " in hint and " plies)." in hint and "the analysis" in hint and "score" not in hint
 
 
 def test_a_kalah_hint_on_a_small_board_says_what_is_proven():
@@ -326,16 +325,26 @@ def test_a_computer_gets_the_position_and_the_games_time_limit(monkeypatch):
     assert "thinking: depth 3, score +1.50, 42 nodes" in out.getvalue()
 
 
-def test_a_hint_searches_for_the_consoles_time_else_the_games_limit_for_a_later_move(monkeypatch):
-    fake_engines(monkeypatch, lambda game, state: game.legal_moves(state)[0])
+def test_a_hint_analyses_for_the_consoles_time_else_the_games_limit_for_a_later_move(monkeypatch):
+    from ai import analysis
+    from game.console import play
+
+    asked = []
+
+    def recording(game, state, limits, cancel=None):  # type: ignore[no-untyped-def]
+        asked.append(limits.time)
+        return analysis.analyse(game, state, type(limits)(depth=2))
+
+    monkeypatch.setattr(play, "analyse", recording)
     code, output, console = drive(HUMAN_VS_RANDOM + ["hint", "quit", "quit", "no"])
-    assert [limits.time for _, limits in Recorder.calls] == [0.2]  # drive gives the console 0.2 s
-    Recorder.calls = []
+    assert asked == [0.2]  # drive gives the console 0.2 s
+    assert any(line.startswith("Hint: ") for line in output.splitlines())
+    asked.clear()
     script = Script(["new", "human", "human", "hint", "quit", "quit", "no"])
     console = Console(rules.get_game("hus"), Terminal(script, io.StringIO()))
     script.console = console
     console.run()
-    assert [limits.time for _, limits in Recorder.calls] == [2.0]  # not the 30 s of a Hus player's first move
+    assert asked == [2.0]  # not the 30 s of a Hus player's first move
 
 
 def test_time_limits_per_game():

@@ -111,7 +111,7 @@ def test_the_seconds_of_analyse():
 def test_help_and_the_valid_list_name_analyse():
     output = play("kalah:pits=4,seeds=3", "help", "frobnicate")
     assert re.search(r"^  analyse \[SECONDS\]\s+every legal move's value, best first", output, re.M)
-    assert "hint, analyse [SECONDS], save [FILE], quit" in output
+    assert "hint, analyse [SECONDS], review [SECONDS], save [FILE], quit" in output
 
 
 def test_analyze_is_understood_too():

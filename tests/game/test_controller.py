@@ -246,3 +246,23 @@ def test_the_top_bar_lines_say_whose_turn_and_which_rules():
     other = MatchController(Session.new(rules.get_game("kalah", pits=4, seeds=3), (COMPUTER, HUMAN)),
                             FakeSettings(), None, None)
     assert "pits 4" in other.rules_text() and other.why_not_now().startswith("It is the computer's turn")
+
+
+def test_the_computer_s_clock_starts_when_its_move_is_asked_for_not_when_its_engine_is_built(monkeypatch):
+    """Building the engine (tables to open, a book to read) is time the player waits: it counts."""
+    import ai.registry
+
+    build = ai.registry.make_engine
+
+    def slow_build(*args, **kwargs):
+        engine = build(*args, **kwargs)
+        time.sleep(0.6)
+        return engine
+
+    monkeypatch.setattr("game.controller.registry.make_engine", slow_build)
+    controller = controller_for((COMPUTER, HUMAN))
+    asked = time.perf_counter()
+    controller.computer_move(animating=True)
+    worker = controller.worker
+    assert worker is not None and worker.limits.deadline is not None
+    assert worker.limits.deadline - asked <= worker.limits.time + 0.3  # not 0.6 s later

@@ -74,7 +74,7 @@ def test_key_a_and_the_button_show_and_hide_the_panel(gui):  # type: ignore[no-u
     gui.key(arcade.key.A)
     assert not view.show_analysis
     gui.key(arcade.key.A)
-    gui.key(arcade.key.TAB)  # Tab goes from the analysis back to the move list
+    gui.key(arcade.key.M)  # M goes from the analysis back to the move list
     assert not view.show_analysis and view.side_panel.enabled and view.analysis.feed.analysis is None
 
 
@@ -285,7 +285,7 @@ def test_the_cave_screen_has_the_panel_too(gui):  # type: ignore[no-untyped-def]
 
 def test_point_words_read_from_the_side_ahead() -> None:
     from ai.evaluators import WIN
-    from game.evaluation_graph import Point
+    from ai.analysis import Point
 
     kalah, cave = rules.get_game("kalah"), rules.get_game("magnetic-cave")
     assert point_words(kalah, Point(-(WIN + 3), True)) == "North wins by 3, proven"
@@ -313,12 +313,13 @@ def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ig
 
 
 def test_an_analysis_that_cannot_start_is_said_not_raised(gui, monkeypatch):  # type: ignore[no-untyped-def]
-    from game.views import analysis_feed, layout
+    from ai.analysis import service
+    from game.views import layout
 
     def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("no engine suits this variant of the game, whatever it may be, said at length")
 
-    monkeypatch.setattr(analysis_feed, "Analysis", refuse)
+    monkeypatch.setattr(service, "Analysis", refuse)  # the feed takes its analyses from the screen's Shelf
     view = open_game(gui, "kalah", width=800, height=500)
     gui.key(arcade.key.A)
     gui.frame(3)

@@ -99,15 +99,22 @@ def test_names_in_words_with_the_raw_name_as_a_hint_and_labels_unlike_descriptio
     assert "Memory for the search: MB" in labels and "memory" not in labels and "poll" not in labels
     assert not any("Time per move" in text for text in labels)  # one thinking time
     gui.context.settings.set("details", True)  # engine developers see the raw names and every parameter
-    open_settings(gui, "pvs", 1920, 1080)
+    view = open_settings(gui, "pvs", 1920, 1080)
+    scale = theme.type_scale(1920, 1080)  # the words are drawn 1.5 times their 1280x720 size here
     labels = {label.text: label for label in gui.widgets(arcade.gui.UILabel)}
+    for _ in range(20):  # the rows of a large window's larger words scroll: down to the memory's
+        if "Memory for the search: MB" in labels and "poll" in labels:
+            break
+        view.scroll(1, view.window.width * 0.75, view.window.height / 2)
+        gui.frame()
+        labels = {label.text: label for label in gui.widgets(arcade.gui.UILabel)}
     gui.context.settings.set("details", False)
     assert "Memory for the search: MB" in labels and "memory" in labels and "poll" in labels
     name, hint = labels["Memory for the search: MB"], labels["memory"]
     description = next(label for text, label in labels.items() if text.startswith("Memory for the table"))
-    assert name._label.font_size == SETTING_NAME.size and tuple(name._label.color) == tuple(theme.TEXT)
+    assert name._label.font_size == round(SETTING_NAME.size * scale) and tuple(name._label.color) == tuple(theme.TEXT)
     for small in (hint, description):
-        assert small._label.font_size == SETTING_HELP.size < SETTING_NAME.size
+        assert small._label.font_size == round(SETTING_HELP.size * scale) < round(SETTING_NAME.size * scale)
         assert tuple(small._label.color) == tuple(theme.TEXT_DIM) != tuple(theme.TEXT)
     assert hint.rect.left > name.rect.right and abs(hint.rect.bottom - name.rect.bottom) < 6  # beside it
     assert description.rect.top <= name.rect.bottom + 2  # under it

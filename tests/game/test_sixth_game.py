@@ -131,7 +131,7 @@ GENERIC = [
     "tests/rules/test_conformance.py", "tests/rules/test_move_events.py", "tests/rules/test_perft.py",
     "tests/game/test_catalogue.py", "tests/game/test_catalogue_registration.py", "tests/game/test_console.py",
     "tests/game/test_console_analyse.py", "tests/game/test_savegame.py", "tests/game/test_session.py",
-    "tests/game/test_board_words.py", "tests/game/test_analysis.py", "tests/game/test_hardening_console.py",
+    "tests/game/test_board_words.py", "tests/ai/test_analysis.py", "tests/game/test_hardening_console.py",
     "tests/ai/test_ai_engines.py", "tests/game/test_hardening_cli.py",
 ]
 """The generic suites (those that run over every registered game) that need no window."""

@@ -1,6 +1,6 @@
-"""The exact helpers a game's registration names (``game/catalogue.py`` ``Registration.solver`` / ``.prover``),
-which the analysis (``game/analysis.py``) and the evaluation graph (``game/evaluation_graph.py``) try before
-searching, so neither asks which game it is.
+"""The exact means of the analysis: the endgame tables' reading, and the exact helpers a game's engine-side record
+names (``ai/games.py`` ``GameSupport.solver`` / ``.prover``), which the analysis (``ai/analysis/engine.py``) and
+the position's value (``ai/analysis/position.py``) try before searching, so neither asks which game it is.
 
 A *solver* (``solver=``) values a whole position exactly within a node budget: ``reaches(state)`` says whether
 it is worth trying, ``value(state, max_nodes, cancel)`` gives (+1 win, 0 tie, -1 loss for the side to move, or
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ai import games
+from ai import tables as endgame_tables
 from ai.base import CancelToken, SearchAborted
 from rules import Game, State
 
@@ -93,7 +95,12 @@ class KalahProving:
     positions with at most ``PROVER_SEEDS`` seeds on the board."""
 
     def reaches(self, state: State) -> bool:
-        return sum(state.pits) <= PROVER_SEEDS  # type: ignore[attr-defined]
+        return self.seeds(state) <= PROVER_SEEDS
+
+    @staticmethod
+    def seeds(state: State) -> int:
+        """The seeds left on the board: what the prover's work grows with."""
+        return int(sum(state.pits))  # type: ignore[attr-defined]
 
     def prover(self, game: Game, tables: Any | None) -> Any | None:
         import ai.core
@@ -105,17 +112,22 @@ class KalahProving:
         return KalahProver(game, tables, memory=PROVER_MEMORY)
 
 
-def solver_for(game: Game) -> Any | None:
-    """A new solver of the kind ``game``'s registration names, or None."""
-    from game import catalogue
+def usable_tables(game: Game) -> Any | None:
+    """The endgame tables of ``game`` when there are usable ones (never starts a build)."""
+    try:
+        found = endgame_tables.tables_for(game)
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return found if found is not None and hasattr(found, "lookup") else None
 
-    path = catalogue.registration(game).solver
-    return catalogue.load(path)() if path else None
+
+def solver_for(game: Game) -> Any | None:
+    """A new solver of the kind ``game``'s engine-side record names (``GameSupport.solver``), or None."""
+    path = games.support(game).solver
+    return games.load(path)() if path else None
 
 
 def prover_for(game: Game) -> Any | None:
-    """The prover helper ``game``'s registration names, or None."""
-    from game import catalogue
-
-    path = catalogue.registration(game).prover
-    return catalogue.load(path)() if path else None
+    """The prover helper ``game``'s engine-side record names (``GameSupport.prover``), or None."""
+    path = games.support(game).prover
+    return games.load(path)() if path else None

@@ -1,4 +1,4 @@
-"""The analysis model (game/analysis.py): every move's value agrees with an independent exact or plain search,
+"""The analysis model (ai/analysis/): every move's value agrees with an independent exact or plain search,
 moves come best first, proven marks are right, the words never show a raw score, and cancel stops it.
 
 Kalah endgame tables are built small (4 pits, up to 8 seeds) in a temporary folder; the exact reference is a
@@ -19,10 +19,12 @@ from ai.cave_endgame import EndgameSolver
 from ai.evaluators import HEURISTIC_BOUND, WIN, get_evaluator
 from ai.minimax import minimax_value
 from ai.solver import SolverEngine
-from game.analysis import (
-    Analysis, AnalysisEngine, MoveValue, Snapshot, how_words, proven_score, table_value, value_words,
-)
-from game.evaluation_graph import EvaluationHistory, Point, graph_value, position_value
+from ai.analysis import Analysis, AnalysisEngine, EvaluationHistory, MoveValue, Point, Snapshot, position_value
+from ai.evaluators import proven_score
+from ai.tables import table_value
+from game.analysis import worded
+from game.analysis_words import how_words, value_words
+from game.evaluation_graph import graph_value
 from rules import get_game
 from rules.magnetic_cave import FULL
 from tests import registered
@@ -92,11 +94,12 @@ def move_margin(game, exact, state, move):
 
 
 def run(game, state, **options) -> Snapshot:
+    """The analysis to its end, worded as the screens show it (``game.analysis.worded``)."""
     analysis = Analysis(game, state, **options)
     assert analysis.wait(WAIT), "the analysis did not end"
     snapshot = analysis.poll()
     assert snapshot is not None and snapshot.finished and snapshot.working is None
-    return snapshot
+    return worded(game, state, snapshot)
 
 
 def assert_best_first(snapshot: Snapshot) -> None:
@@ -442,7 +445,7 @@ def test_a_search_that_sees_a_forced_win_marks_it_proven(name, exhaustive, words
     engine = AnalysisEngine(game, max_depth=4)
     engine._search_engine = FixedSearch(-(WIN + (3 if name == "oware" else 1)), exhaustive)  # the opponent loses
     result = engine.search(game.initial_state(), Limits(depth=4))
-    snapshot = result.info["snapshot"]
+    snapshot = worded(game, game.initial_state(), result.info["snapshot"])
     assert snapshot.finished
     for value in snapshot.moves:
         assert value.proven and value.exact == exact and value.words == words and value.source == "search"
@@ -455,7 +458,7 @@ def test_a_heuristic_score_is_never_proven(no_tables):
     game = get_game("hus")
     engine = AnalysisEngine(game, max_depth=3)
     engine._search_engine = FixedSearch(HEURISTIC_BOUND - 1)
-    snapshot = engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"]
+    snapshot = worded(game, game.initial_state(), engine.search(game.initial_state(), Limits(depth=3)).info["snapshot"])
     assert snapshot.depth == 3
     assert all(not value.proven and value.words.endswith("behind") for value in snapshot.moves)
 
@@ -491,19 +494,8 @@ def test_evaluation_history_fills_in_a_thread_and_stops(no_tables):
     assert not fresh.filling and fresh.missing(positions), "stop ends the filling, a search cut short is no value"
 
 
-def test_game_analysis_offers_every_word_helper():
-    """The panel imports the words from ``game.analysis``: everything public in ``game.analysis_words`` is there."""
-    import game.analysis
-    import game.analysis_words
-
-    public = {"HOW", "UNSCORED", "cave_words", "how_words", "is_settled_phrase", "plies", "value_phrase",
-              "value_words"}  # what the analysis's own words need (the panel reads the rest from analysis_words)
-    assert public <= set(game.analysis.__all__), public - set(game.analysis.__all__)
-    assert all(hasattr(game.analysis, name) for name in game.analysis.__all__)
-
-
 def test_a_value_recorded_while_the_history_fills_is_kept(no_tables, monkeypatch):
-    import game.evaluation_graph as graph
+    import ai.analysis.position as graph
 
     game = get_game("kalah", pits=3, seeds=2)
     state = game.initial_state()
@@ -516,3 +508,51 @@ def test_a_value_recorded_while_the_history_fills_is_kept(no_tables, monkeypatch
     monkeypatch.setattr(graph, "position_value", quick_value)
     assert history.fill([state]) == 1
     assert history.value(state) == Point(7.0, False)
+
+
+def test_mirror_image_moves_in_the_cave_are_valued_once_and_named_equal(no_tables):
+    """The cave's rules are symmetric under mirroring columns and rows: at the start its 16 moves are 4 classes
+    of 4 mirror images, each class one value; the mirrors map legal moves and results onto each other."""
+    from ai.analysis import analyse
+    from ai.analysis.symmetry import cave_key, mirror_columns, mirror_rows
+    from rules.magnetic_cave import CaveState
+
+    game = get_game("magnetic-cave")
+    state = game.initial_state()
+    snapshot = analyse(game, state, Limits(depth=3))
+    classes: dict = {}
+    for value in snapshot.moves:
+        classes.setdefault(cave_key(game.apply(state, value.move)), set()).add(value.score)
+    assert len(classes) == 4 and all(len(scores) == 1 for scores in classes.values()), classes
+    rng = random.Random(5)
+    for _ in range(100):
+        position = game.initial_state()
+        for _ in range(rng.randrange(0, 40)):
+            if game.is_terminal(position):
+                break
+            position = game.apply(position, rng.choice(game.legal_moves(position)))
+        for mirror in (mirror_columns, mirror_rows):
+            image = CaveState(mirror(position.black), mirror(position.white), position.to_move, position.winner)
+            cell = {move: mirror(1 << move).bit_length() - 1 for move in game.legal_moves(position)}
+            assert sorted(game.legal_moves(image)) == sorted(cell.values())
+            for move in game.legal_moves(position)[:4]:
+                after, mirrored = game.apply(position, move), game.apply(image, cell[move])
+                assert (mirror(after.black), mirror(after.white), after.winner) == (
+                    mirrored.black, mirrored.white, mirrored.winner)
+        assert cave_key(position) == cave_key(CaveState(mirror_rows(mirror_columns(position.black)),
+                                                         mirror_rows(mirror_columns(position.white)),
+                                                         position.to_move, position.winner))
+
+
+@pytest.mark.parametrize("name", registered.two_player())
+def test_even_a_moments_analysis_values_every_move(name, no_tables):
+    """The first iteration is completed past any deadline (only a cancel stops it), so a hint asked with almost
+    no time still names a move and its value."""
+    from ai.analysis import advice, analyse
+
+    game = get_game(name)
+    state = game.initial_state()
+    snapshot = analyse(game, state, Limits(time=1e-6))
+    assert snapshot.depth >= 2 and all(value.scored for value in snapshot.moves)
+    found = advice(game, state, snapshot)
+    assert found is not None and snapshot.best is not None and found.move == snapshot.best.move
