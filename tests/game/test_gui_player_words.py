@@ -65,7 +65,8 @@ def play_a_game(gui, name: str, tmp_path, ocr_texts: list[str]) -> list[str]:  #
     texts += watch_texts(gui, lambda: view.analysis.feed.snapshot is not None and view.analysis.feed.snapshot.depth >= 2,
                          limit=600)
     gui.press("Hint")
-    texts += watch_texts(gui, lambda: view.controller.hint_worker is None, limit=1500)
+    texts += watch_texts(gui, lambda: view.controller.hint_text.startswith("Hint: ")
+                         and "thinking" not in view.controller.hint_text, limit=3000)
     assert view.controller.hint_text.startswith("Hint: ") and "thinking" not in view.controller.hint_text
     if shutil.which("tesseract"):
         ocr_texts.append(ocr(gui.screenshot(tmp_path / f"{name}.png"), tmp_path, name))
