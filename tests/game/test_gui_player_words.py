@@ -4,8 +4,8 @@ reading of a screenshot of each game screen as a backstop), failing on an engine
 per second, poll, eval, packed-dfs, a search depth, state counts or the compiled core.
 
 The screens come from the registries, not a hand-made list: every registered game (``tests/registered.py``) with
-its analysis panel open and a hint shown after the computer has moved, its game-over panel; every puzzle with its
-hint and Watch; the settings for every game, role and engine choice the settings schema and the engine registry
+its analysis panel open and a hint shown after the computer has moved, its game-over panel and a Review; every
+puzzle with its hint and Watch; the settings for every game, role and engine choice the settings schema and the engine registry
 offer; the title, menus, seat setup of each game, load, statistics, each game's rules page and each tutorial.
 With the Details setting on, the engine's figures come back on the analysis panel and the computer panel.
 """
@@ -91,6 +91,23 @@ def a_game_over(gui, name: str) -> list[str]:  # type: ignore[no-untyped-def]
     return texts
 
 
+def review_texts(gui, name: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The Review of the first moves of a random game of ``name``, while it runs and once it has finished."""
+    from game.review import Budget
+    from game.views.review_view import ReviewView
+
+    game = rules.get_game(name)
+    match = Session.new(game, (Seat(), Seat()))
+    rng = random.Random(7)
+    while not match.is_over and len(match.moves) < 10:
+        match.play(rng.choice(match.legal_moves))
+    view = ReviewView(gui.context, game, match.states, match.moves, budget=Budget(depth=2))
+    gui.context.show(view)
+    texts = watch_texts(gui, lambda: view.progress.finished, limit=3000)
+    view.cancel_search()
+    return texts
+
+
 def puzzle_texts(gui, variant: str, tmp_path, ocr_texts: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
     """A deal of Solitaire Mancala's ``variant`` with its hint and Watch."""
     name = f"solitaire-{variant}"
@@ -169,6 +186,7 @@ def test_no_engine_words_on_any_player_screen(gui, tmp_path):  # type: ignore[no
     for name in TWO_PLAYER:
         texts += play_a_game(gui, name, tmp_path, ocr_texts)
         texts += a_game_over(gui, name)
+        texts += review_texts(gui, name)
     for variant in VARIANTS if PUZZLES else ():
         texts += puzzle_texts(gui, variant, tmp_path, ocr_texts)
     assert len(texts) > 200, "the walk read the screens"
