@@ -228,17 +228,19 @@ def _stage(raw: Any, where: str) -> MarginStage | ChanceStage:
 _problem: list[str] = []
 
 
-def load(path: Path = DATA_FILE) -> tuple[Calibration, str | None]:
+def load(path: Path | None = None) -> tuple[Calibration, str | None]:
     """The calibration in ``path`` and None, or the placeholder and the one-line reason it could not be used
-    (a missing file is no problem: the placeholder, silently)."""
-    if not files.exists(path):
-        return PLACEHOLDER, None
+    (missing, unreadable or not a valid calibration).  ``path``: the shipped file by default."""
+    path = DATA_FILE if path is None else path
     try:
         data = json.loads(files.read_text(path, FILE_LIMIT), parse_constant=_refuse_constant)
         return parse(data), None
-    except (ValueError, RecursionError) as error:  # FileProblem, JSONDecodeError, CalibrationDamaged
-        reason = f"{path}: {error}; values are shown uncalibrated (refit: python bench/bench_calibration.py --fit)"
-        return PLACEHOLDER, reason
+    except FileNotFoundError:
+        error: Exception = CalibrationDamaged("missing")
+    except (OSError, ValueError, TypeError, RecursionError) as problem:  # FileProblem, JSONDecodeError, Damaged
+        error = problem
+    return PLACEHOLDER, (f"{path}: {error}; values are shown uncalibrated (this file comes with StoneCave: undo "
+                         "the change made to it, reinstall, or refit: python bench/bench_calibration.py --fit)")
 
 
 def _refuse_constant(name: str) -> float:

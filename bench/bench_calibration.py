@@ -263,7 +263,7 @@ def write_record(condition: str, results: dict[str, dict[str, Any]], cpu: float)
     path = RESULTS / "calibration.json"
     stored = json.loads(path.read_text(encoding="utf-8"))
     stored.update({
-        "title": "Calibration: the search's score in the game's own units", "order": 12,
+        "title": "Calibration: the search's score in the game's own units", "order": 4.8,
         "about": (
             "How close the value a player is shown (ai/calibration.py: the expected final seed margin, or the "
             "chances of each outcome in Magnetic Cave) is to the exact value, on held-out positions from seeded "
