@@ -1,6 +1,6 @@
 """Fit and measure the calibration of the search's scores (``ai.calibration``) on positions of known value.
 
-    nice -n 5 python bench/bench_calibration.py --fit --tables DIR [--record]   # fit, write ai/data/calibration.json, measure
+    nice -n 5 python bench/bench_calibration.py --fit --tables DIR [--samples DIR2] [--record]  # fit, write, measure
     nice -n 5 python bench/bench_calibration.py --tables DIR [--record]         # measure the shipped curves only
 
 ``DIR`` holds the Kalah tables of both capture rules and Oware's (``stonecave tables build kalah --seeds 16
@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -47,23 +48,26 @@ MOVE_BUCKETS = (0, 10, 20, 30, 40, 60, 1000)
 
 
 # -- the fit -------------------------------------------------------------------------------------------------------
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def pooled(values: list[float]) -> list[float]:
-    """The nondecreasing sequence closest to ``values`` in least squares (pool adjacent violators)."""
-    blocks: list[list[float]] = []  # [mean, weight]
+    """The nondecreasing sequence closest to ``values`` in absolute error: pool adjacent violators, each pool
+    at its median (the error measured is the absolute one, and the played-on values have long tails)."""
+    blocks: list[tuple[float, list[float]]] = []
     for value in values:
-        blocks.append([value, 1.0])
+        blocks.append((value, [value]))
         while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            mean, weight = blocks.pop()
-            blocks[-1] = [(blocks[-1][0] * blocks[-1][1] + mean * weight) / (blocks[-1][1] + weight),
-                          blocks[-1][1] + weight]
-    fitted: list[float] = []
-    for mean, weight in blocks:
-        fitted += [mean] * int(weight)
-    return fitted
+            merged = blocks[-2][1] + blocks.pop()[1]
+            blocks[-1] = (median(merged), merged)
+    return [level for level, members in blocks for _ in members]
 
 
-def fit_margin(points: list[tuple[float, float]], upto: int, knots: int = 10) -> dict[str, Any]:
-    """One sowing stage: monotone knots (score -> mean margin), the tail slope and the spread."""
+def curve_of(points: list[tuple[float, float]], upto: int, knots: int = 10) -> dict[str, Any]:
+    """Monotone knots (score -> median margin) through ``points`` and the tail slope beyond them."""
     points = sorted(points)
     scores = [score for score, _ in points]
     fitted = pooled([value for _, value in points])
@@ -73,6 +77,8 @@ def fit_margin(points: list[tuple[float, float]], upto: int, knots: int = 10) ->
     ys: list[float] = []
     for index in range(groups):
         part = range(index * count // groups, (index + 1) * count // groups)
+        if not part:
+            continue
         x = sum(scores[i] for i in part) / len(part)
         y = sum(fitted[i] for i in part) / len(part)
         if xs and x <= xs[-1] + 1e-6:  # equal scores: one knot
@@ -84,11 +90,34 @@ def fit_margin(points: list[tuple[float, float]], upto: int, knots: int = 10) ->
     mean_x, mean_y = sum(scores) / count, sum(value for _, value in points) / count
     spread_x = sum((x - mean_x) ** 2 for x in scores)
     slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / spread_x if spread_x else 1.0
-    stage = {"upto": upto, "knots": [[round(x, 3), round(y, 3)] for x, y in zip(xs, ys)],
-             "tail": round(min(2.0, max(0.05, slope)), 3)}
-    curve = calibration.MarginStage(upto, tuple(x for x, _ in stage["knots"]), tuple(y for _, y in stage["knots"]),
-                                    stage["tail"], 1.0)
-    residual = sum((value - curve.margin(score)) ** 2 for score, value in points) / count
+    return {"upto": upto, "knots": [[round(x, 3), round(y, 3)] for x, y in zip(xs, ys)],
+            "tail": round(min(2.0, max(0.05, slope)), 3)}
+
+
+IDENTITY = [[-1.0, -1.0], [1.0, 1.0]]
+"""The raw reading as a curve (the score taken as seeds): what a stage keeps when the fit does not beat it."""
+
+
+def as_stage(stage: dict[str, Any]) -> calibration.MarginStage:
+    return calibration.MarginStage(stage["upto"], tuple(x for x, _ in stage["knots"]),
+                                   tuple(y for _, y in stage["knots"]), stage["tail"], 1.0)
+
+
+def fit_margin(points: list[tuple[float, float]], upto: int) -> dict[str, Any]:
+    """One sowing stage: the fitted curve when it beats the raw reading in a two-fold cross-validation on the
+    fit's own positions (absolute error), else the raw reading; and the spread of the margins around it."""
+    folds = (points[0::2], points[1::2])
+    fitted_error = raw_error = 0.0
+    for train, test in (folds, folds[::-1]):
+        if len(train) < 4 or not test:
+            fitted_error = float("inf")
+            break
+        curve = as_stage(curve_of(train, upto))
+        fitted_error += sum(abs(curve.margin(score) - value) for score, value in test)
+        raw_error += sum(abs(score - value) for score, value in test)
+    stage = curve_of(points, upto) if fitted_error < raw_error else {"upto": upto, "knots": IDENTITY, "tail": 1.0}
+    curve = as_stage(stage)
+    residual = sum((value - curve.margin(score)) ** 2 for score, value in points) / len(points)
     stage["spread"] = round(max(0.5, residual ** 0.5), 3)
     return stage
 
@@ -194,10 +223,22 @@ def measure(game: Any, samples: list[data.Sample], fitted: calibration.Calibrati
 
 
 # -- the run -------------------------------------------------------------------------------------------------------
-def collect(spec: str, seeds: range, label: str) -> list[data.Sample]:
+def collect(spec: str, seeds: range, label: str, cache: Path | None = None) -> list[data.Sample]:
+    """The samples of ``seeds``, from ``cache`` (a folder) when an earlier run kept them there."""
+    game = rules.parse_game_spec(spec)
+    depth = data.SEARCH_DEPTHS[game.name]
+    name = f"{game.name}-{zlib.crc32(spec.encode()) % 10**6}-{seeds.start}-{seeds.stop}-d{depth}.jsonl"
+    kept = None if cache is None else cache / name
+    if kept is not None and kept.is_file():
+        found = [data.Sample(**json.loads(line)) for line in kept.read_text(encoding="utf-8").splitlines()]
+        print(f"{label}: {len(found)} positions from {kept}", flush=True)
+        return found
     started = time.process_time()
     found = list(data.samples(spec, seeds))
     print(f"{label}: {len(found)} positions in {time.process_time() - started:.0f} CPU s", flush=True)
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text("".join(json.dumps(sample.__dict__) + "\n" for sample in found), encoding="utf-8")
     return found
 
 
@@ -209,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held-out", type=int, default=100, help="playouts per game for the measure")
     parser.add_argument("--only", default=None, help="one game's label (e.g. Hus): a quick look, never recorded")
     parser.add_argument("--output", type=Path, default=calibration.DATA_FILE)
+    parser.add_argument("--samples", type=Path, default=None,
+                        help="a folder keeping the positions and values found, reused by a later run (a refit)")
     add_flag(parser)
     args = parser.parse_args(argv)
     os.environ[ENV] = args.tables
@@ -220,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         entries = {}
         for label, spec in chosen.items():
             game = rules.parse_game_spec(spec)
-            entries[game.spec] = fit_game(game, collect(spec, range(args.games), f"{label}, fit"))
+            entries[game.spec] = fit_game(game, collect(spec, range(args.games), f"{label}, fit", args.samples))
         if args.only is None:
             text = json.dumps({"format": calibration.FORMAT, "about": (
                 "Fitted by python bench/bench_calibration.py --fit: score of the search at the fixed depth -> final "
@@ -238,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for label, spec in chosen.items():
         game = rules.parse_game_spec(spec)
-        held = collect(spec, range(HELD_OUT, HELD_OUT + args.held_out), f"{label}, held out")
+        held = collect(spec, range(HELD_OUT, HELD_OUT + args.held_out), f"{label}, held out", args.samples)
         results[label] = measure(game, held, fitted)
         print(label, json.dumps(results[label]), flush=True)
     cpu = time.process_time() - started
