@@ -161,6 +161,10 @@ KINDS: tuple[FileKind, ...] = (
         "yaml", readers=(("engines", "kalah"),),
         probe="import rules\nfrom ai import registry\nprint(registry.presets(rules.get_game('kalah')))"),
     FileKind(
+        "calibration", "the calibration of the search's scores (seed margins, chances)",
+        "package:ai/data/calibration.json", "package:ai/data/calibration.json", "json",
+        probe="from ai import calibration\ncalibration.shipped()\nprint(calibration.problem())"),
+    FileKind(
         "opening-book", "a Kalah opening book", "package:ai/data/*_book.txt",
         "package:ai/data/kalah_6_4_no_empty_capture_book.txt", "text",
         probe=("import rules\nfrom ai import book\n"

@@ -141,7 +141,7 @@ def test_the_wheel_carries_the_compiled_core_and_the_data_but_no_c_source(dist: 
     assert [name for name in names if re.fullmatch(r"ai/core/_core\..*\.so", name)], "no compiled core"
     assert len([name for name in names if name.startswith("levels/solitaire/") and name.endswith(".yaml")]) >= 20
     assert {"assets/fonts/Quicksand-Regular.ttf", "assets/fonts/OFL.txt", "assets/icons/stonecave.png",
-            "assets/icons/stonecave.svg", "ai/core/_fingerprint.pxi"} <= set(names)
+            "assets/icons/stonecave.svg", "ai/core/_fingerprint.pxi", "ai/data/calibration.json"} <= set(names)
     assert not [name for name in names if name.endswith(".c") or name.startswith("tests/")]
 
 

@@ -95,6 +95,7 @@ def render(areas: list[dict]) -> str:
         parts += [by_ply_table(table) for table in data.get("by_ply", [])]
         if "time_limit_cases" in data:
             parts.append(time_limit_table(data["time_limit_cases"]))
+        parts += [by_move_table(table) for table in data.get("by_move", [])]
     return "\n".join(parts)
 
 
@@ -127,6 +128,36 @@ def time_limit_table(cases: dict) -> str:
              "| game | engine | mode | moves | max overrun | p99 overrun |", "|---|---|---|---:|---:|---:|"]
     lines += [f"| {row['game']} | {cell(row['engine'])} | {row['mode']} | {row['moves']} | {row['max_overrun_ms']} ms "
               f"| {row['p99_overrun_ms']} ms |" for row in cases["rows"]]
+    return "\n".join(lines) + "\n"
+
+
+# -- "Calibration" (bench/bench_calibration.py): each game's error by move number below its rows --------------------
+def by_move_table(table: dict) -> str:
+    """One game's held-out positions by move number: the error before and after calibration, and how often the
+    sign (the cave: the most likely outcome) is right."""
+    cave = table["label"] == "Magnetic Cave"
+    error = "Brier score" if cave else "mean abs. error (seeds)"
+    right = "most likely outcome right" if cave else "sign right"
+    sources = ", ".join(f"{source} {count}" for source, count in sorted(table.get("sources", {}).items()))
+    caption = (f"**{table['label']}** by move number (plies from the start): {table['all']['positions']} held-out "
+               f"positions with a heuristic score ({table.get('proven', 0)} more were proven by the search and pass "
+               f"through exactly); values from: {sources or 'not recorded'}.")
+
+    def share(value: float | None) -> str:
+        return "-" if value is None else f"{100 * value:.0f}%"
+
+    def plain(value: float | None) -> str:
+        return "-" if value is None else f"{value:g}"
+
+    buckets = [*table["by_move"], {"moves": "all", **table["all"]}]
+    lines = [textwrap.fill(caption, WIDTH, break_long_words=False, break_on_hyphens=False), "",
+             "| moves | " + " | ".join(bucket["moves"] for bucket in buckets) + " |",
+             "|---|" + "---:|" * len(buckets),
+             "| positions | " + " | ".join(str(bucket["positions"]) for bucket in buckets) + " |",
+             f"| {error}, uncalibrated | " + " | ".join(plain(bucket["before"]) for bucket in buckets) + " |",
+             f"| {error}, calibrated | " + " | ".join(plain(bucket["after"]) for bucket in buckets) + " |",
+             f"| {right}, uncalibrated | " + " | ".join(share(bucket["right_before"]) for bucket in buckets) + " |",
+             f"| {right}, calibrated | " + " | ".join(share(bucket["right_after"]) for bucket in buckets) + " |"]
     return "\n".join(lines) + "\n"
 
 
