@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
-from ai.calibration import Expectation, expect
+from ai.calibration import PLACEHOLDER, Expectation, expect
 from ai.evaluators import HEURISTIC_BOUND
 from game import catalogue
 from rules import Game
@@ -85,6 +85,8 @@ def expectation_of(game: Game, score: float, proven: bool, exact: bool = True, s
     overflows)."""
     if not proven and abs(score) < HEURISTIC_BOUND:
         score = max(-SCORE_LIMIT, min(SCORE_LIMIT, score))
+    if state is None:  # the fitted curves read the position (its stage, the seeds left): without it, the plain reading
+        return expect(game, state, score, proven, exact, calibration=PLACEHOLDER)
     return expect(game, state, score, proven, exact)
 
 
@@ -152,8 +154,18 @@ def side_words(game: Game, score: float, proven: bool, exact: bool = True, state
     about 2 seeds ahead``, ``White is winning``, ``Black is slightly better``, ``a draw, proven``, ``even``."""
     if math.isnan(score):
         return UNSCORED
-    side = game.player_names[0 if score >= 0 else 1]
-    expected = expectation_of(game, abs(score), proven, exact, state)  # from the side it favours
+    if state is not None and not abs(score) >= HEURISTIC_BOUND and not proven:
+        mover = game.to_move(state)  # the calibration reads a score from the side to move of ``state``
+        seen = expectation_of(game, score if mover == 0 else -score, False, exact, state)
+        south = seen if mover == 0 else Expectation(None if seen.margin is None else -seen.margin, seen.loss,
+                                                    seen.draw, seen.win, False, False)
+        ahead = (south.margin if south.margin is not None and has_seeds(game) else south.win - south.loss) >= 0
+        expected = south if ahead else Expectation(None if south.margin is None else -south.margin, south.loss,
+                                                   south.draw, south.win, False, False)
+        side = game.player_names[0 if ahead else 1]
+    else:
+        side = game.player_names[0 if score >= 0 else 1]
+        expected = expectation_of(game, abs(score), proven, exact, None)  # from the side it favours
     if not has_seeds(game):
         expected = Expectation(None, expected.win, expected.draw, expected.loss, expected.proven, expected.exact)
     phrase = expectation_phrase(expected, distance, unit_of(game))

@@ -250,10 +250,12 @@ def strength(game: Game, state: State, result: SearchResult, alternatives: dict[
         return "The only sensible move." if len(game.legal_moves(state)) > 1 else "The only move."
     runner, value = max(others.items(), key=lambda item: item[1])
     runner_name = move_name(game, state, runner)
-    first, second = expectation_of(game, score, False), expectation_of(game, value, is_proven(value))
+    first, second = expectation_of(game, score, False, True, state), expectation_of(game, value, is_proven(value),
+                                                                                  True, state)
     if words_of(game).has_margin and first.margin is not None and second.margin is not None:
         gap = first.margin - second.margin
-        if gap < EVEN_SEEDS or value_phrase(game, score, False) == value_phrase(game, value, is_proven(value)):
+        if gap < EVEN_SEEDS or value_phrase(game, score, False, True, state) == \
+                value_phrase(game, value, is_proven(value), True, state):
             return f"As good as {runner_name}."
         grade = "A little better" if gap < 2.5 else "Better"
         return f"{grade} than {runner_name}, the next best (by about {seeds(max(1, whole(gap)), words_of(game).unit)})."

@@ -148,9 +148,9 @@ def short_words(words: str) -> str:
     return re.sub(r"(,\s*proven|\s*\([^()]*\))$", "", words) or words
 
 
-def point_words(game: Any, value: Point | None) -> str:
+def point_words(game: Any, value: Point | None, state: State | None = None) -> str:
     """A graph point's value (South's side) in words, said of the side it favours: "North wins by 3, proven",
     "South is about 2 seeds ahead", "Black is slightly better", "White is winning", "even"."""
     if value is None:
         return "not valued yet"
-    return side_words(game, value.score, value.proven)
+    return side_words(game, value.score, value.proven, True, state)  # ``state``: the position, for the calibration

@@ -399,7 +399,8 @@ class AnalysisPanel(arcade.Section):
         """The line under the graph: the hovered (or shown) point's position and value in words."""
         if not self.states:
             return ""
-        value = point_words(self.game, self.points[index] if index < len(self.points) else None)
+        value = point_words(self.game, self.points[index] if index < len(self.points) else None,
+                            self.states[index] if index < len(self.states) else None)
         if index == 0:
             return f"Start: {value}"
         return f"Move {index}: {value}"
