@@ -101,16 +101,16 @@ class PositionAnalysis:
 
 
 class _Analyser:
-    """The analysis of a position as the review needs it: ``ai.analysis.AnalysisEngine`` (finished games, the
-    endgame tables, the exact helpers, then the search), one engine for the whole game so its search table
-    serves every position.  A budget of plies alone is its deterministic mode.  This class is the one place the
+    """The analysis of a position as the review needs it: one ``ai.analysis.Analyst`` (finished games, the
+    endgame tables, the exact helpers, then the search) for the whole game, so its search table serves every
+    position.  A budget of plies alone is its deterministic mode.  This class is the one place the
     review calls the analysis."""
 
     def __init__(self, game: Game) -> None:
-        from ai.analysis import AnalysisEngine
+        from ai.analysis import Analyst
 
         self.game = game
-        self.engine = AnalysisEngine(game, memory=MEMORY)
+        self.analyst = Analyst(game, memory=MEMORY)
 
     def analyse(self, state: State, budget: Budget, cancel: CancelToken) -> PositionAnalysis | None:
         """Every legal move's value (None when cancelled before each move had one).  A timed analysis whose time
@@ -124,8 +124,7 @@ class _Analyser:
         return PositionAnalysis(found)
 
     def _moves(self, state: State, limits: Limits, cancel: CancelToken) -> tuple[MoveScore, ...] | None:
-        result = self.engine.search(state, limits, cancel)
-        moves = getattr(result.info.get("snapshot"), "moves", ())
+        moves = self.analyst.analyse(state, limits, cancel).moves
         if not moves or any(math.isnan(found.score) for found in moves):
             return None
         return tuple(MoveScore(found.move, found.score, found.proven, found.exact,

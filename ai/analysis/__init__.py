@@ -10,6 +10,8 @@ The public API:
 * ``analyse(game, state, limits, cancel=None) -> Snapshot``: one analysis in the caller's thread (blocking);
   ``Limits(depth=d)`` alone is deterministic (the review's and the tests' mode), ``Limits(time=s)`` the
   strongest in ``s`` seconds.
+* ``Analyst(game)``: ``analyse`` for one position after another of the same game, its search table kept
+  between them (the review).
 * ``Analysis(game, state, seconds=None)``: the same in a background thread (``poll``, ``cancel``, ``wait``);
   ``Shelf(game)`` shares the analyses of one game between their readers (``take``, ``drop``), and
   ``Asking(shelf, state, seconds)`` is the hint's question to it.
@@ -29,10 +31,10 @@ from ai.analysis.engine import FIXED_PROVER_SEEDS, MAX_PLIES, SEARCH_MEMORY, Ana
 from ai.analysis.exact import PROVER_SEEDS, SOLVER_EMPTIES, SOLVER_NODES, prover_for, solver_for, usable_tables
 from ai.analysis.model import SOURCES, MoveValue, Snapshot
 from ai.analysis.position import POSITION_SECONDS, SCALED_ENGINES, EvaluationHistory, Point, position_value
-from ai.analysis.service import Analysis, Asking, Shelf, advice, analyse, judged
+from ai.analysis.service import Analysis, Analyst, Asking, Shelf, advice, analyse, judged
 
 __all__ = [
-    "Analysis", "AnalysisEngine", "Asking", "EvaluationHistory", "MoveValue", "Point", "Shelf", "Snapshot",
+    "Analysis", "AnalysisEngine", "Analyst", "Asking", "EvaluationHistory", "MoveValue", "Point", "Shelf", "Snapshot",
     "advice", "analyse", "judged", "position_value", "prover_for", "solver_for", "usable_tables",
     "FIXED_PROVER_SEEDS", "MAX_PLIES", "POSITION_SECONDS", "PROVER_SEEDS", "SCALED_ENGINES", "SEARCH_MEMORY",
     "SOLVER_EMPTIES", "SOLVER_NODES", "SOURCES",

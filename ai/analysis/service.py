@@ -153,16 +153,28 @@ class Shelf:
         self._analyses, self._held, self._said = [], {}, []
 
 
+class Analyst:
+    """Analyses positions of one game one after another in the caller's thread, its search table kept from one
+    to the next (the review goes through every position of a game; the positions share most of their lines)."""
+
+    def __init__(self, game: Game, memory: float = SEARCH_MEMORY) -> None:
+        self.game = game
+        self._engine = AnalysisEngine(game, memory)
+
+    def analyse(self, state: State, limits: Limits, cancel: CancelToken | None = None) -> Snapshot:
+        """The analysis of ``state`` within ``limits`` (blocking); ``Limits(depth=d)`` alone is deterministic."""
+        if self.game.is_terminal(state):
+            return Snapshot((), 0, True)
+        snapshot = self._engine.search(state, limits, cancel).info["snapshot"]
+        assert isinstance(snapshot, Snapshot)
+        return snapshot
+
+
 def analyse(game: Game, state: State, limits: Limits, cancel: CancelToken | None = None,
             memory: float = SEARCH_MEMORY) -> Snapshot:
-    """The analysis of ``state`` within ``limits``, in the caller's thread (blocking): the console, the review,
-    the tests.  ``Limits(depth=d)`` alone is deterministic."""
-    if game.is_terminal(state):
-        return Snapshot((), 0, True)
-    result = AnalysisEngine(game, memory).search(state, limits, cancel)
-    snapshot = result.info["snapshot"]
-    assert isinstance(snapshot, Snapshot)
-    return snapshot
+    """The analysis of ``state`` within ``limits``, in the caller's thread (blocking): the console, the tests.
+    ``Limits(depth=d)`` alone is deterministic."""
+    return Analyst(game, memory).analyse(state, limits, cancel)
 
 
 def advice(game: Game, state: State, snapshot: Snapshot, move: Move | None = None) -> SearchResult | None:
