@@ -13,13 +13,29 @@ switch), press keys, click widgets or the board, let time pass.  ``Journey.step`
 - every text and widget label is at least ``READABLE`` points, and the board's words and the top bar's at least
   ``readable_size`` for the window's size (they grow with it).
 
+- the board's own words (pit numbers, counts, the sides' names, the cave's coordinate labels: the scene's
+  ``text_boxes()``) lie inside the window and overlap neither one another nor the screen's widgets and texts;
+- every game on offer for Resume still resumes to the position it was left at, and no game left unfinished has
+  gone (``GamesInProgress``: checked after the steps that can change the offers, at most every few steps).
+
+The window manager's maximise is an action of its own (``Journey.maximise``): Xvfb has no window manager, so the
+journey starts a small one (``jwm``, the Debian package, installed by ``.ci/run``) for as long as the window is
+maximised, asks it through the real request (``window.maximize()``: the EWMH ``_NET_WM_STATE`` message), and
+asks it to restore the window before any resize or F11, then stops it: the other steps and tests run without one.
+
 ``random_journey`` walks a seeded random path over the same actions; a failure names the seed and the steps so
 far, which replays it.
 """
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+import tempfile
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import arcade
@@ -35,6 +51,11 @@ GAME_KEYS = (arcade.key.H, arcade.key.U, arcade.key.R, arcade.key.A, arcade.key.
              arcade.key.RIGHT, arcade.key.ENTER, arcade.key.SPACE, arcade.key.KEY_1, arcade.key.KEY_3,
              arcade.key.KEY_4, arcade.key.P, arcade.key.PLUS, arcade.key.DOWN, arcade.key.UP)
 """Keys a random journey presses (Escape and N are steps of their own: they leave or restart)."""
+TOUR_KEEPS = ("title-resume", "load")
+"""Screens the tour shows with games in progress it writes itself (a journey takes them as left unfinished)."""
+OFFER_EVERY = 10
+"""A random journey resumes every offer after a step that can change them (leaving a game, Ctrl+S, quitting),
+but at most once in this many steps (each check visits every game on offer), and once at its end."""
 
 
 READABLE = 9
@@ -91,6 +112,15 @@ def board_rect(scene: Any) -> tuple[float, float, float, float] | None:
     return None
 
 
+def board_boxes(view: Any) -> list[layout.Box]:
+    """The words the view's board writes (pit numbers, counts, names, the cave's labels: ``scene.text_boxes()``)
+    as boxes, so the layout check holds them to the window and keeps them off one another and off the widgets."""
+    found = getattr(getattr(view, "scene", None), "text_boxes", None)
+    if not callable(found) or getattr(view.scene, "layout", None) is None:
+        return []
+    return [layout.Box(name, "board word", left, bottom, right, top) for name, left, bottom, right, top in found()]
+
+
 def _pixels(window: arcade.Window, x: int, y: int, width: int, height: int) -> list[tuple[int, ...]]:
     image = arcade.get_image(x, y, width, height).convert("RGB")
     return list(image.getdata())
@@ -114,7 +144,7 @@ def violations(window: arcade.Window) -> list[str]:
     window.dispatch_event("on_draw")
     if tuple(window.viewport) != (0, 0, width, height):
         wrong.append(f"the viewport {tuple(window.viewport)} is not the {width}x{height} window")
-    wrong += layout.problems(layout.boxes(view), width, height)
+    wrong += layout.problems([*layout.boxes(view), *board_boxes(view)], width, height)
     floor = readable_size(width, height)
     small = sorted({f"{name!r} at {size:g} pt" for name, size, scales in _font_sizes(view)
                     if size < (floor if scales else READABLE) - 0.01})
@@ -165,6 +195,160 @@ def _game_screen(window: arcade.Window, view: Any, top_bar: Any) -> list[str]:
     return wrong
 
 
+# -- games in progress ------------------------------------------------------------------------------------------
+def session_of(view: Any) -> Any | None:
+    """The game a view shows (a two-player game's ``match``, a puzzle's ``session``), or None."""
+    for name in ("match", "session"):
+        session = getattr(view, name, None)
+        if session is not None and hasattr(session, "moves") and hasattr(session, "game"):
+            return session
+    return None
+
+
+def offers(gui: Any) -> list[Any]:
+    """The title screen's Resume offers (it is shown first)."""
+    from game.views.title import TitleView
+
+    gui.context.show_title()
+    gui.frame()
+    view = gui.window.current_view
+    assert isinstance(view, TitleView)
+    return list(view.resume_buttons)
+
+
+def leave(gui: Any) -> None:
+    """Stop what the game screen runs (its searches), as its Menu button does before the title comes back."""
+    view = gui.window.current_view
+    for owner in (view, getattr(view, "controller", None)):
+        if owner is not None and hasattr(owner, "cancel_search"):
+            owner.cancel_search()
+
+
+def resume_every_offer(gui: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """Click each Resume offer of the title screen in turn: (the offer, the screen it opened, its game) for each,
+    leaving the game again after the caller looked at it."""
+    from game.views.title import TitleView
+
+    for index in range(len(offers(gui))):
+        button = offers(gui)[index]
+        gui.click(*button.rect.center)
+        view = gui.window.current_view
+        message = getattr(getattr(view, "_message", None), "text", "")
+        assert not isinstance(view, TitleView), f"{button.text!r} did not resume: {message}"
+        session = session_of(view)
+        assert session is not None, f"{button.text!r} opened {type(view).__name__}, not a game"
+        yield button, view, session
+        leave(gui)
+
+
+def _same_position(session: Any, moves: tuple) -> bool:
+    """Whether ``session`` stands where ``moves`` left it (the computer may have moved on since: it is its turn)."""
+    if tuple(session.moves[:len(moves)]) != tuple(moves):
+        return False
+    if not moves:
+        return True
+    return bool(session.states[len(moves)] == session.game.apply(session.states[len(moves) - 1], moves[-1]))
+
+
+def check_every_offer(gui: Any, expected: dict[str, tuple]) -> None:
+    """Every game begun and unfinished (game title -> its moves) is offered, and each offer resumes to it."""
+    found = {}
+    for button, view, session in resume_every_offer(gui):
+        title = session.game.title
+        moves = expected.get(title)
+        assert moves is not None, f"{title} is offered but was never left unfinished"
+        assert _same_position(session, moves), f"{title} resumed at another position"
+        found[title] = button.text
+    assert set(found) == set(expected), f"offered {sorted(found)}, left unfinished {sorted(expected)}"
+
+
+@dataclass
+class GamesInProgress:
+    """What a journey knows of the games it left unfinished: their slots and the moves each was left at.
+
+    ``observe`` looks at the game on screen after every step (a game with moves and no verdict keeps a slot; one
+    that ended or went back to its start has none); ``check`` then says what is wrong with the offers: a game
+    left unfinished that is no longer kept, a kept game never left unfinished, an offer that resumes elsewhere."""
+
+    expected: dict[str, tuple] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
+
+    def observe(self, view: Any) -> None:
+        session = session_of(view)
+        slot = getattr(session, "slot", None)
+        if session is None or slot is None:
+            return
+        if session.is_over or not session.moves:
+            self.expected.pop(slot, None)
+        else:
+            self.expected[slot] = tuple(session.moves)
+            self.titles[slot] = session.game.title
+
+    def adopt(self, autosave: Any) -> None:
+        """Take every kept game as known (the screens the tour opens with games in progress write some)."""
+        for kept in autosave.games()[0]:
+            self.expected[kept.slot] = tuple(kept.saved.moves)
+            self.titles[kept.slot] = kept.saved.game.title
+
+    def check(self, gui: Any) -> list[str]:
+        wrong = []
+        kept = set(gui.context.autosave.slots())
+        name = lambda slot: f"{self.titles.get(slot, '?')} ({len(self.expected.get(slot, ()))} moves)"  # noqa: E731
+        gone = sorted(set(self.expected) - kept)
+        if gone:
+            wrong.append("games left unfinished are no longer kept: " + ", ".join(map(name, gone)))
+        stray = sorted(kept - set(self.expected))
+        if stray:
+            wrong.append(f"{len(stray)} kept games were never left unfinished (an ended game still offered?)")
+        for button, view, session in resume_every_offer(gui):
+            slot = getattr(button, "slot", None)
+            moves = self.expected.get(slot)  # type: ignore[arg-type]
+            if slot != getattr(session, "slot", None):
+                wrong.append(f"{button.text!r} resumed another game in progress")
+            elif moves is not None and not _same_position(session, moves):
+                wrong.append(f"{button.text!r} resumed at move {len(session.moves)}, not where {name(slot)} was left")
+            self.observe(view)  # the computer may have moved on
+        return wrong
+
+
+# -- the window manager's maximise --------------------------------------------------------------------------------
+WINDOW_MANAGER = "jwm"
+"""The window manager a journey runs while the window is maximised (Debian's ``jwm``: small, and it honours the
+EWMH maximise request that ``window.maximize()`` sends)."""
+_WM_CONFIG = '<?xml version="1.0"?>\n<JWM><Desktops width="1" height="1"/></JWM>\n'
+"""One desktop, no tray, no menu: the window has the whole screen less its frame."""
+
+
+def has_window_manager() -> bool:
+    return shutil.which(WINDOW_MANAGER) is not None
+
+
+def _wm_state(window: arcade.Window, add: bool) -> None:
+    """Ask the window manager to add or remove the maximised state (the EWMH client message a title bar's
+    maximise button or a double click makes it act on; pyglet's ``maximize`` sends the same one to add)."""
+    if add:
+        window.maximize()
+        return
+    from ctypes import byref, cast, POINTER
+
+    from pyglet.libs.x11 import xlib
+
+    display, handle = window._x_display, window._window  # type: ignore[attr-defined]
+    state = xlib.XInternAtom(display, b"_NET_WM_STATE", False)
+    event = xlib.XEvent()
+    event.xclient.type = xlib.ClientMessage
+    event.xclient.message_type = state
+    event.xclient.display = cast(display, POINTER(xlib.Display))
+    event.xclient.window = handle
+    event.xclient.format = 32
+    event.xclient.data.l[0] = 0  # _NET_WM_STATE_REMOVE
+    event.xclient.data.l[1] = xlib.XInternAtom(display, b"_NET_WM_STATE_MAXIMIZED_HORZ", False)
+    event.xclient.data.l[2] = xlib.XInternAtom(display, b"_NET_WM_STATE_MAXIMIZED_VERT", False)
+    xlib.XSendEvent(display, window._get_root(), False, xlib.SubstructureRedirectMask,  # type: ignore[attr-defined]
+                    byref(event))
+    xlib.XFlush(display)
+
+
 # -- the journey -------------------------------------------------------------------------------------------------
 @dataclass
 class Journey:
@@ -173,9 +357,16 @@ class Journey:
     gui: Any
     steps: list[str] = field(default_factory=list)
     checks: int = 0
+    games: GamesInProgress = field(default_factory=GamesInProgress)
+    offer_checks: int = 0
+    window_manager: subprocess.Popen | None = None
+    """The window manager while the window is maximised (None otherwise)."""
+    _wm_config: str = ""
 
     def __post_init__(self) -> None:
-        context = self.gui.context
+        self._prepare(self.gui.context)
+
+    def _prepare(self, context: Any) -> None:
         # The real full-screen switch (the fixture's stub keeps other tests from paying for it).
         context.apply_settings = type(context).apply_settings.__get__(context)
         context.quit = lambda: self.steps.append("(quit asked)")
@@ -199,16 +390,41 @@ class Journey:
 
     def check(self) -> None:
         self.checks += 1
-        wrong = violations(self.window)
+        self.games.observe(self.view)
+        self._assert(violations(self.window))
+
+    def _assert(self, wrong: list[str]) -> None:
         assert not wrong, (f"after {' -> '.join(self.steps[-12:])} on {type(self.view).__name__} at "
                            f"{self.window.width}x{self.window.height}:\n" + "\n".join(wrong))
 
+    def check_offers(self) -> None:
+        """Every game left unfinished is still kept, and each on offer resumes where it was left (a step of its
+        own: it visits the title screen and every game it offers, and ends on the title screen)."""
+        self.steps.append("resume every offer")
+        self.offer_checks += 1
+        self._assert(self.games.check(self.gui))
+        self.gui.context.show_title()
+        self.gui.frame(2)
+        self.check()
+
     # -- actions ------------------------------------------------------------------------------------------------
     def open(self, screen: str) -> None:
+        before = set(self.gui.context.autosave.slots())
         self.step(f"open {screen}", lambda: tour.open_screen(self.gui.context, screen), frames=3)
+        if screen in TOUR_KEEPS:  # games in progress the tour wrote to show the screen: the journey's too
+            made = set(self.gui.context.autosave.slots()) - before
+            for kept in self.gui.context.autosave.games()[0]:
+                if kept.slot in made:
+                    self.games.expected[kept.slot] = tuple(kept.saved.moves)
+                    self.games.titles[kept.slot] = kept.saved.game.title
+
+    def save(self) -> None:
+        """Ctrl+S: the game is saved under a name of its own (and stays a game in progress)."""
+        self.key(arcade.key.S, arcade.key.MOD_CTRL)
 
     def resize(self, width: int, height: int) -> None:
         """Resize as the window manager does: the window changes size and its events arrive with the frames."""
+        self.restore()
         def run() -> None:
             if self.window.fullscreen:
                 self.window.set_fullscreen(False)
@@ -217,6 +433,7 @@ class Journey:
         self.step(f"resize {width}x{height}", run, frames=3)
 
     def f11(self) -> None:
+        self.restore()
         self.step("F11", lambda: self.window.dispatch_event("on_key_press", arcade.key.F11, 0), frames=3)
 
     def key(self, symbol: int, modifiers: int = 0) -> None:
@@ -241,8 +458,97 @@ class Journey:
     def wait(self, seconds: float) -> None:
         self.step(f"wait {seconds}s", lambda: self.gui.frame(max(1, int(seconds * 30)), 1 / 30), frames=1)
 
+    def maximise(self) -> None:
+        """Maximise as the window manager does when its maximise button is pressed: a window manager is started
+        (none runs under Xvfb), asked through the EWMH request, and the window takes the screen less its frame.
+        Already maximised: restore it instead (the same button)."""
+        if self.window_manager is not None:
+            self.restore()
+            return
+        if not has_window_manager():
+            raise AssertionError(f"no window manager to maximise the window: install {WINDOW_MANAGER} "
+                                 f"(apt-get install {WINDOW_MANAGER}; .ci/run does)")
+
+        def run() -> None:
+            if self.window.fullscreen:
+                self.window.set_fullscreen(False)
+                self.gui.frame()
+            with tempfile.NamedTemporaryFile("w", suffix=".jwmrc", delete=False) as config:
+                config.write(_WM_CONFIG)
+            self._wm_config = config.name
+            self.window_manager = subprocess.Popen([WINDOW_MANAGER, "-f", config.name], stdout=subprocess.DEVNULL,
+                                                   stderr=subprocess.DEVNULL, env={**os.environ})
+            before = self.window.get_size()
+            # Asked again until the manager, which is starting, takes the window and acts on it.
+            if not self._wait(lambda: self.window.get_size() != before, ask=lambda: _wm_state(self.window, True)):
+                raise AssertionError(f"{WINDOW_MANAGER} did not maximise the {before[0]}x{before[1]} window")
+        self.step("maximise", run, frames=3)
+
+    def restore(self) -> None:
+        """Un-maximise (the window manager puts the window back at its size), then stop the window manager."""
+        if self.window_manager is None:
+            return
+
+        def run() -> None:
+            before = self.window.get_size()
+            restored = self._wait(lambda: self.window.get_size() != before, ask=lambda: _wm_state(self.window, False))
+            self._stop_window_manager()
+            if not restored:
+                raise AssertionError(f"{WINDOW_MANAGER} did not restore the maximised window")
+        self.step("restore", run, frames=3)
+
+    def _wait(self, condition: Callable[[], bool], ask: Callable[[], None], seconds: float = 5.0) -> bool:
+        """Frames, in real time (the window manager is another process), until ``condition``; ``ask`` again every
+        tenth of a second meanwhile."""
+        deadline = time.monotonic() + seconds
+        asked = 0.0
+        while time.monotonic() < deadline:
+            if time.monotonic() - asked > 0.1:
+                ask()
+                asked = time.monotonic()
+            time.sleep(0.01)
+            self.gui.frame()
+            if condition():
+                return True
+        return False
+
+    def _stop_window_manager(self) -> None:
+        process, self.window_manager = self.window_manager, None
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            self.window._set_wm_state()  # type: ignore[attr-defined]  # forget the maximised state asked for
+            self.gui.frame(2)
+        if self._wm_config:
+            Path(self._wm_config).unlink(missing_ok=True)
+            self._wm_config = ""
+
+    def quit_and_resume(self) -> None:
+        """Quit (the window closes; every game in progress is kept) and start again the next evening on the same
+        saves folder: the title screen of a new start."""
+        from game import app
+
+        folder = getattr(self.gui, "config_dir", None)
+        assert folder is not None, "the journey's gui names no config_dir to start again from"
+
+        def run() -> None:
+            leave(self.gui)
+            self.gui.context = app.start(self.window, folder)
+            self.gui.context.sounds.enabled = False
+            self._prepare(self.gui.context)
+        self.step("quit and start again", run, frames=3)
+
     def leave_full_screen(self) -> None:
         """Back to a window (the end of a journey: the session window is shared)."""
+        if self.window_manager is not None:
+            try:
+                self.restore()
+            finally:
+                self._stop_window_manager()
         if self.window.fullscreen:
             self.window.set_fullscreen(False)
         self.gui.context.settings.set("fullscreen", False)
@@ -251,15 +557,24 @@ class Journey:
 
 def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = SCREEN_NAMES,
                    sizes: tuple[tuple[int, int], ...] = SIZES) -> Journey:
-    """``steps`` seeded random steps (screens, resizes, F11, keys, clicks on widgets and the board, time passing),
-    the invariants checked after each; returns the journey (its ``steps`` say what was done)."""
+    """``steps`` seeded random steps (screens, resizes, F11, the window manager's maximise, keys, Ctrl+S, clicks on
+    widgets and the board, time passing, quitting and starting again), the invariants checked after each and the
+    games in progress after those that can change them; returns the journey (its ``steps`` say what was done)."""
     rng = random.Random(seed)
     journey = Journey(gui)
     journey.steps.append(f"seed {seed}")
     journey.open(rng.choice(screens))
+    since = 0
     try:
         for _ in range(steps):
-            _random_step(journey, rng, screens, sizes)
+            in_game = session_of(journey.view) is not None
+            changes_offers = _random_step(journey, rng, screens, sizes)
+            since += 1
+            left_game = in_game and session_of(journey.view) is None
+            if (changes_offers or left_game) and since >= OFFER_EVERY:
+                journey.check_offers()
+                since = 0
+        journey.check_offers()
     finally:
         journey.leave_full_screen()
         view = gui.window.current_view
@@ -269,18 +584,29 @@ def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = S
 
 
 def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
-                 sizes: tuple[tuple[int, int], ...]) -> None:
+                 sizes: tuple[tuple[int, int], ...]) -> bool:
+    """One random step; True when it can have changed the games on offer (Ctrl+S, quitting)."""
     roll = rng.random()
     view = journey.view
-    if roll < 0.08:
+    if roll < 0.07:
         journey.open(rng.choice(screens))
-    elif roll < 0.18:
+    elif roll < 0.15:
         journey.resize(*rng.choice(sizes))
-    elif roll < 0.22:
+    elif roll < 0.18:
         journey.f11()
-    elif roll < 0.55:
+    elif roll < 0.21 and has_window_manager():
+        journey.maximise()  # or restore, when maximised
+    elif roll < 0.21:
+        journey.resize(*rng.choice(sizes))
+    elif roll < 0.225 and session_of(view) is not None:
+        journey.save()
+        return True
+    elif roll < 0.235:
+        journey.quit_and_resume()
+        return True
+    elif roll < 0.53:
         journey.key(rng.choice(GAME_KEYS))
-    elif roll < 0.75:
+    elif roll < 0.72:
         buttons = [w for w in journey.gui.widgets(arcade.gui.UIFlatButton)
                    if w.visible and not getattr(w, "disabled", False) and w.text not in ("Quit", "Menu", "Back")]
         if buttons:
@@ -288,11 +614,12 @@ def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
             journey.click(*widget.rect.center, what=repr(widget.text))
         else:
             journey.wait(0.1)
-    elif roll < 0.9 and getattr(view, "scene", None) is not None:
+    elif roll < 0.88 and getattr(view, "scene", None) is not None:
         board = board_rect(view.scene)
         if board is not None:
             journey.click(rng.uniform(board[0], board[2]), rng.uniform(board[1], board[3]), what="the board")
-    elif roll < 0.93:
+    elif roll < 0.92:
         journey.key(arcade.key.ESCAPE)
     else:
         journey.wait(rng.choice((0.1, 0.4)))
+    return False
