@@ -130,8 +130,8 @@ class CaveScene:
         """Where the cave's words are drawn, as (what, left, bottom, right, top): the coordinate labels and the
         caption (when it says something).  The journeys check that they lie in the window and overlap neither
         one another nor the screen's widgets."""
-        shown = [text for text in self.texts() if text.text.strip()]
-        return [(f"label {text.text}", text.left, text.bottom, text.right, text.top) for text in shown]
+        named = [(f"label {text.text}", text) for text in self._label_texts] + [("caption", self._caption)]
+        return [(name, text.left, text.bottom, text.right, text.top) for name, text in named if text.text.strip()]
 
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:

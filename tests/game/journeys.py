@@ -384,9 +384,13 @@ class Journey:
         """Take one step, let ``frames`` frames pass, then check the invariants (an AssertionError names the
         journey so far)."""
         self.steps.append(name)
+        t0 = time.perf_counter()
         action()
         self.gui.frame(frames)
+        t1 = time.perf_counter()
         self.check()
+        if os.environ.get("JOURNEY_TIMING"):
+            print(f"{name}: {t1 - t0:.2f} s + check {time.perf_counter() - t1:.2f} s")
 
     def check(self) -> None:
         self.checks += 1
@@ -507,7 +511,7 @@ class Journey:
                 ask()
                 asked = time.monotonic()
             time.sleep(0.01)
-            self.gui.frame()
+            self.window.dispatch_events()  # the window manager's events (the step's frames draw afterwards)
             if condition():
                 return True
         return False
