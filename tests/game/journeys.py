@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 import tempfile
 import time
@@ -43,6 +42,8 @@ import arcade.gui
 
 from game import theme
 from game.views import layout, tour
+from games_in_progress import GamesInProgress, check_every_offer, leave, offers, session_of  # noqa: F401
+from window_manager import WINDOW_MANAGER, WM_CONFIG, has_window_manager, wm_state
 
 SIZES = ((800, 500), (1024, 600), (1280, 720), (1366, 768), (1600, 900), (1920, 1080), (900, 1000), (2560, 1440))
 """Window sizes a journey resizes to (the screen of the tests' Xvfb is 2560x1440)."""
@@ -121,6 +122,21 @@ def board_boxes(view: Any) -> list[layout.Box]:
     return [layout.Box(name, "board word", left, bottom, right, top) for name, left, bottom, right, top in found()]
 
 
+def _layout_problems(view: Any, width: int, height: int) -> list[str]:
+    """``layout.problems`` over the view's widgets and texts and its board's words, except that a toast (a short
+    announcement on an opaque plate of its own, up for a moment: ``panels.ScreenChrome``) may cover the board's
+    words for its moment; it may not cover a widget or another text of the screen."""
+    found = layout.boxes(view)
+    toast = getattr(getattr(view, "_toast_text", None), "text", "")
+    overlays = [box for box in found if toast and box.kind == "text" and box.name == toast[:60]]
+    screen = [box for box in found if box not in overlays]
+    wrong = layout.problems([*screen, *board_boxes(view)], width, height)
+    if overlays:
+        wrong += [problem for problem in layout.problems([*overlays, *screen], width, height)
+                  if repr(overlays[0].name) in problem]
+    return wrong
+
+
 def _pixels(window: arcade.Window, x: int, y: int, width: int, height: int) -> list[tuple[int, ...]]:
     image = arcade.get_image(x, y, width, height).convert("RGB")
     return list(image.getdata())
@@ -144,7 +160,7 @@ def violations(window: arcade.Window) -> list[str]:
     window.dispatch_event("on_draw")
     if tuple(window.viewport) != (0, 0, width, height):
         wrong.append(f"the viewport {tuple(window.viewport)} is not the {width}x{height} window")
-    wrong += layout.problems([*layout.boxes(view), *board_boxes(view)], width, height)
+    wrong += _layout_problems(view, width, height)
     floor = readable_size(width, height)
     small = sorted({f"{name!r} at {size:g} pt" for name, size, scales in _font_sizes(view)
                     if size < (floor if scales else READABLE) - 0.01})
@@ -193,160 +209,6 @@ def _game_screen(window: arcade.Window, view: Any, top_bar: Any) -> list[str]:
     if side is not None and getattr(side, "enabled", False) and side.width > 20 and board[2] > side.left + 1:
         wrong.append(f"the board (right edge {board[2]:.0f}) runs under the side panel (from x={side.left})")
     return wrong
-
-
-# -- games in progress ------------------------------------------------------------------------------------------
-def session_of(view: Any) -> Any | None:
-    """The game a view shows (a two-player game's ``match``, a puzzle's ``session``), or None."""
-    for name in ("match", "session"):
-        session = getattr(view, name, None)
-        if session is not None and hasattr(session, "moves") and hasattr(session, "game"):
-            return session
-    return None
-
-
-def offers(gui: Any) -> list[Any]:
-    """The title screen's Resume offers (it is shown first)."""
-    from game.views.title import TitleView
-
-    gui.context.show_title()
-    gui.frame()
-    view = gui.window.current_view
-    assert isinstance(view, TitleView)
-    return list(view.resume_buttons)
-
-
-def leave(gui: Any) -> None:
-    """Stop what the game screen runs (its searches), as its Menu button does before the title comes back."""
-    view = gui.window.current_view
-    for owner in (view, getattr(view, "controller", None)):
-        if owner is not None and hasattr(owner, "cancel_search"):
-            owner.cancel_search()
-
-
-def resume_every_offer(gui: Any) -> Iterator[tuple[Any, Any, Any]]:
-    """Click each Resume offer of the title screen in turn: (the offer, the screen it opened, its game) for each,
-    leaving the game again after the caller looked at it."""
-    from game.views.title import TitleView
-
-    for index in range(len(offers(gui))):
-        button = offers(gui)[index]
-        gui.click(*button.rect.center)
-        view = gui.window.current_view
-        message = getattr(getattr(view, "_message", None), "text", "")
-        assert not isinstance(view, TitleView), f"{button.text!r} did not resume: {message}"
-        session = session_of(view)
-        assert session is not None, f"{button.text!r} opened {type(view).__name__}, not a game"
-        yield button, view, session
-        leave(gui)
-
-
-def _same_position(session: Any, moves: tuple) -> bool:
-    """Whether ``session`` stands where ``moves`` left it (the computer may have moved on since: it is its turn)."""
-    if tuple(session.moves[:len(moves)]) != tuple(moves):
-        return False
-    if not moves:
-        return True
-    return bool(session.states[len(moves)] == session.game.apply(session.states[len(moves) - 1], moves[-1]))
-
-
-def check_every_offer(gui: Any, expected: dict[str, tuple]) -> None:
-    """Every game begun and unfinished (game title -> its moves) is offered, and each offer resumes to it."""
-    found = {}
-    for button, view, session in resume_every_offer(gui):
-        title = session.game.title
-        moves = expected.get(title)
-        assert moves is not None, f"{title} is offered but was never left unfinished"
-        assert _same_position(session, moves), f"{title} resumed at another position"
-        found[title] = button.text
-    assert set(found) == set(expected), f"offered {sorted(found)}, left unfinished {sorted(expected)}"
-
-
-@dataclass
-class GamesInProgress:
-    """What a journey knows of the games it left unfinished: their slots and the moves each was left at.
-
-    ``observe`` looks at the game on screen after every step (a game with moves and no verdict keeps a slot; one
-    that ended or went back to its start has none); ``check`` then says what is wrong with the offers: a game
-    left unfinished that is no longer kept, a kept game never left unfinished, an offer that resumes elsewhere."""
-
-    expected: dict[str, tuple] = field(default_factory=dict)
-    titles: dict[str, str] = field(default_factory=dict)
-
-    def observe(self, view: Any) -> None:
-        session = session_of(view)
-        slot = getattr(session, "slot", None)
-        if session is None or slot is None:
-            return
-        if session.is_over or not session.moves:
-            self.expected.pop(slot, None)
-        else:
-            self.expected[slot] = tuple(session.moves)
-            self.titles[slot] = session.game.title
-
-    def adopt(self, autosave: Any) -> None:
-        """Take every kept game as known (the screens the tour opens with games in progress write some)."""
-        for kept in autosave.games()[0]:
-            self.expected[kept.slot] = tuple(kept.saved.moves)
-            self.titles[kept.slot] = kept.saved.game.title
-
-    def check(self, gui: Any) -> list[str]:
-        wrong = []
-        kept = set(gui.context.autosave.slots())
-        name = lambda slot: f"{self.titles.get(slot, '?')} ({len(self.expected.get(slot, ()))} moves)"  # noqa: E731
-        gone = sorted(set(self.expected) - kept)
-        if gone:
-            wrong.append("games left unfinished are no longer kept: " + ", ".join(map(name, gone)))
-        stray = sorted(kept - set(self.expected))
-        if stray:
-            wrong.append(f"{len(stray)} kept games were never left unfinished (an ended game still offered?)")
-        for button, view, session in resume_every_offer(gui):
-            slot = getattr(button, "slot", None)
-            moves = self.expected.get(slot)  # type: ignore[arg-type]
-            if slot != getattr(session, "slot", None):
-                wrong.append(f"{button.text!r} resumed another game in progress")
-            elif moves is not None and not _same_position(session, moves):
-                wrong.append(f"{button.text!r} resumed at move {len(session.moves)}, not where {name(slot)} was left")
-            self.observe(view)  # the computer may have moved on
-        return wrong
-
-
-# -- the window manager's maximise --------------------------------------------------------------------------------
-WINDOW_MANAGER = "jwm"
-"""The window manager a journey runs while the window is maximised (Debian's ``jwm``: small, and it honours the
-EWMH maximise request that ``window.maximize()`` sends)."""
-_WM_CONFIG = '<?xml version="1.0"?>\n<JWM><Desktops width="1" height="1"/></JWM>\n'
-"""One desktop, no tray, no menu: the window has the whole screen less its frame."""
-
-
-def has_window_manager() -> bool:
-    return shutil.which(WINDOW_MANAGER) is not None
-
-
-def _wm_state(window: arcade.Window, add: bool) -> None:
-    """Ask the window manager to add or remove the maximised state (the EWMH client message a title bar's
-    maximise button or a double click makes it act on; pyglet's ``maximize`` sends the same one to add)."""
-    if add:
-        window.maximize()
-        return
-    from ctypes import byref, cast, POINTER
-
-    from pyglet.libs.x11 import xlib
-
-    display, handle = window._x_display, window._window  # type: ignore[attr-defined]
-    state = xlib.XInternAtom(display, b"_NET_WM_STATE", False)
-    event = xlib.XEvent()
-    event.xclient.type = xlib.ClientMessage
-    event.xclient.message_type = state
-    event.xclient.display = cast(display, POINTER(xlib.Display))
-    event.xclient.window = handle
-    event.xclient.format = 32
-    event.xclient.data.l[0] = 0  # _NET_WM_STATE_REMOVE
-    event.xclient.data.l[1] = xlib.XInternAtom(display, b"_NET_WM_STATE_MAXIMIZED_HORZ", False)
-    event.xclient.data.l[2] = xlib.XInternAtom(display, b"_NET_WM_STATE_MAXIMIZED_VERT", False)
-    xlib.XSendEvent(display, window._get_root(), False, xlib.SubstructureRedirectMask,  # type: ignore[attr-defined]
-                    byref(event))
-    xlib.XFlush(display)
 
 
 # -- the journey -------------------------------------------------------------------------------------------------
@@ -478,13 +340,13 @@ class Journey:
                 self.window.set_fullscreen(False)
                 self.gui.frame()
             with tempfile.NamedTemporaryFile("w", suffix=".jwmrc", delete=False) as config:
-                config.write(_WM_CONFIG)
+                config.write(WM_CONFIG)
             self._wm_config = config.name
             self.window_manager = subprocess.Popen([WINDOW_MANAGER, "-f", config.name], stdout=subprocess.DEVNULL,
                                                    stderr=subprocess.DEVNULL, env={**os.environ})
             before = self.window.get_size()
             # Asked again until the manager, which is starting, takes the window and acts on it.
-            if not self._wait(lambda: self.window.get_size() != before, ask=lambda: _wm_state(self.window, True)):
+            if not self._wait(lambda: self.window.get_size() != before, ask=lambda: wm_state(self.window, True)):
                 raise AssertionError(f"{WINDOW_MANAGER} did not maximise the {before[0]}x{before[1]} window")
         self.step("maximise", run, frames=3)
 
@@ -495,7 +357,7 @@ class Journey:
 
         def run() -> None:
             before = self.window.get_size()
-            restored = self._wait(lambda: self.window.get_size() != before, ask=lambda: _wm_state(self.window, False))
+            restored = self._wait(lambda: self.window.get_size() != before, ask=lambda: wm_state(self.window, False))
             self._stop_window_manager()
             if not restored:
                 raise AssertionError(f"{WINDOW_MANAGER} did not restore the maximised window")
@@ -531,6 +393,37 @@ class Journey:
             Path(self._wm_config).unlink(missing_ok=True)
             self._wm_config = ""
 
+    def play_a_move(self, rng: random.Random) -> bool:
+        """Play a legal move as the player would: a click on a legal pit or cell of a game (a legal round on a
+        puzzle: the rounds are chosen with arrows, played here through the screen's own ``play``); False when
+        there is none to play now (not the player's turn, a replay, the game over)."""
+        from game.views.solitaire_view import SolitaireView
+
+        view = self.view
+        legal = getattr(view, "legal_locations", None)
+        scene = getattr(view, "scene", None)
+        if callable(legal) and scene is not None and scene.layout is not None:
+            if not view.match.is_human_turn or view.controller.why_not_now():
+                return False
+            places = legal()
+            if not places:
+                return False
+            location = rng.choice(sorted(places))
+            if hasattr(scene.layout, "places"):  # a sowing board
+                x, y = scene.layout.places[location].x, scene.layout.places[location].y
+            else:  # the cave
+                x, y = scene.centre(location)
+            if scene.is_animating:
+                self.key(arcade.key.SPACE)  # finish the animation first, as an impatient player does
+            self.click(x, y, what=f"legal place {location}")
+            return True
+        if isinstance(view, SolitaireView) and not view.session.is_over and not view.controller.watch.active:
+            moves = view.session.game.legal_moves(view.session.state)
+            if moves:
+                self.step("a legal round", lambda: view.play(rng.choice(moves)))
+                return True
+        return False
+
     def quit_and_resume(self) -> None:
         """Quit (the window closes; every game in progress is kept) and start again the next evening on the same
         saves folder: the title screen of a new start."""
@@ -559,20 +452,31 @@ class Journey:
         self.gui.frame(2)
 
 
+GAME_SCREENS = ("kalah", "oware", "hus", "magnetic-cave", "puzzle", "puzzles", "title", "title-resume", "load",
+                "kalah-analysis")
+"""The screens of an evening of games (``random_journey(..., evening=True)``)."""
+PLAYED = ("kalah", "oware", "hus", "magnetic-cave", "puzzle")
+"""The games an evening goes into."""
+
+
 def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = SCREEN_NAMES,
-                   sizes: tuple[tuple[int, int], ...] = SIZES) -> Journey:
+                   sizes: tuple[tuple[int, int], ...] = SIZES, evening: bool = False) -> Journey:
     """``steps`` seeded random steps (screens, resizes, F11, the window manager's maximise, keys, Ctrl+S, clicks on
-    widgets and the board, time passing, quitting and starting again), the invariants checked after each and the
-    games in progress after those that can change them; returns the journey (its ``steps`` say what was done)."""
+    widgets and the board, legal moves, time passing, quitting and starting again), the invariants checked after
+    each and the games in progress after those that can change them; returns the journey (its ``steps`` say what
+    was done).  ``evening``: a player's evening of games instead of a tour of every screen: the game screens,
+    mostly moves, with leaving, saving, quitting and resuming between them, so games in progress pile up."""
     rng = random.Random(seed)
     journey = Journey(gui)
-    journey.steps.append(f"seed {seed}")
+    journey.steps.append(f"seed {seed}" + (" (evening)" if evening else ""))
+    if evening:
+        screens = GAME_SCREENS
     journey.open(rng.choice(screens))
     since = 0
     try:
         for _ in range(steps):
             in_game = session_of(journey.view) is not None
-            changes_offers = _random_step(journey, rng, screens, sizes)
+            changes_offers = _random_step(journey, rng, screens, sizes, evening)
             since += 1
             left_game = in_game and session_of(journey.view) is None
             if (changes_offers or left_game) and since >= OFFER_EVERY:
@@ -588,9 +492,35 @@ def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = S
 
 
 def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
-                 sizes: tuple[tuple[int, int], ...]) -> bool:
+                 sizes: tuple[tuple[int, int], ...], evening: bool = False) -> bool:
     """One random step; True when it can have changed the games on offer (Ctrl+S, quitting)."""
     roll = rng.random()
+    if evening:  # in a game mostly moves, then leaving, saving, quitting; elsewhere mostly into a game
+        if session_of(journey.view) is not None:
+            if roll < 0.55 and journey.play_a_move(rng):
+                return False
+            roll = rng.random()
+            if roll < 0.1:
+                journey.key(arcade.key.ESCAPE)
+                return False
+            if roll < 0.18:
+                journey.save()
+                return True
+            if roll < 0.22:
+                journey.quit_and_resume()
+                return True
+        else:
+            if roll < 0.35:
+                journey.open(rng.choice(PLAYED))
+                return False
+            if roll < 0.38:
+                journey.quit_and_resume()
+                return True
+            if roll < 0.6:  # the title's Resume offers among them
+                roll = 0.6
+        roll = rng.uniform(0.07, 1.0) if roll != 0.6 else 0.6  # the tour's other actions, without its screens
+    elif roll < 0.1 and journey.play_a_move(rng):
+        return False
     view = journey.view
     if roll < 0.07:
         journey.open(rng.choice(screens))

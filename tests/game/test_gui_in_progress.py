@@ -19,7 +19,7 @@ from game.puzzle_session import Puzzle
 from game.views.solitaire_view import SolitaireView
 from levels.solitaire import load_levels
 
-from journeys import check_every_offer, leave, offers  # the journeys check the same offers after their steps
+from games_in_progress import check_every_offer, leave, offers  # the journeys check the same offers
 
 
 def play_kalah_against_the_computer(gui, moves: int) -> tuple:  # type: ignore[no-untyped-def]
