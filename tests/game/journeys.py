@@ -519,8 +519,6 @@ def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
             if roll < 0.6:  # the title's Resume offers among them
                 roll = 0.6
         roll = rng.uniform(0.07, 1.0) if roll != 0.6 else 0.6  # the tour's other actions, without its screens
-    elif roll < 0.1 and journey.play_a_move(rng):
-        return False
     view = journey.view
     if roll < 0.07:
         journey.open(rng.choice(screens))
@@ -548,6 +546,8 @@ def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
             journey.click(*widget.rect.center, what=repr(widget.text))
         else:
             journey.wait(0.1)
+    elif roll < 0.8 and journey.play_a_move(rng):
+        pass
     elif roll < 0.88 and getattr(view, "scene", None) is not None:
         board = board_rect(view.scene)
         if board is not None:

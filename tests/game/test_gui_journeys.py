@@ -92,14 +92,12 @@ def test_the_window_managers_maximise_during_a_game_relays_the_screen(journey) -
     journey.key(arcade.key.A)  # the analysis panel open while maximised, and while restored
     journey.maximise()  # the same button again: restored
     assert journey.window_manager is None and journey.window.get_size() == (1024, 600)
-    journey.open("magnetic-cave")
     journey.maximise()
     journey.f11()  # F11 from a maximised window: restored, then full screen
     assert journey.window.fullscreen and journey.window_manager is None
     journey.maximise()  # maximising a full-screen window leaves full screen first
-    journey.open("title")
-    journey.open("puzzle")
-    journey.resize(1280, 720)
+    journey.open("magnetic-cave")  # another game while maximised
+    journey.resize(1280, 720)  # a resize restores first
     assert journey.window.get_size() == (1280, 720) and journey.window_manager is None
     assert "maximise" in journey.steps and "restore" in journey.steps
 
@@ -147,21 +145,19 @@ def test_the_cave_labels_grow_with_the_window(journey) -> None:  # type: ignore[
 
 
 def test_an_evening_of_games_in_progress_resumes_every_offer_after_every_change(journey) -> None:  # type: ignore
-    journey.open("kalah")  # the tour's opening moves: a game in progress
+    journey.open("kalah")  # the tour shows a game some moves in: it is the player's once they move
     journey.key(arcade.key.KEY_1)
     journey.open("puzzle")  # a puzzle some rounds in
-    journey.check_offers()
-    journey.open("hus")  # (the tour shows a game some moves in; it is the player's once they move)
+    journey.open("hus")
     journey.step("a move", lambda: journey.view.play(journey.view.match.legal_moves[0]))
     journey.key(arcade.key.ESCAPE)
     journey.check_offers()
     journey.open("magnetic-cave")
     journey.step("a move", lambda: journey.view.play(journey.view.match.legal_moves[0]))
     journey.save()  # Ctrl+S: saved under a name of its own, and still in progress
-    journey.check_offers()
     journey.quit_and_resume()
     journey.check_offers()
-    assert len(journey.games.expected) == 4 and journey.offer_checks == 4
+    assert len(journey.games.expected) == 4 and journey.offer_checks == 2
     assert {journey.games.titles[slot] for slot in journey.games.expected} == {
         "Kalah", "Hus", "Magnetic Cave", "Solitaire Mancala"}
 
@@ -200,8 +196,8 @@ def test_a_seeded_random_journey_over_every_screen_holds_every_invariant(journey
 
 
 def test_a_seeded_random_evening_of_games_keeps_every_game_in_progress(journey) -> None:  # type: ignore
-    walk = random_journey(journey.gui, seed=31, steps=80, evening=True)
-    assert walk.checks >= 80 and walk.offer_checks >= 3
+    walk = random_journey(journey.gui, seed=31, steps=60, evening=True)
+    assert walk.checks >= 60 and walk.offer_checks >= 3
     assert len(walk.games.expected) >= 3  # games left unfinished, each resumed where it was left
     assert {"quit and start again", "key S"} <= set(walk.steps)
-    assert sum(step.startswith(("click legal place", "a legal round")) for step in walk.steps) >= 15
+    assert sum(step.startswith(("click legal place", "a legal round")) for step in walk.steps) >= 12
