@@ -8,7 +8,7 @@ resumes to another position.  Used by ``journeys`` and ``test_gui_in_progress``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 
 def session_of(view: Any) -> Any | None:
@@ -39,12 +39,13 @@ def leave(gui: Any) -> None:
             owner.cancel_search()
 
 
-def resume_every_offer(gui: Any) -> Iterator[tuple[Any, Any, Any]]:
-    """Click each Resume offer of the title screen in turn: (the offer, the screen it opened, its game) for each,
-    leaving the game again after the caller looked at it."""
+def resume_every_offer(gui: Any, wanted: Callable[[Any], bool] = lambda button: True
+                       ) -> Iterator[tuple[Any, Any, Any]]:
+    """Click each Resume offer of the title screen in turn (those ``wanted``): (the offer, the screen it opened,
+    its game) for each, leaving the game again after the caller looked at it."""
     from game.views.title import TitleView
 
-    for index in range(len(offers(gui))):
+    for index in [index for index, button in enumerate(offers(gui)) if wanted(button)]:
         button = offers(gui)[index]
         gui.click(*button.rect.center)
         view = gui.window.current_view
@@ -83,10 +84,14 @@ class GamesInProgress:
 
     ``observe`` looks at the game on screen after every step (a game with moves and no verdict keeps a slot; one
     that ended or went back to its start has none); ``check`` then says what is wrong with the offers: a game
-    left unfinished that is no longer kept, a kept game never left unfinished, an offer that resumes elsewhere."""
+    left unfinished that is no longer kept or kept at another position, a kept game never left unfinished, an
+    offer that resumes elsewhere."""
 
     expected: dict[str, tuple] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)
+    verified: dict[str, tuple] = field(default_factory=dict)
+    """The moves each offer stood at when it was last resumed (an offer whose file still holds them is not
+    resumed again: its file is read instead)."""
 
     def observe(self, view: Any) -> None:
         session = session_of(view)
@@ -106,8 +111,12 @@ class GamesInProgress:
             self.titles[kept.slot] = kept.saved.game.title
 
     def check(self, gui: Any) -> list[str]:
+        """What is wrong with the games in progress now: every kept game's file is read (cheap) and must hold the
+        moves its game was left at; the offers whose game changed since they were last resumed are resumed
+        (through the title screen's buttons) and must stand where their game was left."""
         wrong = []
-        kept = set(gui.context.autosave.slots())
+        store = gui.context.autosave
+        kept = set(store.slots())
         name = lambda slot: f"{self.titles.get(slot, '?')} ({len(self.expected.get(slot, ()))} moves)"  # noqa: E731
         gone = sorted(set(self.expected) - kept)
         if gone:
@@ -115,12 +124,23 @@ class GamesInProgress:
         stray = sorted(kept - set(self.expected))
         if stray:
             wrong.append(f"{len(stray)} kept games were never left unfinished (an ended game still offered?)")
-        for button, view, session in resume_every_offer(gui):
+        on_file: dict[str, tuple | None] = {}
+        for slot in sorted(kept & set(self.expected)):
+            saved, _ = store.load(slot)
+            on_file[slot] = None if saved is None else tuple(saved.moves)
+            if on_file[slot] is None or on_file[slot][:len(self.expected[slot])] != self.expected[slot]:
+                wrong.append(f"{name(slot)} is kept at another position: "
+                             f"{'unreadable' if saved is None else f'{len(saved.moves)} moves'}")
+        changed = lambda button: self.verified.get(getattr(button, "slot", "")) != on_file.get(  # noqa: E731
+            getattr(button, "slot", ""), ())
+        for button, view, session in resume_every_offer(gui, changed):
             slot = getattr(button, "slot", None)
             moves = self.expected.get(slot)  # type: ignore[arg-type]
             if slot != getattr(session, "slot", None):
                 wrong.append(f"{button.text!r} resumed another game in progress")
             elif moves is not None and not _same_position(session, moves):
                 wrong.append(f"{button.text!r} resumed at move {len(session.moves)}, not where {name(slot)} was left")
+            else:
+                self.verified[slot] = tuple(session.moves)  # type: ignore[index]
             self.observe(view)  # the computer may have moved on
         return wrong

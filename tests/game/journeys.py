@@ -28,6 +28,7 @@ far, which replays it.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import subprocess
@@ -54,6 +55,11 @@ GAME_KEYS = (arcade.key.H, arcade.key.U, arcade.key.R, arcade.key.A, arcade.key.
 """Keys a random journey presses (Escape and N are steps of their own: they leave or restart)."""
 TOUR_KEEPS = ("title-resume", "load")
 """Screens the tour shows with games in progress it writes itself (a journey takes them as left unfinished)."""
+GAME_SCREENS = ("kalah", "oware", "hus", "magnetic-cave", "puzzle", "puzzles", "title", "title-resume", "load",
+                "kalah-analysis")
+"""The screens of an evening of games (``random_journey(..., evening=True)``)."""
+PLAYED = ("kalah", "oware", "hus", "magnetic-cave", "puzzle")
+"""The games an evening goes into."""
 OFFER_EVERY = 10
 """A random journey resumes every offer after a step that can change them (leaving a game, Ctrl+S, quitting),
 but at most once in this many steps (each check visits every game on offer), and once at its end."""
@@ -224,6 +230,8 @@ class Journey:
     window_manager: subprocess.Popen | None = None
     """The window manager while the window is maximised (None otherwise)."""
     _wm_config: str = ""
+    evening_games: Iterator[str] = field(default_factory=lambda: itertools.cycle(PLAYED))
+    """The games an evening goes into next (``random_journey(..., evening=True)``)."""
 
     def __post_init__(self) -> None:
         self._prepare(self.gui.context)
@@ -268,7 +276,10 @@ class Journey:
         own: it visits the title screen and every game it offers, and ends on the title screen)."""
         self.steps.append("resume every offer")
         self.offer_checks += 1
+        started = time.perf_counter()
         self._assert(self.games.check(self.gui))
+        if os.environ.get("JOURNEY_TIMING"):
+            print(f"resume every offer ({len(self.games.expected)} games): {time.perf_counter() - started:.2f} s")
         self.gui.context.show_title()
         self.gui.frame(2)
         self.check()
@@ -452,13 +463,6 @@ class Journey:
         self.gui.frame(2)
 
 
-GAME_SCREENS = ("kalah", "oware", "hus", "magnetic-cave", "puzzle", "puzzles", "title", "title-resume", "load",
-                "kalah-analysis")
-"""The screens of an evening of games (``random_journey(..., evening=True)``)."""
-PLAYED = ("kalah", "oware", "hus", "magnetic-cave", "puzzle")
-"""The games an evening goes into."""
-
-
 def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = SCREEN_NAMES,
                    sizes: tuple[tuple[int, int], ...] = SIZES, evening: bool = False) -> Journey:
     """``steps`` seeded random steps (screens, resizes, F11, the window manager's maximise, keys, Ctrl+S, clicks on
@@ -471,6 +475,9 @@ def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = S
     journey.steps.append(f"seed {seed}" + (" (evening)" if evening else ""))
     if evening:
         screens = GAME_SCREENS
+        order = list(PLAYED)
+        rng.shuffle(order)
+        journey.evening_games = itertools.cycle(order)  # each game in turn, so an evening of any length has all
     journey.open(rng.choice(screens))
     since = 0
     try:
@@ -511,7 +518,7 @@ def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
                 return True
         else:
             if roll < 0.35:
-                journey.open(rng.choice(PLAYED))
+                journey.open(next(journey.evening_games))
                 return False
             if roll < 0.38:
                 journey.quit_and_resume()
