@@ -31,11 +31,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
-import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import arcade
@@ -44,7 +41,7 @@ import arcade.gui
 from game import theme
 from game.views import layout, tour
 from games_in_progress import GamesInProgress, check_every_offer, leave, offers, session_of  # noqa: F401
-from window_manager import WINDOW_MANAGER, WM_CONFIG, has_window_manager, wm_state
+from window_manager import WINDOW_MANAGER, WindowManager, has_window_manager
 
 SIZES = ((800, 500), (1024, 600), (1280, 720), (1366, 768), (1600, 900), (1920, 1080), (900, 1000), (2560, 1440))
 """Window sizes a journey resizes to (the screen of the tests' Xvfb is 2560x1440)."""
@@ -227,13 +224,13 @@ class Journey:
     checks: int = 0
     games: GamesInProgress = field(default_factory=GamesInProgress)
     offer_checks: int = 0
-    window_manager: subprocess.Popen | None = None
-    """The window manager while the window is maximised (None otherwise)."""
-    _wm_config: str = ""
+    window_manager: WindowManager = field(init=False)
+    """The window manager, running while the window is maximised."""
     evening_games: Iterator[str] = field(default_factory=lambda: itertools.cycle(PLAYED))
     """The games an evening goes into next (``random_journey(..., evening=True)``)."""
 
     def __post_init__(self) -> None:
+        self.window_manager = WindowManager(self.gui.window)
         self._prepare(self.gui.context)
 
     def _prepare(self, context: Any) -> None:
@@ -339,7 +336,7 @@ class Journey:
         """Maximise as the window manager does when its maximise button is pressed: a window manager is started
         (none runs under Xvfb), asked through the EWMH request, and the window takes the screen less its frame.
         Already maximised: restore it instead (the same button)."""
-        if self.window_manager is not None:
+        if self.window_manager.running:
             self.restore()
             return
         if not has_window_manager():
@@ -350,59 +347,20 @@ class Journey:
             if self.window.fullscreen:
                 self.window.set_fullscreen(False)
                 self.gui.frame()
-            with tempfile.NamedTemporaryFile("w", suffix=".jwmrc", delete=False) as config:
-                config.write(WM_CONFIG)
-            self._wm_config = config.name
-            self.window_manager = subprocess.Popen([WINDOW_MANAGER, "-f", config.name], stdout=subprocess.DEVNULL,
-                                                   stderr=subprocess.DEVNULL, env={**os.environ})
             before = self.window.get_size()
-            # Asked again until the manager, which is starting, takes the window and acts on it.
-            if not self._wait(lambda: self.window.get_size() != before, ask=lambda: wm_state(self.window, True)):
+            if not self.window_manager.maximise():
                 raise AssertionError(f"{WINDOW_MANAGER} did not maximise the {before[0]}x{before[1]} window")
         self.step("maximise", run, frames=3)
 
     def restore(self) -> None:
         """Un-maximise (the window manager puts the window back at its size), then stop the window manager."""
-        if self.window_manager is None:
+        if not self.window_manager.running:
             return
 
         def run() -> None:
-            before = self.window.get_size()
-            restored = self._wait(lambda: self.window.get_size() != before, ask=lambda: wm_state(self.window, False))
-            self._stop_window_manager()
-            if not restored:
+            if not self.window_manager.restore():
                 raise AssertionError(f"{WINDOW_MANAGER} did not restore the maximised window")
         self.step("restore", run, frames=3)
-
-    def _wait(self, condition: Callable[[], bool], ask: Callable[[], None], seconds: float = 5.0) -> bool:
-        """Frames, in real time (the window manager is another process), until ``condition``; ``ask`` again every
-        tenth of a second meanwhile."""
-        deadline = time.monotonic() + seconds
-        asked = 0.0
-        while time.monotonic() < deadline:
-            if time.monotonic() - asked > 0.1:
-                ask()
-                asked = time.monotonic()
-            time.sleep(0.01)
-            self.window.dispatch_events()  # the window manager's events (the step's frames draw afterwards)
-            if condition():
-                return True
-        return False
-
-    def _stop_window_manager(self) -> None:
-        process, self.window_manager = self.window_manager, None
-        if process is not None:
-            process.terminate()
-            try:
-                process.wait(5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            self.window._set_wm_state()  # type: ignore[attr-defined]  # forget the maximised state asked for
-            self.gui.frame(2)
-        if self._wm_config:
-            Path(self._wm_config).unlink(missing_ok=True)
-            self._wm_config = ""
 
     def play_a_move(self, rng: random.Random) -> bool:
         """Play a legal move as the player would: a click on a legal pit or cell of a game (a legal round on a
@@ -452,11 +410,12 @@ class Journey:
 
     def leave_full_screen(self) -> None:
         """Back to a window (the end of a journey: the session window is shared)."""
-        if self.window_manager is not None:
+        if self.window_manager.running:
             try:
                 self.restore()
             finally:
-                self._stop_window_manager()
+                self.window_manager.stop()
+                self.gui.frame(2)
         if self.window.fullscreen:
             self.window.set_fullscreen(False)
         self.gui.context.settings.set("fullscreen", False)

@@ -6,7 +6,13 @@ removal to restore); the other steps and tests run without one, as before.
 """
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
 
 import arcade
 
@@ -45,3 +51,62 @@ def wm_state(window: arcade.Window, add: bool) -> None:
     xlib.XSendEvent(display, window._get_root(), False, xlib.SubstructureRedirectMask,  # type: ignore[attr-defined]
                     byref(event))
     xlib.XFlush(display)
+
+
+class WindowManager:
+    """``jwm`` on the display for as long as a window is maximised: ``maximise`` starts it and asks it to maximise
+    the window, ``restore`` asks it to put the window back and stops it.  Each says whether the window's size
+    changed within a few seconds (the manager is another process: events are dispatched meanwhile)."""
+
+    def __init__(self, window: arcade.Window) -> None:
+        self.window = window
+        self.process: subprocess.Popen | None = None
+        self._config: Path | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None
+
+    def maximise(self) -> bool:
+        if self.process is None:
+            folder = Path(tempfile.mkdtemp(prefix="stonecave-wm-"))
+            self._config = folder / "jwmrc"
+            self._config.write_text(WM_CONFIG, encoding="utf-8")
+            self.process = subprocess.Popen([WINDOW_MANAGER, "-f", str(self._config)], stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, env={**os.environ})
+        # Asked again until the manager, which is starting, takes the window and acts on it.
+        return self._until_resized(lambda: wm_state(self.window, True))
+
+    def restore(self) -> bool:
+        restored = self.process is not None and self._until_resized(lambda: wm_state(self.window, False))
+        self.stop()
+        return restored
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            self.window._set_wm_state()  # type: ignore[attr-defined]  # forget the maximised state asked for
+            self.window.dispatch_events()
+        if self._config is not None:
+            shutil.rmtree(self._config.parent, ignore_errors=True)
+            self._config = None
+
+    def _until_resized(self, ask: Callable[[], None], seconds: float = 5.0) -> bool:
+        before = self.window.get_size()
+        deadline = time.monotonic() + seconds
+        asked = 0.0
+        while time.monotonic() < deadline:
+            if time.monotonic() - asked > 0.1:  # again every tenth of a second meanwhile
+                ask()
+                asked = time.monotonic()
+            time.sleep(0.01)
+            self.window.dispatch_events()  # the manager's events (the caller's frames draw afterwards)
+            if self.window.get_size() != before:
+                return True
+        return False
