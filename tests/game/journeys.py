@@ -128,16 +128,33 @@ def board_boxes(view: Any) -> list[layout.Box]:
 def _layout_problems(view: Any, width: int, height: int) -> list[str]:
     """``layout.problems`` over the view's widgets and texts and its board's words, except that a toast (a short
     announcement on an opaque plate of its own, up for a moment: ``panels.ScreenChrome``) may cover the board's
-    words for its moment; it may not cover a widget or another text of the screen."""
+    words for its moment, and a dialog over the board (a load panel, the game's verdict) hides those under it;
+    neither may cover a widget or another text of the screen."""
     found = layout.boxes(view)
     toast = getattr(getattr(view, "_toast_text", None), "text", "")
     overlays = [box for box in found if toast and box.kind == "text" and box.name == toast[:60]]
     screen = [box for box in found if box not in overlays]
-    wrong = layout.problems([*screen, *board_boxes(view)], width, height)
+    dialogs = _dialogs(view)
+    board = [box for box in board_boxes(view) if not any(box.overlap(dialog) > 0 for dialog in dialogs)]
+    wrong = layout.problems([*screen, *board], width, height)
     if overlays:
         wrong += [problem for problem in layout.problems([*overlays, *screen], width, height)
                   if repr(overlays[0].name) in problem]
     return wrong
+
+
+def _dialogs(view: Any) -> list[layout.Box]:
+    """The panels a view shows over its board: the widgets of its UI layers above the first (an anchor layout
+    that places a panel counts as the panel it holds)."""
+    manager = getattr(view, "ui", None)
+    found = []
+    for layer, roots in (manager.children.items() if manager is not None else ()):
+        for root in roots if layer > 0 else ():
+            for panel in (root.children if isinstance(root, arcade.gui.UIAnchorLayout) else [root]):
+                if panel.visible:
+                    rect = panel.rect
+                    found.append(layout.Box("dialog", "panel", rect.left, rect.bottom, rect.right, rect.top))
+    return found
 
 
 def _pixels(window: arcade.Window, x: int, y: int, width: int, height: int) -> list[tuple[int, ...]]:
@@ -252,8 +269,11 @@ class Journey:
         journey so far)."""
         self.steps.append(name)
         t0 = time.perf_counter()
+        asked = getattr(getattr(self.view, "confirming", None), "slot", None)  # the Load screen's "Remove it?"
         action()
         self.gui.frame(frames)
+        if asked is not None and asked not in self.gui.context.autosave.slots():
+            self.games.expected.pop(asked, None)  # the player removed that game, and only that one
         t1 = time.perf_counter()
         self.check()
         if os.environ.get("JOURNEY_TIMING"):
