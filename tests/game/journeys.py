@@ -11,20 +11,22 @@ switch), press keys, click widgets or the board, let time pass.  ``Journey.step`
   shown) runs down the right edge, and the board lies inside its area, fills most of it and stays clear of the
   bars and the panel;
 - every text and widget label is at least ``READABLE`` points, and the board's words and the top bar's at least
-  ``readable_size`` for the window's size (they grow with it).
-
+  ``readable_size`` for the window's size (they grow with it);
 - the board's own words (pit numbers, counts, the sides' names, the cave's coordinate labels: the scene's
-  ``text_boxes()``) lie inside the window and overlap neither one another nor the screen's widgets and texts;
+  ``text_boxes()``) lie inside the window and overlap neither one another nor the screen's widgets and texts
+  (a toast on its plate may cover them for its moment, and a dialog over the board hides those under it);
 - every game on offer for Resume still resumes to the position it was left at, and no game left unfinished has
-  gone (``GamesInProgress``: checked after the steps that can change the offers, at most every few steps).
+  gone unless the player removed it (``games_in_progress.GamesInProgress``: checked after the steps that can
+  change the offers, at most every ``OFFER_EVERY`` steps, and at the end).
 
 The window manager's maximise is an action of its own (``Journey.maximise``): Xvfb has no window manager, so the
 journey starts a small one (``jwm``, the Debian package, installed by ``.ci/run``) for as long as the window is
 maximised, asks it through the real request (``window.maximize()``: the EWMH ``_NET_WM_STATE`` message), and
 asks it to restore the window before any resize or F11, then stops it: the other steps and tests run without one.
 
-``random_journey`` walks a seeded random path over the same actions; a failure names the seed and the steps so
-far, which replays it.
+``random_journey`` walks a seeded random path over the same actions (with legal moves, Ctrl+S, quitting and
+starting again); ``evening=True`` makes it an evening of games, mostly moves, so games in progress pile up.  A
+failure names the seed and the steps so far, which replays it.  ``JOURNEY_TIMING=1`` prints each step's time.
 """
 from __future__ import annotations
 
