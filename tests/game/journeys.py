@@ -371,7 +371,8 @@ class Journey:
                 self.gui.frame()
             before = self.window.get_size()
             if not self.window_manager.maximise():
-                raise AssertionError(f"{WINDOW_MANAGER} did not maximise the {before[0]}x{before[1]} window")
+                raise AssertionError(f"{WINDOW_MANAGER} did not maximise the {before[0]}x{before[1]} window after "
+                                     f"{' -> '.join(self.steps[-12:])}")
         self.step("maximise", run, frames=3)
 
     def restore(self) -> None:
@@ -381,7 +382,8 @@ class Journey:
 
         def run() -> None:
             if not self.window_manager.restore():
-                raise AssertionError(f"{WINDOW_MANAGER} did not restore the maximised window")
+                raise AssertionError(f"{WINDOW_MANAGER} did not restore the maximised window after "
+                                     f"{' -> '.join(self.steps[-12:])}")
         self.step("restore", run, frames=3)
 
     def play_a_move(self, rng: random.Random) -> bool:

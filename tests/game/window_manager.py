@@ -62,6 +62,7 @@ class WindowManager:
         self.window = window
         self.process: subprocess.Popen | None = None
         self._config: Path | None = None
+        self.maximised_size: tuple[int, int] = (0, 0)
 
     @property
     def running(self) -> bool:
@@ -75,10 +76,19 @@ class WindowManager:
             self.process = subprocess.Popen([WINDOW_MANAGER, "-f", str(self._config)], stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, env={**os.environ})
         # Asked again until the manager, which is starting, takes the window and acts on it.
-        return self._until_resized(lambda: wm_state(self.window, True))
+        done = self._until_resized(lambda: wm_state(self.window, True))
+        self.maximised_size = self.window.get_size()
+        return done
 
     def restore(self) -> bool:
-        restored = self.process is not None and self._until_resized(lambda: wm_state(self.window, False))
+        """Un-maximise and stop; False when the window stayed at its maximised size.  A window no longer at that
+        size (the game switched to full screen meanwhile, from its settings) has nothing to restore."""
+        if self.process is None:
+            return False
+        if self.window.fullscreen or self.window.get_size() != self.maximised_size:
+            self.stop()
+            return True
+        restored = self._until_resized(lambda: wm_state(self.window, False))
         self.stop()
         return restored
 
