@@ -8,7 +8,8 @@ under the mouse in Magnetic Cave, a puzzle being watched as A* searches, and a K
 click on the analysis panel's evaluation graph.  The analysis screens are photographed after ``ANALYSIS_WAIT``
 seconds of real time, so the panel shows a search some plies deep and the graph its values.  ``--journeys``
 (also part of a full run) photographs a game mid-journey: Kalah opened at 1024x600 and grown to 1280x720 and
-to 2560x1440 as a window manager resizes (``kalah-grown-*``), and after F11 (``kalah-fullscreen-*``).
+to 2560x1440 as a window manager resizes (``kalah-grown-*``), after F11 (``kalah-fullscreen-*``), and maximised by
+a window manager (``kalah-maximised-*``: jwm, run for the moment as the journeys run it).
 """
 from __future__ import annotations
 
@@ -155,6 +156,22 @@ def _journey_pictures(window, frames, shoot) -> None:  # type: ignore[no-untyped
     frames(45, 1 / 30)
     shoot("kalah-fullscreen")
     window.dispatch_event("on_key_press", arcade.key.F11, 0)
+    frames(5)
+    # The window manager's maximise (Xvfb has none: jwm for the moment, as the journeys run it).
+    sys.path.insert(0, str(ROOT / "tests" / "game"))
+    from window_manager import WindowManager, has_window_manager
+
+    if not has_window_manager():
+        print("kalah-maximised: no window manager (apt-get install jwm), not photographed")
+        return
+    manager = WindowManager(window)
+    try:
+        if manager.maximise():
+            frames(45, 1 / 30)
+            shoot("kalah-maximised")
+        manager.restore()
+    finally:
+        manager.stop()
     frames(5)
 
 

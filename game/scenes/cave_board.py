@@ -132,6 +132,17 @@ CAPTION_CELLS = 0.55
 """The line under the column letters for the preview's caption, in cells."""
 
 
+def label_font(cell: float, scale: float = 1.0) -> int:
+    """The coordinate labels' font size on a cave of this cell size, in a window of this type scale
+    (``theme.type_scale``: the cap grows with the window, as the sowing boards' words do; never under 9 pt)."""
+    return int(min(16 * scale, max(9, cell * 0.26)))
+
+
+def caption_font(cell: float, scale: float = 1.0) -> int:
+    """The font size of the line under the cave (the preview's caption)."""
+    return int(min(16 * scale, max(10, cell * 0.24)))
+
+
 def cave_layout(left: float, bottom: float, width: float, height: float) -> CaveLayout:
     """Fit the cave, walls, labels and the caption line into the rectangle, centred."""
     wall_cells, label_cells = 0.5, 0.6

@@ -24,7 +24,8 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from game import theme
 from game.scenes import meshes
-from game.scenes.cave_board import Brick, BrickPhysics, CaveLayout, CellPreview, cave_layout
+from game.scenes.cave_board import (Brick, BrickPhysics, CaveLayout, CellPreview, caption_font, cave_layout,
+                                    label_font)
 from rules.magnetic_cave import COLUMN_LETTERS, SIZE, CaveState, MagneticCave
 
 Cell = int
@@ -107,6 +108,31 @@ class CaveScene:
         self._caption = arcade.Text("", 0, 0, theme.TEXT, 12, font_name=theme.BODY_FONT, anchor_x="center",
                                     anchor_y="center")
 
+    type_scale: float | None = None
+    """How much larger than at 1280x720 the cave's words are drawn; None: the window's ``theme.type_scale`` when
+    the cave is laid out (as the sowing boards do)."""
+
+    def _type_scale(self) -> float:
+        if self.type_scale is not None:
+            return self.type_scale
+        try:
+            window = arcade.get_window()
+        except RuntimeError:  # no window (a layout computed in a test): the design sizes
+            return 1.0
+        return theme.type_scale(window.width, window.height)
+
+    def texts(self) -> list[arcade.Text]:
+        """Every word the cave writes (the columns' letters, the rows' numbers on both sides, the caption), for the
+        layout checks."""
+        return [*self._label_texts, self._caption]
+
+    def text_boxes(self) -> list[tuple[str, float, float, float, float]]:
+        """Where the cave's words are drawn, as (what, left, bottom, right, top): the coordinate labels and the
+        caption (when it says something).  The journeys check that they lie in the window and overlap neither
+        one another nor the screen's widgets."""
+        named = [(f"label {text.text}", text) for text in self._label_texts] + [("caption", self._caption)]
+        return [(name, text.left, text.bottom, text.right, text.top) for name, text in named if text.text.strip()]
+
     # -- geometry ---------------------------------------------------------------------------------------------
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
         """Lay the cave out in a rectangle of the window (again on resize: a sliding brick is put home first,
@@ -150,7 +176,7 @@ class CaveScene:
         layout = self.layout
         assert layout is not None
         self._labels = pyglet.graphics.Batch()
-        size = max(9, int(layout.cell * 0.26))
+        size = label_font(layout.cell, self._type_scale())
         texts = []
         for column, letter in enumerate(COLUMN_LETTERS):
             x, _ = layout.centre(column)
@@ -163,7 +189,7 @@ class CaveScene:
                 texts.append(arcade.Text(str(row + 1), x, y, theme.TEXT_DIM, size, font_name=theme.BODY_FONT,
                                          anchor_x="center", anchor_y="center", bold=True, batch=self._labels))
         self._label_texts = texts  # kept: a Text leaves its batch when collected
-        self._caption.font_size = int(min(16, max(10, layout.cell * 0.24)))
+        self._caption.font_size = caption_font(layout.cell, self._type_scale())
         self._caption.position = (layout.left + layout.right) / 2, layout.bottom - layout.cell * 0.875
         self._ghost_key = None
         self._cursor_key = self._cursor_shapes = None  # built again at the new size by the next set_cursor

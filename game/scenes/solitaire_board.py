@@ -123,7 +123,8 @@ class SolitaireScene(SowingScene):
         assert self.layout is not None
         self._name_batch = pyglet.graphics.Batch()
         self._names = []
-        size = max(10, min(14, int(self.layout.pit_radius * 0.3)))
+        size = max(10, min(int(14 * self.layout.type_scale), int(self.layout.pit_radius * 0.3)))  # grows as the
+        # window does, as the board's other words
         for hole in range(HOLES):
             place = self.layout.places[hole_location(hole)]
             top = hole < 6
@@ -137,6 +138,15 @@ class SolitaireScene(SowingScene):
             self._names.append(arcade.Text("Store", place.x, place.y + place.half_height + size * 1.6,
                                            theme.TEXT_DIM, size, font_name=theme.BODY_FONT, anchor_x="center",
                                            anchor_y="center", batch=self._name_batch))
+
+    def texts(self) -> list[arcade.Text]:
+        """The board's words with the holes' and stores' names."""
+        return [*super().texts(), *self._names]
+
+    def text_boxes(self) -> list[tuple[str, float, float, float, float]]:
+        """The board's words' boxes (``SowingScene.text_boxes``) with the holes' and stores' names."""
+        names = [(f"name {text.text}", text.left, text.bottom, text.right, text.top) for text in self._names]
+        return [*super().text_boxes(), *names]
 
     def arrow_tip(self, hole: int, rightwards: bool) -> tuple[float, float, float]:
         """(x, y, size) of the arrow beside ``hole``'s name pointing right (or left) along its row."""

@@ -1,4 +1,4 @@
-"""The sowing board on screen: wooden board, pit hollows, physical stones, count badges, words and highlights.
+"""The sowing board on screen: wooden board, pit hollows, physical stones and their animation, and highlights.
 
 ``SowingScene`` draws one board and animates moves on it.  It is told positions (``show``) and moves
 (``animate``) by its view; the rules state is the truth, so every animation ends by reconciling the stones with
@@ -15,26 +15,24 @@ hollows are one mesh of vertex-coloured triangles built when the layout changes
 in one list moved from their pymunk bodies (with a second list for stones in the air and their shadows, which are
 kept, not rebuilt), and the badges (plates as a small mesh of their own, drawn over the highlights so a count
 stays readable; counts as one pyglet batch of texts changed only when a count changes) come last, with the pit
-numbers and names in one more batch.  Highlights, the last-move ring and the preview are cached until they
+numbers and names in one more batch: what the board writes is ``game.scenes.sowing_words``, the base class that
+draws the words.  Highlights, the last-move ring and the preview are cached until they
 change.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
 
 import arcade
-import pyglet
 
 from game import theme
 from game.physics import Bowl, Stone, StoneField
 from game.scenes import meshes, textures
-from game.scenes.sowing_board import (BoardSpec, Capture, Lap, Layout, Location, MovePlan, Preview, badge_font,
-                                      badge_half_size, caption_font, layout, name_font, number_font,
-                                      pit_number)
+from game.scenes.sowing_board import BoardSpec, Capture, Lap, Layout, Location, MovePlan, layout
+from game.scenes.sowing_words import BoardWords
 
 HAND = -1
 """The location of stones held in the sower's hand (picked up, not yet sown)."""
@@ -62,7 +60,7 @@ class Animation:
         return not self.events
 
 
-class SowingScene:
+class SowingScene(BoardWords):
     """One sowing board: geometry, stones and their animation, drawing and hit-testing."""
 
     def __init__(self, spec: BoardSpec, seed: int = 2024, words: bool = False) -> None:
@@ -89,30 +87,12 @@ class SowingScene:
         self._outline_key: tuple | None = None
         self._outline_shapes: arcade.shape_list.ShapeElementList | None = None
         self._board_shapes: arcade.shape_list.ShapeElementList | None = None
-        self._plate_shapes: arcade.shape_list.ShapeElementList | None = None
         self._board_bounds = (0.0, 0.0, 0.0, 0.0)
         self._board_picture: meshes.Picture | None = None
-        self._badge_batch = pyglet.graphics.Batch()
-        self._badges: dict[Location, arcade.Text] = {}
         self._colour_rng = random.Random(seed)
-        self.side_labels: tuple[str, str] = ("South", "North")
-        self.side_names: tuple[str, str] = ("South", "North")
-        self.mover: int | None = None
-        self._words_key: tuple | None = None
-        self._word_batch = pyglet.graphics.Batch()
-        self._numbers: dict[Location, arcade.Text] = {}
-        self._side_texts: list[arcade.Text] = []
-        self._caption_text: arcade.Text | None = None
-        self.preview: Preview | None = None
         self.hand_owner = 0
         """Whose stones are in the hand (the mover of the move being animated)."""
-        self.lap_tag: tuple[str, Location] | None = None
-        self._lap_shapes: arcade.shape_list.ShapeElementList | None = None
-        self._lap_text: arcade.Text | None = None
-        self._preview_key: tuple | None = None
-        self._preview_shapes: arcade.shape_list.ShapeElementList | None = None
-        self._preview_batch = pyglet.graphics.Batch()
-        self._preview_texts: dict[Location, arcade.Text] = {}
+        self._init_words()
 
     type_scale: float | None = None
     """How much larger than at 1280x720 the board's words are drawn; None: the window's ``theme.type_scale`` when
@@ -128,12 +108,6 @@ class SowingScene:
         return theme.type_scale(window.width, window.height)
 
     # -- geometry ---------------------------------------------------------------------------------------------
-    def texts(self) -> list[arcade.Text]:
-        """Every word and number the board writes (counts, pit numbers, the sides' names, the caption), for the
-        layout checks."""
-        found = [*self._badges.values(), *self._numbers.values(), *self._side_texts]
-        return found + ([self._caption_text] if self._caption_text is not None else [])
-
     def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
         """Lay the board out in a rectangle of the window (call again on resize)."""
         self.layout = layout(self.spec, left, bottom, width, height, self.words, self._type_scale())
@@ -180,133 +154,7 @@ class SowingScene:
         xs, ys = [p[0] for p in mesh.points], [p[1] for p in mesh.points]
         self._board_bounds = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
         self._board_picture = None
-        # The badges' plates: a mesh of their own, drawn over the rings and glows so a count stays readable.
-        plates = meshes.Mesh()
-        half_w, half_h = self._badge_half_size()
-        for location in self.spec.locations:
-            x, y = self.badge_position(location)
-            plates.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.BADGE)
-        self._plate_shapes = plates.build()
-
-    def _badge_font(self) -> int:
-        assert self.layout is not None
-        return badge_font(self.layout.cell, self.layout.type_scale)
-
-    def _badge_half_size(self) -> tuple[float, float]:
-        assert self.layout is not None
-        return badge_half_size(self.layout.cell, self.layout.type_scale)
-
-    def badge_position(self, location: Location) -> tuple[float, float]:
-        """Where a location's count badge sits: beside the pit, on the side away from its owner (the owner's side
-        holds the pit's number)."""
-        assert self.layout is not None
-        return self.layout.badges[location]
-
-    def _build_badges(self) -> None:
-        assert self.layout is not None
-        self._badge_batch = pyglet.graphics.Batch()
-        self._badges.clear()
-        size = self._badge_font()
-        for location in self.spec.locations:
-            x, y = self.badge_position(location)
-            self._badges[location] = arcade.Text(
-                str(self.counts.get(location, 0)), x, y - 0.5, theme.TEXT, size, font_name=theme.BODY_FONT,
-                anchor_x="center", anchor_y="center", bold=True, batch=self._badge_batch,
-            )
-        self._build_words()
-
-    def _build_words(self) -> None:
-        """The pit numbers, the stores' owners and the sides' names: one batch, rebuilt on layout or name change."""
-        layout = self.layout
-        assert layout is not None
-        self._word_batch = pyglet.graphics.Batch()
-        self._numbers.clear()
-        self._words_key = (self.side_labels, self.side_names, self.mover)
-        if not self.words:
-            return
-        number_size = number_font(layout.cell, layout.type_scale)
-        for location, (x, y) in layout.numbers.items():
-            number = pit_number(self.spec, location)
-            text = str(number) if number is not None else self.side_names[self.spec.owner(location)]
-            self._numbers[location] = arcade.Text(
-                text, x, y, self._number_colour(location), number_size, font_name=theme.BODY_FONT,
-                anchor_x="center", anchor_y="center", bold=True, batch=self._word_batch)
-        name_size = name_font(layout.cell, layout.type_scale)
-        self._side_texts = [
-            arcade.Text(self.side_labels[player], *layout.sides[player], theme.ACCENTS[player], name_size,
-                        font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center", bold=True,
-                        batch=self._word_batch)
-            for player in (0, 1)]
-        self._caption_text = arcade.Text("", *layout.caption, theme.TEXT, caption_font(layout.cell, layout.type_scale),
-                                         font_name=theme.BODY_FONT, anchor_x="center", anchor_y="center")
-
-    def _number_colour(self, location: Location) -> tuple[int, int, int, int]:
-        """The mover's numbers (their keys) in full, the other side's a little quieter."""
-        colour = theme.PIT_NUMBER
-        if self.mover is not None and self.spec.owner(location) != self.mover:
-            return colour[:3] + (150,)
-        return colour
-
-    def set_sides(self, labels: tuple[str, str], names: tuple[str, str], mover: int | None) -> None:
-        """Name the sides (``labels`` under and over the board, ``names`` on the stores) and say whose turn it
-        is (their pit numbers stand out: the keys 1.. choose them)."""
-        if (labels, names, mover) == self._words_key:
-            return
-        self.side_labels, self.side_names, self.mover = labels, names, mover
-        if self.layout is not None:
-            self._build_words()
-
-    def set_preview(self, preview: Preview | None) -> None:
-        """Show what a pit would do before it is played (None: nothing): a tag on each place saying how many seeds
-        it receives (+n) or loses to a capture (-n), and a ring of dots round the last seed's place."""
-        self.preview = preview
-
-    def _build_preview(self) -> None:
-        preview, layout = self.preview, self.layout
-        assert preview is not None and layout is not None
-        if self._preview_key is not None and self._preview_key[0] is preview and self._preview_key[1] is layout:
-            return
-        self._preview_key = (preview, layout)
-        mesh = meshes.Mesh()
-        self._preview_batch = pyglet.graphics.Batch()
-        self._preview_texts = {}
-        size = self._badge_font()
-        half_h = self._badge_half_size()[1]
-        accent = theme.ACCENTS[preview.player]
-        # Gains are light plates with dark text, losses dark plates with light text and edge: told apart by
-        # lightness and sign, not by hue alone.
-        tags = {location: (f"+{count}", theme.PREVIEW_TAG_TEXT, accent, theme.PREVIEW_TAG_TEXT)
-                for location, count in preview.receives.items()}
-        tags.update({location: (f"\u2212{count}", theme.PREVIEW_CAPTURE, theme.PREVIEW_LOSS, theme.PREVIEW_CAPTURE)
-                     for location, count in preview.captured.items()})
-        for location, (text, edge, fill, ink) in tags.items():
-            # In the middle of the place itself: the tag belongs to no neighbour, whatever the board's size.
-            place = layout.places[location]
-            half_w = size * (0.45 + 0.32 * len(text))
-            x, y = place.x, place.y
-            mesh.rounded_rectangle(x - half_w - 1.5, y - half_h - 1.5, 2 * half_w + 3, 2 * half_h + 3, half_h * 0.5,
-                                   edge)
-            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, fill)
-            self._preview_texts[location] = arcade.Text(
-                text, x, y - 0.5, ink, size, font_name=theme.BODY_FONT, anchor_x="center",
-                anchor_y="center", bold=True, batch=self._preview_batch)
-        if preview.last is not None:
-            place = layout.places[preview.last]
-            dots = 14 if place.half_height <= place.half_width * 1.2 else 30
-            dot = max(2.0, layout.cell * 0.035)
-            for index in range(dots):
-                angle = math.tau * index / dots
-                x = place.x + (place.half_width + dot * 2.2) * math.cos(angle)
-                y = place.y + (place.half_height + dot * 2.2) * math.sin(angle)
-                edge = theme.HIGHLIGHT_HALO  # a dark edge: a light dot alone melts into the wood
-                mesh.ellipse(x, y, dot + 1.5, dot + 1.5, (edge, edge), segments=8)
-                mesh.ellipse(x, y, dot, dot, (accent, accent), segments=8)
-        self._preview_shapes = mesh.build()
-
-    def set_caption(self, text: str) -> None:
-        """The line under the board: the move preview's caption, or how to choose a pit by keys."""
-        if self._caption_text is not None and self._caption_text.text != text:
-            self._caption_text.text = text
+        self._build_plates()
 
     def location_at(self, x: float, y: float) -> Location | None:
         """The pit or store under the point, or None."""
@@ -447,34 +295,6 @@ class SowingScene:
         """Say ``text`` through whatever ``announce`` is when the event fires (the view may set it later)."""
         self.announce(text)
 
-    def _show_lap(self, text: str | None, location: Location | None) -> None:
-        """Write ``text`` on a tag by ``location`` (None: take the tag away)."""
-        self.lap_tag = None if text is None or location is None else (text, location)
-        self._lap_shapes = None
-
-    def _draw_lap_tag(self) -> None:
-        assert self.layout is not None and self.lap_tag is not None
-        text, location = self.lap_tag
-        if self._lap_shapes is None:
-            place = self.layout.places[location]
-            size = int(min(18, max(10, self.layout.cell * 0.22)))
-            toward_middle = 1 if self.spec.owner(location) == 0 else -1
-            x = place.x
-            y = place.y + toward_middle * (place.half_height + size * 1.2)
-            self._lap_text = arcade.Text(text, x, y, theme.ACCENTS[self.hand_owner], size, font_name=theme.BODY_FONT,
-                                         anchor_x="center", anchor_y="center", bold=True)
-            half_w, half_h = self._lap_text.content_width / 2 + size * 0.6, size * 0.95
-            x = min(max(x, self.layout.board[0] + half_w), self.layout.board[0] + self.layout.board[2] - half_w)
-            self._lap_text.x = x
-            mesh = meshes.Mesh()
-            mesh.rounded_rectangle(x - half_w - 2, y - half_h - 2, 2 * half_w + 4, 2 * half_h + 4, half_h * 0.5,
-                                   theme.ACCENTS[self.hand_owner])
-            mesh.rounded_rectangle(x - half_w, y - half_h, 2 * half_w, 2 * half_h, half_h * 0.45, theme.LAP_TAG)
-            self._lap_shapes = mesh.build()
-        assert self._lap_text is not None  # made with the shapes above
-        self._lap_shapes.draw()
-        self._lap_text.draw()
-
     def side_totals(self) -> tuple[int, int]:
         """The seeds each side owns as the board shows them: those resting in or flying to its pits and store,
         and the stones in the hand for the mover (sowing never leaves the mover's side in Hus, so a side's total
@@ -556,19 +376,7 @@ class SowingScene:
         if self._air_list:
             self._shadow_list.draw()
             self._air_list.draw()
-        if self._plate_shapes is not None:
-            self._plate_shapes.draw()
-        self._badge_batch.draw()
-        self._word_batch.draw()
-        if self.preview is not None and not self.is_animating:
-            self._build_preview()
-            assert self._preview_shapes is not None
-            self._preview_shapes.draw()
-            self._preview_batch.draw()
-        if self.lap_tag is not None:
-            self._draw_lap_tag()
-        if self._caption_text is not None and self._caption_text.text:
-            self._caption_text.draw()
+        self.draw_words(self.is_animating)
 
     def _outlines(self, outlines: dict[Location, tuple[int, int, int, int]]) -> arcade.shape_list.ShapeElementList:
         key = tuple(sorted(outlines.items()))

@@ -11,14 +11,29 @@ switch), press keys, click widgets or the board, let time pass.  ``Journey.step`
   shown) runs down the right edge, and the board lies inside its area, fills most of it and stays clear of the
   bars and the panel;
 - every text and widget label is at least ``READABLE`` points, and the board's words and the top bar's at least
-  ``readable_size`` for the window's size (they grow with it).
+  ``readable_size`` for the window's size (they grow with it);
+- the board's own words (pit numbers, counts, the sides' names, the cave's coordinate labels: the scene's
+  ``text_boxes()``) lie inside the window and overlap neither one another nor the screen's widgets and texts
+  (a toast on its plate may cover them for its moment, and a dialog over the board hides those under it);
+- every game on offer for Resume still resumes to the position it was left at, and no game left unfinished has
+  gone unless the player removed it (``games_in_progress.GamesInProgress``: checked after the steps that can
+  change the offers, at most every ``OFFER_EVERY`` steps, and at the end).
 
-``random_journey`` walks a seeded random path over the same actions; a failure names the seed and the steps so
-far, which replays it.
+The window manager's maximise is an action of its own (``Journey.maximise``): Xvfb has no window manager, so the
+journey starts a small one (``jwm``, the Debian package, installed by ``.ci/run``) for as long as the window is
+maximised, asks it through the real request (``window.maximize()``: the EWMH ``_NET_WM_STATE`` message), and
+asks it to restore the window before any resize or F11, then stops it: the other steps and tests run without one.
+
+``random_journey`` walks a seeded random path over the same actions (with legal moves, Ctrl+S, quitting and
+starting again); ``evening=True`` makes it an evening of games, mostly moves, so games in progress pile up.  A
+failure names the seed and the steps so far, which replays it.  ``JOURNEY_TIMING=1`` prints each step's time.
 """
 from __future__ import annotations
 
+import itertools
+import os
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -27,6 +42,8 @@ import arcade.gui
 
 from game import theme
 from game.views import layout, tour
+from games_in_progress import GamesInProgress, check_every_offer, leave, offers, session_of  # noqa: F401
+from window_manager import WINDOW_MANAGER, WindowManager, has_window_manager
 
 SIZES = ((800, 500), (1024, 600), (1280, 720), (1366, 768), (1600, 900), (1920, 1080), (900, 1000), (2560, 1440))
 """Window sizes a journey resizes to (the screen of the tests' Xvfb is 2560x1440)."""
@@ -35,6 +52,16 @@ GAME_KEYS = (arcade.key.H, arcade.key.U, arcade.key.R, arcade.key.A, arcade.key.
              arcade.key.RIGHT, arcade.key.ENTER, arcade.key.SPACE, arcade.key.KEY_1, arcade.key.KEY_3,
              arcade.key.KEY_4, arcade.key.P, arcade.key.PLUS, arcade.key.DOWN, arcade.key.UP)
 """Keys a random journey presses (Escape and N are steps of their own: they leave or restart)."""
+TOUR_KEEPS = ("title-resume", "load")
+"""Screens the tour shows with games in progress it writes itself (a journey takes them as left unfinished)."""
+GAME_SCREENS = ("kalah", "oware", "hus", "magnetic-cave", "puzzle", "puzzles", "title", "title-resume", "load",
+                "kalah-analysis")
+"""The screens of an evening of games (``random_journey(..., evening=True)``)."""
+PLAYED = ("kalah", "oware", "hus", "magnetic-cave", "puzzle")
+"""The games an evening goes into."""
+OFFER_EVERY = 10
+"""A random journey resumes every offer after a step that can change them (leaving a game, Ctrl+S, quitting),
+but at most once in this many steps (each check visits every game on offer), and once at its end."""
 
 
 READABLE = 9
@@ -91,6 +118,47 @@ def board_rect(scene: Any) -> tuple[float, float, float, float] | None:
     return None
 
 
+def board_boxes(view: Any) -> list[layout.Box]:
+    """The words the view's board writes (pit numbers, counts, names, the cave's labels: ``scene.text_boxes()``)
+    as boxes, so the layout check holds them to the window and keeps them off one another and off the widgets."""
+    found = getattr(getattr(view, "scene", None), "text_boxes", None)
+    if not callable(found) or getattr(view.scene, "layout", None) is None:
+        return []
+    return [layout.Box(name, "board word", left, bottom, right, top) for name, left, bottom, right, top in found()]
+
+
+def _layout_problems(view: Any, width: int, height: int) -> list[str]:
+    """``layout.problems`` over the view's widgets and texts and its board's words, except that a toast (a short
+    announcement on an opaque plate of its own, up for a moment: ``panels.ScreenChrome``) may cover the board's
+    words for its moment, and a dialog over the board (a load panel, the game's verdict) hides those under it;
+    neither may cover a widget or another text of the screen."""
+    found = layout.boxes(view)
+    toast = getattr(getattr(view, "_toast_text", None), "text", "")
+    overlays = [box for box in found if toast and box.kind == "text" and box.name == toast[:60]]
+    screen = [box for box in found if box not in overlays]
+    dialogs = _dialogs(view)
+    board = [box for box in board_boxes(view) if not any(box.overlap(dialog) > 0 for dialog in dialogs)]
+    wrong = layout.problems([*screen, *board], width, height)
+    if overlays:
+        wrong += [problem for problem in layout.problems([*overlays, *screen], width, height)
+                  if repr(overlays[0].name) in problem]
+    return wrong
+
+
+def _dialogs(view: Any) -> list[layout.Box]:
+    """The panels a view shows over its board: the widgets of its UI layers above the first (an anchor layout
+    that places a panel counts as the panel it holds)."""
+    manager = getattr(view, "ui", None)
+    found = []
+    for layer, roots in (manager.children.items() if manager is not None else ()):
+        for root in roots if layer > 0 else ():
+            for panel in (root.children if isinstance(root, arcade.gui.UIAnchorLayout) else [root]):
+                if panel.visible:
+                    rect = panel.rect
+                    found.append(layout.Box("dialog", "panel", rect.left, rect.bottom, rect.right, rect.top))
+    return found
+
+
 def _pixels(window: arcade.Window, x: int, y: int, width: int, height: int) -> list[tuple[int, ...]]:
     image = arcade.get_image(x, y, width, height).convert("RGB")
     return list(image.getdata())
@@ -114,7 +182,7 @@ def violations(window: arcade.Window) -> list[str]:
     window.dispatch_event("on_draw")
     if tuple(window.viewport) != (0, 0, width, height):
         wrong.append(f"the viewport {tuple(window.viewport)} is not the {width}x{height} window")
-    wrong += layout.problems(layout.boxes(view), width, height)
+    wrong += _layout_problems(view, width, height)
     floor = readable_size(width, height)
     small = sorted({f"{name!r} at {size:g} pt" for name, size, scales in _font_sizes(view)
                     if size < (floor if scales else READABLE) - 0.01})
@@ -173,9 +241,18 @@ class Journey:
     gui: Any
     steps: list[str] = field(default_factory=list)
     checks: int = 0
+    games: GamesInProgress = field(default_factory=GamesInProgress)
+    offer_checks: int = 0
+    window_manager: WindowManager = field(init=False)
+    """The window manager, running while the window is maximised."""
+    evening_games: Iterator[str] = field(default_factory=lambda: itertools.cycle(PLAYED))
+    """The games an evening goes into next (``random_journey(..., evening=True)``)."""
 
     def __post_init__(self) -> None:
-        context = self.gui.context
+        self.window_manager = WindowManager(self.gui.window)
+        self._prepare(self.gui.context)
+
+    def _prepare(self, context: Any) -> None:
         # The real full-screen switch (the fixture's stub keeps other tests from paying for it).
         context.apply_settings = type(context).apply_settings.__get__(context)
         context.quit = lambda: self.steps.append("(quit asked)")
@@ -193,22 +270,57 @@ class Journey:
         """Take one step, let ``frames`` frames pass, then check the invariants (an AssertionError names the
         journey so far)."""
         self.steps.append(name)
+        t0 = time.perf_counter()
+        asked = getattr(getattr(self.view, "confirming", None), "slot", None)  # the Load screen's "Remove it?"
         action()
         self.gui.frame(frames)
+        if asked is not None and asked not in self.gui.context.autosave.slots():
+            self.games.expected.pop(asked, None)  # the player removed that game, and only that one
+        t1 = time.perf_counter()
         self.check()
+        if os.environ.get("JOURNEY_TIMING"):
+            print(f"{name}: {t1 - t0:.2f} s + check {time.perf_counter() - t1:.2f} s")
 
     def check(self) -> None:
         self.checks += 1
-        wrong = violations(self.window)
+        self.games.observe(self.view)
+        self._assert(violations(self.window))
+
+    def _assert(self, wrong: list[str]) -> None:
         assert not wrong, (f"after {' -> '.join(self.steps[-12:])} on {type(self.view).__name__} at "
                            f"{self.window.width}x{self.window.height}:\n" + "\n".join(wrong))
 
+    def check_offers(self) -> None:
+        """Every game left unfinished is still kept, and each on offer resumes where it was left (a step of its
+        own: it visits the title screen and every game it offers, and ends on the title screen)."""
+        self.steps.append("resume every offer")
+        self.offer_checks += 1
+        started = time.perf_counter()
+        self._assert(self.games.check(self.gui))
+        if os.environ.get("JOURNEY_TIMING"):
+            print(f"resume every offer ({len(self.games.expected)} games): {time.perf_counter() - started:.2f} s")
+        self.gui.context.show_title()
+        self.gui.frame(2)
+        self.check()
+
     # -- actions ------------------------------------------------------------------------------------------------
     def open(self, screen: str) -> None:
+        before = set(self.gui.context.autosave.slots())
         self.step(f"open {screen}", lambda: tour.open_screen(self.gui.context, screen), frames=3)
+        if screen in TOUR_KEEPS:  # games in progress the tour wrote to show the screen: the journey's too
+            made = set(self.gui.context.autosave.slots()) - before
+            for kept in self.gui.context.autosave.games()[0]:
+                if kept.slot in made:
+                    self.games.expected[kept.slot] = tuple(kept.saved.moves)
+                    self.games.titles[kept.slot] = kept.saved.game.title
+
+    def save(self) -> None:
+        """Ctrl+S: the game is saved under a name of its own (and stays a game in progress)."""
+        self.key(arcade.key.S, arcade.key.MOD_CTRL)
 
     def resize(self, width: int, height: int) -> None:
         """Resize as the window manager does: the window changes size and its events arrive with the frames."""
+        self.restore()
         def run() -> None:
             if self.window.fullscreen:
                 self.window.set_fullscreen(False)
@@ -217,6 +329,7 @@ class Journey:
         self.step(f"resize {width}x{height}", run, frames=3)
 
     def f11(self) -> None:
+        self.restore()
         self.step("F11", lambda: self.window.dispatch_event("on_key_press", arcade.key.F11, 0), frames=3)
 
     def key(self, symbol: int, modifiers: int = 0) -> None:
@@ -241,8 +354,92 @@ class Journey:
     def wait(self, seconds: float) -> None:
         self.step(f"wait {seconds}s", lambda: self.gui.frame(max(1, int(seconds * 30)), 1 / 30), frames=1)
 
+    def maximise(self) -> None:
+        """Maximise as the window manager does when its maximise button is pressed: a window manager is started
+        (none runs under Xvfb), asked through the EWMH request, and the window takes the screen less its frame.
+        Already maximised: restore it instead (the same button)."""
+        if self.window_manager.running:
+            self.restore()
+            return
+        if not has_window_manager():
+            raise AssertionError(f"no window manager to maximise the window: install {WINDOW_MANAGER} "
+                                 f"(apt-get install {WINDOW_MANAGER}; .ci/run does)")
+
+        def run() -> None:
+            if self.window.fullscreen:
+                self.window.set_fullscreen(False)
+                self.gui.frame()
+            before = self.window.get_size()
+            if not self.window_manager.maximise():
+                raise AssertionError(f"{WINDOW_MANAGER} did not maximise the {before[0]}x{before[1]} window after "
+                                     f"{' -> '.join(self.steps[-12:])}")
+        self.step("maximise", run, frames=3)
+
+    def restore(self) -> None:
+        """Un-maximise (the window manager puts the window back at its size), then stop the window manager."""
+        if not self.window_manager.running:
+            return
+
+        def run() -> None:
+            if not self.window_manager.restore():
+                raise AssertionError(f"{WINDOW_MANAGER} did not restore the maximised window after "
+                                     f"{' -> '.join(self.steps[-12:])}")
+        self.step("restore", run, frames=3)
+
+    def play_a_move(self, rng: random.Random) -> bool:
+        """Play a legal move as the player would: a click on a legal pit or cell of a game (a legal round on a
+        puzzle: the rounds are chosen with arrows, played here through the screen's own ``play``); False when
+        there is none to play now (not the player's turn, a replay, the game over)."""
+        from game.views.solitaire_view import SolitaireView
+
+        view = self.view
+        legal = getattr(view, "legal_locations", None)
+        scene = getattr(view, "scene", None)
+        if callable(legal) and scene is not None and scene.layout is not None:
+            if not view.match.is_human_turn or view.controller.why_not_now():
+                return False
+            places = legal()
+            if not places:
+                return False
+            location = rng.choice(sorted(places))
+            if hasattr(scene.layout, "places"):  # a sowing board
+                x, y = scene.layout.places[location].x, scene.layout.places[location].y
+            else:  # the cave
+                x, y = scene.centre(location)
+            if scene.is_animating:
+                self.key(arcade.key.SPACE)  # finish the animation first, as an impatient player does
+            self.click(x, y, what=f"legal place {location}")
+            return True
+        if isinstance(view, SolitaireView) and not view.session.is_over and not view.controller.watch.active:
+            moves = view.session.game.legal_moves(view.session.state)
+            if moves:
+                self.step("a legal round", lambda: view.play(rng.choice(moves)))
+                return True
+        return False
+
+    def quit_and_resume(self) -> None:
+        """Quit (the window closes; every game in progress is kept) and start again the next evening on the same
+        saves folder: the title screen of a new start."""
+        from game import app
+
+        folder = getattr(self.gui, "config_dir", None)
+        assert folder is not None, "the journey's gui names no config_dir to start again from"
+
+        def run() -> None:
+            leave(self.gui)
+            self.gui.context = app.start(self.window, folder)
+            self.gui.context.sounds.enabled = False
+            self._prepare(self.gui.context)
+        self.step("quit and start again", run, frames=3)
+
     def leave_full_screen(self) -> None:
         """Back to a window (the end of a journey: the session window is shared)."""
+        if self.window_manager.running:
+            try:
+                self.restore()
+            finally:
+                self.window_manager.stop()
+                self.gui.frame(2)
         if self.window.fullscreen:
             self.window.set_fullscreen(False)
         self.gui.context.settings.set("fullscreen", False)
@@ -250,16 +447,32 @@ class Journey:
 
 
 def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = SCREEN_NAMES,
-                   sizes: tuple[tuple[int, int], ...] = SIZES) -> Journey:
-    """``steps`` seeded random steps (screens, resizes, F11, keys, clicks on widgets and the board, time passing),
-    the invariants checked after each; returns the journey (its ``steps`` say what was done)."""
+                   sizes: tuple[tuple[int, int], ...] = SIZES, evening: bool = False) -> Journey:
+    """``steps`` seeded random steps (screens, resizes, F11, the window manager's maximise, keys, Ctrl+S, clicks on
+    widgets and the board, legal moves, time passing, quitting and starting again), the invariants checked after
+    each and the games in progress after those that can change them; returns the journey (its ``steps`` say what
+    was done).  ``evening``: a player's evening of games instead of a tour of every screen: the game screens,
+    mostly moves, with leaving, saving, quitting and resuming between them, so games in progress pile up."""
     rng = random.Random(seed)
     journey = Journey(gui)
-    journey.steps.append(f"seed {seed}")
+    journey.steps.append(f"seed {seed}" + (" (evening)" if evening else ""))
+    if evening:
+        screens = GAME_SCREENS
+        order = list(PLAYED)
+        rng.shuffle(order)
+        journey.evening_games = itertools.cycle(order)  # each game in turn, so an evening of any length has all
     journey.open(rng.choice(screens))
+    since = 0
     try:
         for _ in range(steps):
-            _random_step(journey, rng, screens, sizes)
+            in_game = session_of(journey.view) is not None
+            changes_offers = _random_step(journey, rng, screens, sizes, evening)
+            since += 1
+            left_game = in_game and session_of(journey.view) is None
+            if (changes_offers or left_game) and since >= OFFER_EVERY:
+                journey.check_offers()
+                since = 0
+        journey.check_offers()
     finally:
         journey.leave_full_screen()
         view = gui.window.current_view
@@ -269,18 +482,53 @@ def random_journey(gui: Any, seed: int, steps: int, screens: tuple[str, ...] = S
 
 
 def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
-                 sizes: tuple[tuple[int, int], ...]) -> None:
+                 sizes: tuple[tuple[int, int], ...], evening: bool = False) -> bool:
+    """One random step; True when it can have changed the games on offer (Ctrl+S, quitting)."""
     roll = rng.random()
+    if evening:  # in a game mostly moves, then leaving, saving, quitting; elsewhere mostly into a game
+        if session_of(journey.view) is not None:
+            if roll < 0.55 and journey.play_a_move(rng):
+                return False
+            roll = rng.random()
+            if roll < 0.1:
+                journey.key(arcade.key.ESCAPE)
+                return False
+            if roll < 0.18:
+                journey.save()
+                return True
+            if roll < 0.22:
+                journey.quit_and_resume()
+                return True
+        else:
+            if roll < 0.35:
+                journey.open(next(journey.evening_games))
+                return False
+            if roll < 0.38:
+                journey.quit_and_resume()
+                return True
+            if roll < 0.6:  # the title's Resume offers among them
+                roll = 0.6
+        roll = rng.uniform(0.07, 1.0) if roll != 0.6 else 0.6  # the tour's other actions, without its screens
     view = journey.view
-    if roll < 0.08:
+    if roll < 0.07:
         journey.open(rng.choice(screens))
-    elif roll < 0.18:
+    elif roll < 0.15:
         journey.resize(*rng.choice(sizes))
-    elif roll < 0.22:
+    elif roll < 0.18:
         journey.f11()
-    elif roll < 0.55:
+    elif roll < 0.21 and has_window_manager():
+        journey.maximise()  # or restore, when maximised
+    elif roll < 0.21:
+        journey.resize(*rng.choice(sizes))
+    elif roll < 0.225 and session_of(view) is not None:
+        journey.save()
+        return True
+    elif roll < 0.235:
+        journey.quit_and_resume()
+        return True
+    elif roll < 0.53:
         journey.key(rng.choice(GAME_KEYS))
-    elif roll < 0.75:
+    elif roll < 0.72:
         buttons = [w for w in journey.gui.widgets(arcade.gui.UIFlatButton)
                    if w.visible and not getattr(w, "disabled", False) and w.text not in ("Quit", "Menu", "Back")]
         if buttons:
@@ -288,11 +536,14 @@ def _random_step(journey: Journey, rng: random.Random, screens: tuple[str, ...],
             journey.click(*widget.rect.center, what=repr(widget.text))
         else:
             journey.wait(0.1)
-    elif roll < 0.9 and getattr(view, "scene", None) is not None:
+    elif roll < 0.8 and journey.play_a_move(rng):
+        pass
+    elif roll < 0.88 and getattr(view, "scene", None) is not None:
         board = board_rect(view.scene)
         if board is not None:
             journey.click(rng.uniform(board[0], board[2]), rng.uniform(board[1], board[3]), what="the board")
-    elif roll < 0.93:
+    elif roll < 0.92:
         journey.key(arcade.key.ESCAPE)
     else:
         journey.wait(rng.choice((0.1, 0.4)))
+    return False

@@ -17,54 +17,9 @@ from game.savegame import Seat
 from game.session import Session
 from game.puzzle_session import Puzzle
 from game.views.solitaire_view import SolitaireView
-from game.views.title import TitleView
 from levels.solitaire import load_levels
 
-
-def offers(gui) -> list:  # type: ignore[no-untyped-def]
-    """The title screen's Resume offers (the one ``Resume ...`` button of earlier versions counts too)."""
-    gui.context.show_title()
-    gui.frame()
-    view = gui.window.current_view
-    assert isinstance(view, TitleView)
-    buttons = getattr(view, "resume_buttons", None)
-    if buttons is None:
-        buttons = [w for w in gui.widgets(arcade.gui.UIFlatButton) if w.text.startswith("Resume")]
-    return list(buttons)
-
-
-def leave(gui) -> None:  # type: ignore[no-untyped-def]
-    """Leave the game screen the way its Menu button does (searches stop)."""
-    view = gui.window.current_view
-    for name in ("cancel_search",):
-        if hasattr(view, name):
-            getattr(view, name)()
-    controller = getattr(view, "controller", None)
-    if controller is not None and hasattr(controller, "cancel_search"):
-        controller.cancel_search()
-
-
-def session_of(view):  # type: ignore[no-untyped-def]
-    return view.match if hasattr(view, "match") else view.session
-
-
-def check_every_offer(gui, expected: dict[str, tuple]) -> None:  # type: ignore[no-untyped-def]
-    """Every game begun and unfinished (game title -> its moves) is offered, and each offer resumes to it."""
-    found = {}
-    for index in range(len(offers(gui))):
-        button = offers(gui)[index]
-        gui.click(*button.rect.center)
-        view = gui.window.current_view
-        assert not isinstance(view, TitleView), f"{button.text!r} did not resume: {view._message.text}"
-        session = session_of(view)
-        title = session.game.title
-        moves = expected.get(title)
-        assert moves is not None, f"{title} is offered but was never left unfinished"
-        assert tuple(session.moves[:len(moves)]) == moves, f"{title} resumed at another position"
-        assert session.states[len(moves)] == session.game.apply(session.states[len(moves) - 1], moves[-1])
-        found[title] = button.text
-        leave(gui)
-    assert set(found) == set(expected), f"offered {sorted(found)}, left unfinished {sorted(expected)}"
+from games_in_progress import check_every_offer, leave, offers  # the journeys check the same offers
 
 
 def play_kalah_against_the_computer(gui, moves: int) -> tuple:  # type: ignore[no-untyped-def]
