@@ -44,15 +44,38 @@ def _tables(args: argparse.Namespace, game: Any, plan: list[str]) -> tuple[Any, 
     return loaded, folder, target, cost
 
 
-def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_seconds: float) -> int:
+def prepare(args: argparse.Namespace, game: Any, rest: list[str]) -> tuple[int | None, Any, Path]:
+    """State the plan in one line (the tables, then ``rest``), then build the tables it names: (an exit code
+    when that failed or None, the tables loaded, their folder)."""
     from ai import tables
+
+    plan: list[str] = []
+    loaded, folder, build_to, _ = _tables(args, game, plan)
+    print("plan: " + "; ".join(plan + rest), flush=True)
+    if build_to >= 0:
+        started = time.perf_counter()
+        try:
+            loaded, _ = tables.build_kalah_tables(folder, game.pits, bool(game.empty_capture), build_to)
+        except KeyboardInterrupt:
+            print("\nstonecave solve: stopped by Ctrl-C while building the tables (the layers done are kept)",
+                  file=sys.stderr)
+            return 130, None, folder
+        except OSError as error:
+            print(f"stonecave solve: cannot build the tables in {folder}: {error}", file=sys.stderr)
+            return 1, None, folder
+        print(f"built the endgame tables 0..{loaded.top} seeds in {time.perf_counter() - started:.1f} s", flush=True)
+    if loaded is not None and loaded.top >= 0:
+        print(f"endgame tables: every board of 0..{loaded.top} seeds ({folder})")
+    return None, loaded, folder
+
+
+def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_seconds: float) -> int:
     from ai.base import CancelToken
     from ai.kalah_solver import (CheckpointError, Solver, load_checkpoint, read_checkpoint_header,
                                  save_checkpoint, table_bytes)
     from game.solve_command import interruptible
 
     plan: list[str] = []
-    loaded, folder, build_to, cost = _tables(args, game, plan)
     expect = {"game": game.spec, "position": game.to_text(state)}
     resume = args.checkpoint is not None and args.checkpoint.exists()
     if resume:
@@ -68,22 +91,10 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
         plan.append(f"a {table_bytes(memory) / (1 << 20):,.0f} MB transposition table (--memory)")
         plan.append(f"checkpoints to {args.checkpoint} every {args.checkpoint_minutes:g} min"
                     if args.checkpoint is not None else "no checkpoint (--checkpoint FILE)")
-    print("plan: " + "; ".join(plan) + "; MTD(f) over boards", flush=True)
-    if build_to >= 0:
-        started = time.perf_counter()
-        try:
-            loaded, _ = tables.build_kalah_tables(folder, game.pits, bool(game.empty_capture), build_to)
-        except KeyboardInterrupt:
-            print("\nstonecave solve: stopped by Ctrl-C while building the tables (the layers done are kept)",
-                  file=sys.stderr)
-            return 130
-        except OSError as error:
-            print(f"stonecave solve: cannot build the tables in {folder}: {error}", file=sys.stderr)
-            return 1
-        print(f"built the endgame tables 0..{loaded.top} seeds in {time.perf_counter() - started:.1f} s", flush=True)
+    code, loaded, _ = prepare(args, game, plan + ["MTD(f) over boards"])
+    if code is not None:
+        return code
     held = None if loaded is None or loaded.top < 0 else loaded.tables
-    if held is not None:
-        print(f"endgame tables: every board of 0..{loaded.top} seeds ({folder})")
     try:
         if resume:
             solver, _ = load_checkpoint(args.checkpoint, game, held, expect)

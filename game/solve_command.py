@@ -6,10 +6,10 @@
 
 Before any work it states its plan in one line: the endgame tables it uses (built into the settings folder
 when missing: their size and time are stated first; it never waits for an answer, so it runs the same with
-no terminal), the transposition table's size and the checkpoint.  The default prover (``board``,
-``ai.kalah_solver``) runs MTD(f) null-window tests over boards, reports each test, then prints the value for
-the side to move and a principal variation; ``--prover pvs`` (and ``--deepening``) is the PVS prover of
-``ai.kalah_solve``.  With ``--checkpoint FILE`` the board prover saves its table and bounds every
+no terminal), the transposition table's size and the checkpoint.  The default prover (``pvs``,
+``ai.kalah_solve``) runs MTD(f) with the engines' PVS; ``--prover board`` (``ai.kalah_solver``) runs MTD(f)
+null-window tests over boards with depth-free bounds and can checkpoint.  Each reports its progress, then the
+value for the side to move and a principal variation.  With ``--checkpoint FILE`` the board prover saves its table and bounds every
 ``--checkpoint-minutes`` and when stopped, and starts from the file when it exists: a killed proof resumes.
 Pits are numbered as on the board and in the console: 1..n from the mover's left.
 
@@ -46,8 +46,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="prove by iterative deepening to a resolved iteration instead of MTD(f) null-window tests")
     parser.add_argument("--pv-seconds", default="300", metavar="SECONDS",
                         help="stop proving the principal variation's moves after this long (default 300)")
-    parser.add_argument("--prover", choices=("board", "pvs"), default="board",
-                        help="board: MTD(f) over boards, resumable (default); pvs: the engines' PVS prover")
+    parser.add_argument("--prover", choices=("board", "pvs"), default="pvs",
+                        help="pvs: the engines' PVS prover (default, the faster cold); board: MTD(f) over boards, "
+                             "resumable with --checkpoint")
     parser.add_argument("--table-seeds", default=None, metavar="N",
                         help="endgame tables of 0..N seeds (default: planned for the game, 16 for 6 pits)")
     parser.add_argument("--no-build", action="store_true", help="use only the tables already in the folder")
@@ -174,28 +175,20 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
         "--table-seeds", args.table_seeds, 0, min(total, 40), "seeds", " (the game's seeds, at most 40)"))
     args.checkpoint_minutes = parse_number("--checkpoint-minutes", args.checkpoint_minutes, 0.01, 10_000, "minutes")
     if args.checkpoint is not None and not board:
-        raise OptionError("--checkpoint is for the board prover (the default), not --prover pvs or --deepening")
+        raise OptionError("--checkpoint is for the board prover: add --prover board (and no --deepening)")
     return game, state, min(memory, limit), pv_seconds
 
 
 def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_seconds: float) -> int:
-    from ai import tables
     from ai.base import CancelToken
     from ai.kalah_solve import KalahProver, MAX_DEPTH
-    from game.tables_command import tables_folder
+    from game.solve_board import prepare
 
-    loaded = None
-    if not args.no_tables:
-        folder = args.folder or tables_folder()
-        # layers above the game's seeds can never be looked up: they are not read
-        loaded = tables.load_kalah_tables(folder, game.pits, bool(game.empty_capture),
-                                          max_seeds=2 * game.pits * game.seeds)
-        for problem in loaded.problems:
-            print(f"warning: {problem}", file=sys.stderr)
-        if loaded.top >= 0:
-            print(f"endgame tables: every board of 0..{loaded.top} seeds ({folder})")
-        else:
-            print(f"endgame tables: none in {folder} (build them: stonecave tables build {game.spec})")
+    how = "iterative deepening" if args.deepening else "MTD(f) null-window tests"
+    code, loaded, _ = prepare(args, game, [f"a {memory:,.0f} MB transposition table (--memory)",
+                                           f"{how} with the PVS prover"])
+    if code is not None:
+        return code
     prover = KalahProver(game, None if loaded is None or loaded.top < 0 else loaded.tables, memory)
     started = time.perf_counter()
     last: list[Any] = []
