@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -34,7 +35,7 @@ def one(spec: str, moves: str, method: str, table_seeds: int, seconds: float) ->
     from ai.base import CancelToken
     from ai.tables import build_kalah_tables
 
-    game = rules.parse_game_spec(spec)
+    game: Any = rules.parse_game_spec(spec)
     state = game.initial_state()
     for move in filter(None, moves.split(",")):
         state = game.apply(state, int(move))

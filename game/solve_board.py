@@ -146,7 +146,8 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
         checkpoint()
     if args.no_pv:
         return 0
-    pv, interrupted = interruptible(lambda: solver.principal_variation(state, proof.value, seconds=pv_seconds), cancel)
+    value = proof.value
+    pv, interrupted = interruptible(lambda: solver.principal_variation(state, value, seconds=pv_seconds), cancel)
     line = pv or ()
     labels, position = [], state
     for step in line:
