@@ -432,8 +432,12 @@ cdef class KalahSolver:
         self.ctx.use_futility = futility
         self.ctx.use_order = ordering
         self.ctx.mask_a = ~<uint64_t>0 if 2 * pits >= 8 else (<uint64_t>1 << (16 * pits)) - 1
-        self.ctx.mask_b = 0 if 2 * pits <= 8 else (~<uint32_t>0 if 2 * pits >= 12
-                                                  else (<uint32_t>1 << (8 * (2 * pits - 8))) - 1)
+        if 2 * pits <= 8:
+            self.ctx.mask_b = 0
+        elif 2 * pits >= 12:
+            self.ctx.mask_b = ~<uint32_t>0
+        else:
+            self.ctx.mask_b = (<uint32_t>1 << (8 * (2 * pits - 8))) - 1
         if tables is not None:
             t = tables
             if t.pits != pits or t.empty_capture != bool(empty_capture):
