@@ -215,7 +215,16 @@ def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_se
         value, depth, nodes, seconds = proof.value, proof.depth, proof.nodes, proof.seconds
         move: int | None = proof.move
     else:
-        bounds, interrupted = interruptible(lambda: prover.prove_within(state, None, cancel, progress), cancel)
+        beat = [time.perf_counter()]
+
+        def tick() -> None:                 # a line every 30 s within a long null-window test
+            now = time.perf_counter()
+            if now - beat[0] >= 30:
+                beat[0] = now
+                print(f"  ... still proving, {now - started:.0f} s", flush=True)
+
+        bounds, interrupted = interruptible(lambda: prover.prove_within(state, None, cancel, progress), cancel,
+                                            tick)
         if interrupted or bounds is None or not bounds.is_exact:
             known = ""
             if bounds is not None and (bounds.lower > -float("inf") or bounds.upper < float("inf")):
