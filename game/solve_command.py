@@ -1,11 +1,17 @@
 """``stonecave solve``: the exact value of a Kalah start (or of a position in the game's notation).
 
     stonecave solve kalah:pits=6,seeds=4[,empty_capture=false] [--position TEXT] [--folder DIR] [--no-pv]
-                    [--memory MB] [--deepening] [--pv-seconds S]
+                    [--memory MB] [--table-seeds N] [--no-build] [--checkpoint FILE] [--checkpoint-minutes M]
+                    [--prover board|pvs] [--deepening] [--pv-seconds S]
 
-It uses the endgame tables of the variant found in the settings folder (``stonecave tables build``), shows
-each iteration of the proof, then prints the value for the side to move and a principal variation (each of
-its moves proved in turn).  Pits are numbered as on the board and in the console: 1..n from the mover's left.
+Before any work it states its plan in one line: the endgame tables it uses (built into the settings folder
+when missing: their size and time are stated first; it never waits for an answer, so it runs the same with
+no terminal), the transposition table's size and the checkpoint.  The default prover (``pvs``,
+``ai.kalah_solve``) runs MTD(f) with the engines' PVS; ``--prover board`` (``ai.kalah_solver``) runs MTD(f)
+null-window tests over boards with depth-free bounds and can checkpoint.  Each reports its progress, then the
+value for the side to move and a principal variation.  With ``--checkpoint FILE`` the board prover saves its table and bounds every
+``--checkpoint-minutes`` and when stopped, and starts from the file when it exists: a killed proof resumes.
+Pits are numbered as on the board and in the console: 1..n from the mover's left.
 
 Every option is checked before anything is allocated: ``--memory`` is a number of MB from 1 to half this
 machine's memory (default: sized to the game, ``ai.kalah_solve.default_memory``), written with the digits 0-9;
@@ -40,6 +46,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="prove by iterative deepening to a resolved iteration instead of MTD(f) null-window tests")
     parser.add_argument("--pv-seconds", default="300", metavar="SECONDS",
                         help="stop proving the principal variation's moves after this long (default 300)")
+    parser.add_argument("--prover", choices=("board", "pvs"), default="pvs",
+                        help="pvs: the engines' PVS prover (default, the faster cold); board: MTD(f) over boards, "
+                             "resumable with --checkpoint")
+    parser.add_argument("--table-seeds", default=None, metavar="N",
+                        help="endgame tables of 0..N seeds (default: planned for the game, 16 for 6 pits)")
+    parser.add_argument("--no-build", action="store_true", help="use only the tables already in the folder")
+    parser.add_argument("--checkpoint", type=Path, default=None, metavar="FILE",
+                        help="save the proof there now and then (board prover), and resume from it if it exists")
+    parser.add_argument("--checkpoint-minutes", default="10", metavar="M",
+                        help="minutes between checkpoints (default 10)")
     return parser
 
 
@@ -70,10 +86,10 @@ def check_position(game: Any, state: Any) -> None:
         raise OptionError(f"--position: {error}") from None
 
 
-def interruptible(work: Callable[[], T], cancel: Any) -> tuple[T | None, bool]:
+def interruptible(work: Callable[[], T], cancel: Any, tick: Callable[[], None] | None = None) -> tuple[T | None, bool]:
     """``work()`` in a thread while this one waits for Ctrl-C: the first Ctrl-C sets ``cancel`` (the compiled
     search polls its flag every few hundred nodes) and waits for ``work`` to return.  (its result, whether
-    Ctrl-C was pressed); an exception in ``work`` is raised here."""
+    Ctrl-C was pressed); an exception in ``work`` is raised here.  ``tick()`` is called every 0.05 s meanwhile."""
     outcome: dict[str, Any] = {}
 
     def run() -> None:
@@ -88,6 +104,8 @@ def interruptible(work: Callable[[], T], cancel: Any) -> tuple[T | None, bool]:
     while thread.is_alive():
         try:
             thread.join(0.05)
+            if tick is not None:
+                tick()
         except KeyboardInterrupt:
             interrupted = True
             cancel.cancel()
@@ -121,6 +139,10 @@ def _main(argv: list[str]) -> int:
     if game.is_terminal(state):
         print(f"the game is over: {game.outcome(state)}")
         return 0
+    if args.prover == "board" and not args.deepening:
+        from game.solve_board import solve_boards
+
+        return solve_boards(args, game, state, memory, pv_seconds)
     return _solve(args, game, state, memory, pv_seconds)
 
 
@@ -128,6 +150,7 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
     """The game, the position, the table's MB and the PV's seconds, each checked; OptionError otherwise."""
     import rules
     from ai.kalah_solve import default_memory
+    from ai.kalah_solver import default_megabytes
     from ai.search import machine_megabytes
     from rules import RulesError
     from rules.kalah import Kalah
@@ -141,30 +164,31 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
         raise OptionError(str(error)) from None
     check_position(game, state)
     limit = machine_megabytes() / 2
-    memory = default_memory(game) if args.memory is None else parse_number(
-        "--memory", args.memory, 1, limit, "MB", " (half this machine's memory)")
+    board = args.prover == "board" and not args.deepening
+    if args.memory is None:
+        memory = default_megabytes(game, machine_megabytes()) if board else default_memory(game)
+    else:
+        memory = parse_number("--memory", args.memory, 1, limit, "MB", " (half this machine's memory)")
     pv_seconds = parse_number("--pv-seconds", args.pv_seconds, 0, 86_400, "seconds")
+    total = 2 * game.pits * game.seeds
+    args.table_seeds = None if args.table_seeds is None else int(parse_number(
+        "--table-seeds", args.table_seeds, 0, min(total, 40), "seeds", " (the game's seeds, at most 40)"))
+    args.checkpoint_minutes = parse_number("--checkpoint-minutes", args.checkpoint_minutes, 0.01, 10_000, "minutes")
+    if args.checkpoint is not None and not board:
+        raise OptionError("--checkpoint is for the board prover: add --prover board (and no --deepening)")
     return game, state, min(memory, limit), pv_seconds
 
 
 def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_seconds: float) -> int:
-    from ai import tables
     from ai.base import CancelToken
     from ai.kalah_solve import KalahProver, MAX_DEPTH
-    from game.tables_command import tables_folder
+    from game.solve_board import prepare
 
-    loaded = None
-    if not args.no_tables:
-        folder = args.folder or tables_folder()
-        # layers above the game's seeds can never be looked up: they are not read
-        loaded = tables.load_kalah_tables(folder, game.pits, bool(game.empty_capture),
-                                          max_seeds=2 * game.pits * game.seeds)
-        for problem in loaded.problems:
-            print(f"warning: {problem}", file=sys.stderr)
-        if loaded.top >= 0:
-            print(f"endgame tables: every board of 0..{loaded.top} seeds ({folder})")
-        else:
-            print(f"endgame tables: none in {folder} (build them: stonecave tables build {game.spec})")
+    how = "iterative deepening" if args.deepening else "MTD(f) null-window tests"
+    code, loaded, _ = prepare(args, game, [f"a {memory:,.0f} MB transposition table (--memory)",
+                                           f"{how} with the PVS prover"])
+    if code is not None:
+        return code
     prover = KalahProver(game, None if loaded is None or loaded.top < 0 else loaded.tables, memory)
     started = time.perf_counter()
     last: list[Any] = []
@@ -191,7 +215,16 @@ def _solve(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_se
         value, depth, nodes, seconds = proof.value, proof.depth, proof.nodes, proof.seconds
         move: int | None = proof.move
     else:
-        bounds, interrupted = interruptible(lambda: prover.prove_within(state, None, cancel, progress), cancel)
+        beat = [time.perf_counter()]
+
+        def tick() -> None:                 # a line every 30 s within a long null-window test
+            now = time.perf_counter()
+            if now - beat[0] >= 30:
+                beat[0] = now
+                print(f"  ... still proving, {now - started:.0f} s", flush=True)
+
+        bounds, interrupted = interruptible(lambda: prover.prove_within(state, None, cancel, progress), cancel,
+                                            tick)
         if interrupted or bounds is None or not bounds.is_exact:
             known = ""
             if bounds is not None and (bounds.lower > -float("inf") or bounds.upper < float("inf")):

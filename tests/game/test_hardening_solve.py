@@ -88,15 +88,16 @@ def test_solve_names_pits_as_the_board_does() -> None:
 
 
 # -- 8. Ctrl-C ---------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("mode", [[], ["--deepening"]])
+@pytest.mark.parametrize("mode", [[], ["--deepening"], ["--prover", "board"]])
 def test_ctrl_c_stops_a_proof_within_a_second_with_a_message(mode: list[str]) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "game", "solve", "kalah:pits=6,seeds=5", "--no-tables", "--memory", "64", *mode],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert process.stdout is not None
-    first = process.stdout.readline()                        # the proof is under way
-    assert "depth" in first
+    assert process.stdout.readline().startswith("plan: no endgame tables")   # stated before any work
+    if "board" not in mode:
+        assert "depth" in process.stdout.readline()          # the proof is under way
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     sent = time.perf_counter()
@@ -117,4 +118,40 @@ def test_a_small_game_reads_only_its_layers_and_a_table_of_its_size(tmp_path: Pa
     assert default_memory(get_game("kalah", pits=6, seeds=4)) == 1024
     tables.build_kalah_tables(tmp_path, 3, True, 14)
     result = solve("kalah:pits=3,seeds=2", "--folder", str(tmp_path), "--no-pv")
-    assert result.returncode == 0 and "every board of 0..12 seeds" in result.stdout   # not 0..14
+    assert result.returncode == 0 and "every board of 0..4 seeds" in result.stdout    # the plan's, not 0..14
+
+
+# -- issue 32: the plan first, tables built on the way, checkpoints ------------------------------------------------
+def test_the_plan_is_stated_in_one_line_before_the_tables_are_built(tmp_path: Path) -> None:
+    result = solve("kalah:pits=4,seeds=3", "--folder", str(tmp_path), "--no-pv")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("plan: endgame tables 0..8 seeds") and "building 0..8" in lines[0]
+    assert "MB" in lines[0] and "about" in lines[0] and "--no-build" in lines[0]
+    assert lines[1].startswith("built the endgame tables 0..8 seeds")
+    assert "value: +8 for South" in result.stdout
+    again = solve("kalah:pits=4,seeds=3", "--folder", str(tmp_path), "--no-pv")
+    assert again.stdout.startswith(f"plan: endgame tables 0..8 seeds from {tmp_path}")    # built once
+
+
+def test_the_board_prover_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "proof.ckpt"
+    first = solve("kalah:pits=4,seeds=3", "--no-tables", "--no-pv", "--prover", "board", "--checkpoint",
+                  str(checkpoint))
+    assert first.returncode == 0 and "value: +8 for South" in first.stdout and checkpoint.exists()
+    assert f"checkpoints to {checkpoint}" in first.stdout.splitlines()[0]
+    second = solve("kalah:pits=4,seeds=3", "--no-tables", "--no-pv", "--prover", "board", "--checkpoint",
+                   str(checkpoint))
+    assert second.returncode == 0 and "value: +8 for South" in second.stdout
+    assert "resuming the checkpoint" in second.stdout.splitlines()[0]
+    nodes = [int(line.split(" s, ")[1].split(" nodes")[0].replace(",", ""))
+             for line in (first.stdout + second.stdout).splitlines() if line.startswith("proved in")]
+    assert nodes[1] < nodes[0]
+    other = solve("kalah:pits=4,seeds=3,empty_capture=false", "--no-tables", "--prover", "board", "--checkpoint",
+                  str(checkpoint))
+    assert "is a checkpoint of game" in one_line_error(other)
+
+
+def test_a_checkpoint_needs_the_board_prover() -> None:
+    error = one_line_error(solve("kalah:pits=3,seeds=2", "--checkpoint", "x.ckpt"))
+    assert "--prover board" in error

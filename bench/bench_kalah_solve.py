@@ -1,0 +1,110 @@
+"""Kalah proofs from nothing: each method's nodes, time and peak memory, the endgame tables built first.
+
+    python bench/bench_kalah_solve.py --game kalah:pits=6,seeds=3 [--moves 0,1] [--methods pvs,board,...]
+                                      [--table-seeds 16] [--seconds 300] [--record [CONDITION]]
+
+Each method runs in its own process (so its peak memory is its own) from an empty tables folder: the time
+counts building the tables (2 threads) and the proof.  Methods: ``pvs`` (``ai.kalah_solve``, the default of
+``stonecave solve``), ``board`` (``ai.kalah_solver``: MTD(f) over boards, ETC, futility, ordering 2),
+``board-noetc``, ``board-nofutility``, ``board-order1`` and ``board-hint10`` (shallow searches to 10 plies
+first).  A method still running after ``--seconds`` is stopped and reported as such.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+METHODS = ("pvs", "board", "board-noetc", "board-nofutility", "board-order1", "board-hint10")
+
+
+def one(spec: str, moves: str, method: str, table_seeds: int, seconds: float) -> dict:
+    """Run one method in this process: build the tables in a new folder, then prove."""
+    import threading
+
+    import rules
+    from ai.base import CancelToken
+    from ai.tables import build_kalah_tables
+
+    game: Any = rules.parse_game_spec(spec)
+    state = game.initial_state()
+    for move in filter(None, moves.split(",")):
+        state = game.apply(state, int(move))
+    cancel = CancelToken()
+    timer = threading.Timer(seconds, cancel.cancel)
+    timer.daemon = True
+    timer.start()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        tables = None
+        if table_seeds >= 0:
+            tables = build_kalah_tables(folder, game.pits, bool(game.empty_capture), table_seeds, threads=2)[0].tables
+        built = time.perf_counter() - started
+        if method == "pvs":
+            from ai.kalah_solve import KalahProver, default_memory
+
+            bounds = KalahProver(game, tables, default_memory(game)).prove_within(state, None, cancel)
+            value = int(bounds.lower) if bounds.is_exact else None
+            nodes = bounds.nodes
+        else:
+            from ai.kalah_solver import Solver, default_megabytes
+            from ai.search import machine_megabytes
+
+            solver = Solver(game, tables, default_megabytes(game, machine_megabytes()),
+                            etc=method != "board-noetc", futility=method != "board-nofutility",
+                            ordering=1 if method == "board-order1" else 2)
+            proof = solver.solve(state, cancel=cancel, hint_depth=10 if method == "board-hint10" else 0)
+            value, nodes = proof.value, proof.nodes
+    total = time.perf_counter() - started
+    return {"method": method, "value": value, "nodes": nodes, "seconds": round(total, 2),
+            "tables_seconds": round(built, 2), "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "stopped": value is None}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench.record import add_flag, record
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="kalah:pits=6,seeds=3")
+    parser.add_argument("--moves", default="", help="moves played from the start first (comma-separated pit indices)")
+    parser.add_argument("--methods", default="pvs,board,board-noetc")
+    parser.add_argument("--table-seeds", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    add_flag(parser)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(one(args.game, args.moves, args.one, args.table_seeds, args.seconds)))
+        return 0
+    for method in args.methods.split(","):
+        if method not in METHODS:
+            print(f"bench_kalah_solve: a method is one of {', '.join(METHODS)}, not {method!r}", file=sys.stderr)
+            return 2
+    where = f", after moves {args.moves}" if args.moves else ", from the start"
+    for method in args.methods.split(","):
+        run = subprocess.run([sys.executable, __file__, "--game", args.game, "--moves", args.moves, "--one", method,
+                              "--table-seeds", str(args.table_seeds), "--seconds", str(args.seconds)],
+                             capture_output=True, text=True, cwd=ROOT)
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr)
+            return 1
+        result = json.loads(run.stdout.splitlines()[-1])
+        print(json.dumps(result), flush=True)
+        proved = "stopped, not proved" if result["stopped"] else f"{result['value']:+d}"
+        record(args.record, "kalah_solve", f"{args.game}{where}, {method}, tables 0..{args.table_seeds} built first",
+               result["seconds"], f"s in all ({proved}; {result['nodes']:,} nodes; tables {result['tables_seconds']} s; "
+               f"peak {result['peak_mb']:,} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""The board prover (``ai.kalah_solver``, ``kalah_solver.pxi``): its values are plain minimax's on small games
+under both capture rules, from starts and from positions part way; enhanced transposition cutoffs, futility,
+move order, hints and tables change how many nodes it visits but never a value; a proof stopped part way and
+saved resumes to the same value with fewer nodes; a checkpoint for another proof, or cut short, is refused."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import ai.core
+from ai import tables
+from ai.base import CancelToken
+from ai.kalah_solver import (CheckpointError, Solver, load_checkpoint, planned_table_seeds, save_checkpoint,
+                             table_bytes, default_megabytes)
+from rules import get_game
+
+pytestmark = pytest.mark.skipif(ai.core.module() is None, reason="the solver runs on the compiled core")
+
+SMALL = [(2, 3), (2, 4), (3, 2), (3, 3), (4, 2), (5, 1)]
+
+
+def negamax(game):
+    """The exact final margin for the side to move by plain memoised negamax over the rules."""
+    memo: dict = {}
+
+    def value(state):
+        if state in memo:
+            return memo[state]
+        mover = state.to_move
+        best = -10**9
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if game.is_terminal(child):
+                score = game.outcome(child).margin(mover)
+            else:
+                score = value(child) if child.to_move == mover else -value(child)
+            best = max(best, score)
+        memo[state] = best
+        return best
+
+    return value
+
+
+def positions(game, count, seed):
+    """The start and ``count`` positions reached by random moves from it (none over)."""
+    rng = random.Random(seed)
+    found = [game.initial_state()]
+    for _ in range(50 * count):
+        if len(found) > count:
+            break
+        state = game.initial_state()
+        for _ in range(rng.randrange(1, 8)):
+            if game.is_terminal(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def move_value(game, value, state, move):
+    child = game.apply(state, move)
+    if game.is_terminal(child):
+        return game.outcome(child).margin(state.to_move)
+    return value(child) if child.to_move == state.to_move else -value(child)
+
+
+@pytest.mark.parametrize("empty_capture", [True, False])
+@pytest.mark.parametrize("pits,seeds", SMALL)
+def test_values_and_moves_are_minimaxs(pits, seeds, empty_capture):
+    game = get_game("kalah", pits=pits, seeds=seeds, empty_capture=empty_capture)
+    exact = negamax(game)
+    solver = Solver(game, megabytes=1)
+    for state in positions(game, 6, seed=pits * 10 + seeds):
+        proof = solver.solve(state)
+        assert proof.is_exact and proof.value == exact(state), game.to_text(state)
+        assert move_value(game, exact, state, proof.move) == proof.value
+
+
+@pytest.mark.parametrize("empty_capture", [True, False])
+def test_switches_change_nodes_never_values(empty_capture):
+    game = get_game("kalah", pits=3, seeds=3, empty_capture=empty_capture)
+    states = positions(game, 3, seed=7)
+    values, nodes = set(), {}
+    for etc in (True, False):
+        for futility in (True, False):
+            for ordering in (0, 2, 3):
+                for hint in (0, 4):
+                    solver = Solver(game, megabytes=4, etc=etc, futility=futility, ordering=ordering)
+                    proofs = [solver.solve(state, hint_depth=hint) for state in states]
+                    values.add(tuple(proof.value for proof in proofs))
+                    nodes[etc, futility, ordering, hint] = solver.nodes
+    assert len(values) == 1
+    assert values.pop() == tuple(negamax(game)(state) for state in states)
+    assert len(set(nodes.values())) > 4                       # the switches do change the search
+    assert nodes[True, True, 2, 0] < nodes[False, False, 0, 0]
+
+
+@pytest.mark.parametrize("empty_capture", [True, False])
+def test_tables_change_nodes_never_values(tmp_path, empty_capture):
+    game = get_game("kalah", pits=3, seeds=3, empty_capture=empty_capture)
+    loaded, _ = tables.build_kalah_tables(tmp_path, 3, empty_capture, 8, threads=1)
+    exact = negamax(game)
+    plain, tabled = Solver(game, megabytes=1), Solver(game, loaded.tables, megabytes=1)
+    for state in positions(game, 8, seed=3):
+        assert plain.solve(state).value == tabled.solve(state).value == exact(state)
+    assert tabled.nodes < plain.nodes
+
+
+def test_a_small_table_still_proves_exactly():
+    """One bucket: nearly every entry is replaced, the values stay exact."""
+    game = get_game("kalah", pits=4, seeds=2)
+    solver = Solver(game, megabytes=0)
+    assert len(solver.table) == 64
+    assert solver.solve(game.initial_state()).value == negamax(game)(game.initial_state())
+
+
+def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path: Path):
+    game = get_game("kalah", pits=4, seeds=3)
+    start = game.initial_state()
+    fresh = Solver(game, megabytes=8)
+    whole = fresh.solve(start)
+    assert whole.is_exact and whole.value == 8
+    first = Solver(game, megabytes=8)
+    part = first.solve(start, node_limit=whole.nodes // 2)
+    assert part.stopped and not part.is_exact and first.nodes < whole.nodes
+    path = tmp_path / "proof.ckpt"
+    save_checkpoint(path, first, {"game": game.spec})
+    again, header = load_checkpoint(path, game, None, {"game": game.spec})
+    assert header["nodes"] == first.nodes
+    rest = again.solve(start)
+    assert rest.value == whole.value and rest.is_exact
+    assert rest.nodes < whole.nodes                            # the first half's work was kept
+    assert again.principal_variation(start, rest.value)       # plays out to the proven value
+
+
+def test_checkpoints_on_the_way_do_not_change_the_value(tmp_path: Path):
+    game = get_game("kalah", pits=4, seeds=3, empty_capture=False)
+    path = tmp_path / "proof.ckpt"
+    solver = Solver(game, megabytes=8)
+    saves = []
+
+    def checkpoint():
+        save_checkpoint(path, solver, {"game": game.spec})
+        saves.append(solver.nodes)
+
+    proof = solver.solve(game.initial_state(), checkpoint=checkpoint, checkpoint_nodes=2_000)
+    assert len(saves) >= 2 and proof.value == Solver(game, megabytes=8).solve(game.initial_state()).value
+    resumed, _ = load_checkpoint(path, game, None, {"game": game.spec})
+    assert resumed.solve(game.initial_state()).value == proof.value
+
+
+def test_a_cancelled_proof_says_what_it_knows():
+    game = get_game("kalah", pits=6, seeds=3)
+    cancel = CancelToken()
+    cancel.cancel()
+    proof = Solver(game, megabytes=4).solve(game.initial_state(), cancel=cancel)
+    assert proof.stopped and proof.value is None and proof.lower <= proof.upper
+
+
+def test_a_checkpoint_of_another_proof_or_cut_short_is_refused(tmp_path: Path):
+    game = get_game("kalah", pits=3, seeds=2)
+    solver = Solver(game, megabytes=1)
+    solver.solve(game.initial_state())
+    path = tmp_path / "proof.ckpt"
+    save_checkpoint(path, solver, {"game": game.spec})
+    with pytest.raises(CheckpointError, match="kalah:pits=4"):
+        load_checkpoint(path, game, None, {"game": "kalah:pits=4,seeds=3"})
+    path.write_bytes(path.read_bytes()[:-10])
+    with pytest.raises(CheckpointError, match="cut short"):
+        load_checkpoint(path, game, None, {"game": game.spec})
+    (tmp_path / "other").write_bytes(b"not a checkpoint")
+    with pytest.raises(CheckpointError, match="not a StoneCave"):
+        load_checkpoint(tmp_path / "other", game, None, {})
+
+
+def test_the_plan_sizes():
+    assert planned_table_seeds(get_game("kalah", pits=6, seeds=4)) == 16
+    assert planned_table_seeds(get_game("kalah", pits=4, seeds=3)) == 8
+    assert default_megabytes(get_game("kalah", pits=6, seeds=4), 24_000) == 1024
+    assert default_megabytes(get_game("kalah", pits=6, seeds=5), 24_000) == 3000      # an eighth of the machine
+    assert default_megabytes(get_game("kalah", pits=3, seeds=2), 24_000) == 16
+    assert table_bytes(1024) == 1 << 30
