@@ -219,6 +219,10 @@ def measure(game: Any, samples: list[data.Sample], fitted: calibration.Calibrati
 
 
 # -- the run -------------------------------------------------------------------------------------------------------
+REUSED: list[str] = []
+"""The sample files this run read back instead of finding the positions' values again."""
+
+
 def collect(spec: str, seeds: range, label: str, cache: Path | None = None) -> list[data.Sample]:
     """The samples of ``seeds``, from ``cache`` (a folder) when an earlier run kept them there."""
     game = rules.parse_game_spec(spec)
@@ -226,6 +230,7 @@ def collect(spec: str, seeds: range, label: str, cache: Path | None = None) -> l
     name = f"{game.name}-{zlib.crc32(spec.encode()) % 10**6}-{seeds.start}-{seeds.stop}-d{depth}.jsonl"
     kept = None if cache is None else cache / name
     if kept is not None and kept.is_file():
+        REUSED.append(str(kept))
         found = [data.Sample(**json.loads(line)) for line in kept.read_text(encoding="utf-8").splitlines()]
         print(f"{label}: {len(found)} positions from {kept}", flush=True)
         return found
@@ -312,7 +317,9 @@ def write_record(condition: str, results: dict[str, dict[str, Any]], cpu: float)
             "0..14 seeds), the Kalah prover, the cave's endgame solver; positions beyond them are played on by a "
             "strong engine until the tables or the solver answer (Hus: to the end of the game, a weaker ground "
             "truth). Positions the search proved itself pass through exactly and are left out. "
-            f"The whole run (fit and measure) took {cpu / 60:.1f} CPU minutes."),
+            + (f"The whole run (fit and measure) took {cpu / 60:.1f} CPU minutes." if not REUSED else
+               "This run refitted on the positions and values an earlier run kept (--samples), so the time to "
+               f"find them is not in it: the fit and measure took {cpu:.0f} CPU s.")),
         "by_move": [{"label": label, **result} for label, result in results.items()]})
     from guarded.files import write_atomically
 
