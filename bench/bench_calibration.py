@@ -268,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only is None:
             text = json.dumps({"format": calibration.FORMAT, "about": (
                 "Fitted by python bench/bench_calibration.py --fit: score of the search at the fixed depth -> final "
-                "margin (a smooth curve through 0, its slope within a band, as knots) or chances (ordered logistic), per stage of the game. See "
+                "margin (a smooth curve through 0, its slope within a band, as knots) or chances (ordered logistic), "
+                "per stage of the game. See "
                 "docs/engines.md."), "games": entries}, indent=1)
             from guarded.files import write_atomically
 
