@@ -10,12 +10,13 @@ game (``stage_measure``: seeds on the board for Kalah and Oware, turns for Hus, 
 positions whose exact value is known, by ``bench/bench_calibration.py --fit``, which writes them to the shipped
 ``ai/data/calibration.json`` and publishes how good they are in BENCHMARKS.md:
 
-- a sowing game's stage holds a monotone piecewise-linear curve (knots of score -> mean final margin, made
-  monotone by pooling adjacent violators), straight beyond its end knots with the slope ``tail``, and the spread
-  of the true margins around it; the margin is then kept within what the seeds still in play allow, and the
-  chances of a win, draw and loss are those of a normal spread around it;
+- a sowing game's stage holds a smooth curve through 0 (``level * tanh(slope * score / level)``, or the straight
+  line ``slope * score``; the slope within ``MIN_SLOPE..MAX_SLOPE``) stored as piecewise-linear knots, straight
+  beyond its end knots with the slope ``tail``, and the spread of the true margins around it; the margin is
+  then kept within what the seeds still in play allow, and the chances of a win, draw and loss are those of a
+  normal spread around it;
 - the cave's stage holds an ordered logistic: ``z = (score - offset) / scale``, win ``σ(z - draw)``, loss
-  ``σ(-z - draw)``, a draw the rest.
+  ``σ(-z - draw)``, a draw the rest (the fit keeps the offset 0).
 
 A proven score passes through unchanged.  A game without fitted curves (or a damaged file: one message on
 standard error, never a traceback) falls back to the placeholder: the heuristic taken as seeds (the sowing
@@ -41,6 +42,10 @@ FORMAT = 1
 FILE_LIMIT = 256 * 1024
 """The largest calibration file read (the fitted one is a few kB)."""
 MEASURES = ("board seeds", "turns", "empty cells")
+MIN_SLOPE = 0.3
+MAX_SLOPE = 3.0
+"""The band a fitted margin curve's slope stays in (seeds per unit of score): no step where two nearly equal
+scores read far apart, no flat stretch where they read the same."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -48,54 +49,47 @@ MOVE_BUCKETS = (0, 10, 20, 30, 40, 60, 1000)
 
 
 # -- the fit -------------------------------------------------------------------------------------------------------
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+SHRINK = 20
+"""A stage's fitted slope is pulled toward the raw reading's (1 seed per score unit) as if this many positions
+read raw: a stage with few positions stays near the raw reading."""
+SATURATIONS = (None, 96.0, 64.0, 48.0, 32.0, 24.0, 16.0, 12.0, 8.0)
+"""The margins a stage's curve may level off toward (None: a straight line), for games whose true margins
+cluster at the game's result (Hus: nearly all the seeds)."""
+SLOPES = tuple(round(calibration.MIN_SLOPE + 0.05 * step, 2)
+               for step in range(int(round((calibration.MAX_SLOPE - calibration.MIN_SLOPE) / 0.05)) + 1))
 
 
-def pooled(values: list[float]) -> list[float]:
-    """The nondecreasing sequence closest to ``values`` in absolute error: pool adjacent violators, each pool
-    at its median (the error measured is the absolute one, and the played-on values have long tails)."""
-    blocks: list[tuple[float, list[float]]] = []
-    for value in values:
-        blocks.append((value, [value]))
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            merged = blocks[-2][1] + blocks.pop()[1]
-            blocks[-1] = (median(merged), merged)
-    return [level for level, members in blocks for _ in members]
+def smooth_margin(score: float, slope: float, level: float | None) -> float:
+    """The smooth curve: ``level * tanh(slope * score / level)`` (a straight line ``slope * score`` without a
+    level): through 0 at a score of 0, steepest there, never steeper than ``slope``."""
+    if level is None:
+        return slope * score
+    return level * math.tanh(slope * score / level)
 
 
-def curve_of(points: list[tuple[float, float]], upto: int, knots: int = 10) -> dict[str, Any]:
-    """Monotone knots (score -> median margin) through ``points`` and the tail slope beyond them."""
-    points = sorted(points)
-    scores = [score for score, _ in points]
-    fitted = pooled([value for _, value in points])
+def curve_of(points: list[tuple[float, float]], upto: int) -> dict[str, Any]:
+    """The smooth curve through ``points`` with the least absolute error: a slope within the band
+    ``calibration.MIN_SLOPE..MAX_SLOPE`` (shrunk toward 1 where the stage has few positions) and a level it
+    tends to, as knots (the shipped format: piecewise-linear, so a chord is never steeper than the slope)."""
+    def error(slope: float, level: float | None) -> float:
+        return sum(abs(smooth_margin(score, slope, level) - value) for score, value in points)
+
+    _, slope, level = min((error(slope, level), slope, level) for level in SATURATIONS for slope in SLOPES)
     count = len(points)
-    groups = max(2, min(knots, count // 8))
-    xs: list[float] = []
-    ys: list[float] = []
-    for index in range(groups):
-        part = range(index * count // groups, (index + 1) * count // groups)
-        if not part:
-            continue
-        x = sum(scores[i] for i in part) / len(part)
-        y = sum(fitted[i] for i in part) / len(part)
-        if xs and x <= xs[-1] + 1e-6:  # equal scores: one knot
-            continue
-        xs.append(x)
-        ys.append(max(y, ys[-1]) if ys else y)
-    if len(xs) < 2:
-        xs, ys = [xs[0] - 1.0, xs[0] + 1.0], [ys[0], ys[0]]
-    mean_x, mean_y = sum(scores) / count, sum(value for _, value in points) / count
-    spread_x = sum((x - mean_x) ** 2 for x in scores)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / spread_x if spread_x else 1.0
-    return {"upto": upto, "knots": [[round(x, 3), round(y, 3)] for x, y in zip(xs, ys)],
-            "tail": round(min(2.0, max(0.05, slope)), 3)}
+    slope = 1.0 + (slope - 1.0) * count / (count + SHRINK)
+    return curve_stage(upto, slope, level)
 
 
-IDENTITY = [[-1.0, -1.0], [1.0, 1.0]]
-"""The raw reading as a curve (the score taken as seeds): what a stage keeps when the fit does not beat it."""
+def curve_stage(upto: int, slope: float, level: float | None) -> dict[str, Any]:
+    if level is None:
+        xs = [-1.0, 1.0]
+        tail = slope
+    else:
+        reach = 3.0 * level / slope  # tanh(3) = 0.995: the curve has levelled off
+        xs = [reach * (index / 12.0 - 1.0) for index in range(25)]
+        tail = 0.0
+    return {"upto": upto, "knots": [[round(x, 3), round(smooth_margin(x, slope, level), 3)] for x in xs],
+            "tail": round(tail, 4), "slope": round(slope, 3), "level": level}
 
 
 def as_stage(stage: dict[str, Any]) -> calibration.MarginStage:
@@ -115,7 +109,7 @@ def fit_margin(points: list[tuple[float, float]], upto: int) -> dict[str, Any]:
         curve = as_stage(curve_of(train, upto))
         fitted_error += sum(abs(curve.margin(score) - value) for score, value in test)
         raw_error += sum(abs(score - value) for score, value in test)
-    stage = curve_of(points, upto) if fitted_error < raw_error else {"upto": upto, "knots": IDENTITY, "tail": 1.0}
+    stage = curve_of(points, upto) if fitted_error < raw_error else curve_stage(upto, 1.0, None)
     curve = as_stage(stage)
     residual = sum((value - curve.margin(score)) ** 2 for score, value in points) / len(points)
     stage["spread"] = round(max(0.5, residual ** 0.5), 3)
@@ -128,20 +122,22 @@ def brier(chances: tuple[float, float, float], value: float) -> float:
 
 
 def fit_chances(points: list[tuple[float, float]], upto: int) -> dict[str, Any]:
-    """One cave stage: the ordered logistic with the least Brier score, by a coarse then a fine grid."""
+    """One cave stage: the ordered logistic with the least Brier score, by a coarse then a fine grid; its offset
+    stays 0, so a positive score never reads as the other side winning (the sign of the score is the sign of
+    the reading, as for the sowing games' margins)."""
     def loss(offset: float, scale: float, draw: float) -> float:
         stage = calibration.ChanceStage(upto, offset, scale, draw)
         return sum(brier(stage.chances(score), value) for score, value in points)
 
     best = (float("inf"), 0.0, 200.0, 0.5)
     scales = [10 * 1.25 ** k for k in range(28)]
-    for offset in range(-200, 201, 40):
+    for offset in (0,):
         for scale in scales:
             for draw in (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0):
                 best = min(best, (loss(offset, scale, draw), float(offset), scale, draw))
     _, offset, scale, draw = best
     for step in (10.0, 3.0):
-        for d_offset in (-2, -1, 0, 1, 2):
+        for d_offset in (0,):
             for factor in (0.8, 0.9, 1.0, 1.1, 1.25):
                 for d_draw in (-0.2, -0.1, 0.0, 0.1, 0.2):
                     candidate = (offset + d_offset * step, scale * factor, max(0.0, draw + d_draw))
@@ -223,6 +219,10 @@ def measure(game: Any, samples: list[data.Sample], fitted: calibration.Calibrati
 
 
 # -- the run -------------------------------------------------------------------------------------------------------
+REUSED: list[str] = []
+"""The sample files this run read back instead of finding the positions' values again."""
+
+
 def collect(spec: str, seeds: range, label: str, cache: Path | None = None) -> list[data.Sample]:
     """The samples of ``seeds``, from ``cache`` (a folder) when an earlier run kept them there."""
     game = rules.parse_game_spec(spec)
@@ -230,6 +230,7 @@ def collect(spec: str, seeds: range, label: str, cache: Path | None = None) -> l
     name = f"{game.name}-{zlib.crc32(spec.encode()) % 10**6}-{seeds.start}-{seeds.stop}-d{depth}.jsonl"
     kept = None if cache is None else cache / name
     if kept is not None and kept.is_file():
+        REUSED.append(str(kept))
         found = [data.Sample(**json.loads(line)) for line in kept.read_text(encoding="utf-8").splitlines()]
         print(f"{label}: {len(found)} positions from {kept}", flush=True)
         return found
@@ -267,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only is None:
             text = json.dumps({"format": calibration.FORMAT, "about": (
                 "Fitted by python bench/bench_calibration.py --fit: score of the search at the fixed depth -> final "
-                "margin (piecewise-linear, monotone) or chances (ordered logistic), per stage of the game. See "
+                "margin (a smooth curve through 0, its slope within a band, as knots) or chances (ordered logistic), "
+                "per stage of the game. See "
                 "docs/engines.md."), "games": entries}, indent=1)
             from guarded.files import write_atomically
 
@@ -316,7 +318,9 @@ def write_record(condition: str, results: dict[str, dict[str, Any]], cpu: float)
             "0..14 seeds), the Kalah prover, the cave's endgame solver; positions beyond them are played on by a "
             "strong engine until the tables or the solver answer (Hus: to the end of the game, a weaker ground "
             "truth). Positions the search proved itself pass through exactly and are left out. "
-            f"The whole run (fit and measure) took {cpu / 60:.1f} CPU minutes."),
+            + (f"The whole run (fit and measure) took {cpu / 60:.1f} CPU minutes." if not REUSED else
+               "This run refitted on the positions and values an earlier run kept (--samples), so the time to "
+               f"find them is not in it: the fit and measure took {cpu:.0f} CPU s.")),
         "by_move": [{"label": label, **result} for label, result in results.items()]})
     from guarded.files import write_atomically
 

@@ -1,8 +1,8 @@
 """ai/calibration.py: the search's score in the game's own units, from the shipped fitted curves.
 
-The mapping's promises (monotone in the score, proven values exact, margins within the seeds in play, chances
-summing to 1), the guarded reading of ``ai/data/calibration.json`` (a damaged file: one message and the
-placeholder), and that the shipped curves beat the raw reading on held-out positions of known value (fixed
+The mapping's promises (monotone in the score, smooth: no step between near scores, the sign of the score at a
+symmetric start, proven values exact, margins within the seeds in play, chances summing to 1), the guarded
+reading of ``ai/data/calibration.json`` (a damaged file: one message and the placeholder), and that the shipped curves beat the raw reading on held-out positions of known value (fixed
 depths, no clock)."""
 from __future__ import annotations
 
@@ -71,6 +71,54 @@ def test_the_value_is_monotone_in_the_score_at_every_stage(spec):
             assert margins[-1] > margins[0], "and it does rise"
         else:
             assert wins[-1] > wins[0] and losses[-1] < losses[0]
+
+
+def test_every_shipped_margin_curve_has_a_bounded_slope_so_two_near_scores_never_read_far_apart():
+    """No step: Kalah(6,4)'s opening stage once read 0.78 as 6 seeds behind and 1.25 as 10 ahead."""
+    fitted, problem = calibration.load()
+    assert problem is None
+    grid = [index / 4.0 for index in range(-480, 481)]  # -120..120 by a quarter
+    checked = 0
+    for spec, curves in fitted.games.items():
+        for stage in curves.stages:
+            if not isinstance(stage, calibration.MarginStage):
+                continue
+            for score in grid:
+                rise = stage.margin(score + 0.5) - stage.margin(score)
+                assert -1e-9 <= rise <= 0.5 * calibration.MAX_SLOPE + 1e-6, (spec, stage.upto, score, rise)
+            checked += 1
+    assert checked >= 15, "every sowing game's stages were checked"
+
+
+def test_the_fit_of_a_step_like_stage_is_a_smooth_curve_through_zero():
+    """The data that made the old fit a step (true margins -6 below a score of 1, +10 above, as in Kalah(6,4)'s
+    opening) now give a curve within the slope band, through 0."""
+    from bench.bench_calibration import as_stage, fit_margin
+
+    rng = random.Random(30)
+    points = [(score, (10.0 if score >= 1.0 else -6.0) + rng.choice((-2.0, 0.0, 2.0)))
+              for score in (rng.uniform(-8.0, 8.0) for _ in range(120))]
+    stage = as_stage(fit_margin(points, 48))
+    assert stage.margin(0.0) == pytest.approx(0.0, abs=1e-6)
+    assert stage.margin(0.5) > 0 > stage.margin(-0.5)
+    chords = [(b - a) / (x2 - x1) for (x1, a), (x2, b) in zip(zip(stage.xs, stage.ys), zip(stage.xs[1:], stage.ys[1:]))]
+    assert all(0 <= chord <= calibration.MAX_SLOPE + 1e-3 for chord in chords), chords
+    assert stage.tail <= calibration.MAX_SLOPE
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_at_the_start_the_reading_takes_the_sign_of_the_score(spec):
+    """A symmetric position: a positive score never reads as a deficit (or the other side winning), a negative
+    one never as a lead (Kalah(6,4)'s first player wins by 10 from the start)."""
+    game = rules.parse_game_spec(spec)
+    state = game.initial_state()
+    for size in (0.05, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0, 12.0, 20.0, 40.0, 80.0, 150.0):
+        ahead, behind = expect(game, state, size), expect(game, state, -size)
+        if calibration.has_seeds(game):
+            assert ahead.margin is not None and behind.margin is not None
+            assert ahead.margin > 0 > behind.margin, (size, ahead.margin, behind.margin)
+        else:
+            assert ahead.win > ahead.loss and behind.loss > behind.win, (size, ahead, behind)
 
 
 @pytest.mark.parametrize("spec", SPECS)
