@@ -56,6 +56,9 @@ def prepare(args: argparse.Namespace, game: Any, rest: list[str]) -> tuple[int |
         started = time.perf_counter()
         try:
             loaded, _ = tables.build_kalah_tables(folder, game.pits, bool(game.empty_capture), build_to)
+        except tables.LayerBlocked as blocked:
+            print(f"stonecave solve: {blocked}", file=sys.stderr)
+            loaded = blocked.loaded
         except KeyboardInterrupt:
             print("\nstonecave solve: stopped by Ctrl-C while building the tables (the layers done are kept)",
                   file=sys.stderr)
@@ -63,7 +66,9 @@ def prepare(args: argparse.Namespace, game: Any, rest: list[str]) -> tuple[int |
         except OSError as error:
             print(f"stonecave solve: cannot build the tables in {folder}: {error}", file=sys.stderr)
             return 1, None, folder
-        print(f"built the endgame tables 0..{loaded.top} seeds in {time.perf_counter() - started:.1f} s", flush=True)
+        else:
+            print(f"built the endgame tables 0..{loaded.top} seeds in {time.perf_counter() - started:.1f} s",
+                  flush=True)
     if loaded is not None and loaded.top >= 0:
         print(f"endgame tables: every board of 0..{loaded.top} seeds ({folder})")
     return None, loaded, folder

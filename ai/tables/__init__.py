@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 import ai.core as core
 from ai.tables.builds import (
-    PROGRESS_SECONDS, STALE_SECONDS, BuildInterrupted, BuildLock, BuildProgress, Estimate, LayerBuilt,
+    PROGRESS_SECONDS, STALE_SECONDS, BuildInterrupted, BuildLock, BuildProgress, Estimate, LayerBlocked, LayerBuilt,
     available_memory, build_claimed, build_tables, check_room, estimate, free_disk, progress_path, read_progress,
 )
 from ai.tables.games import (
@@ -60,7 +60,8 @@ from guarded import binary, files
 __all__ = [
     "AUTO_BYTES", "BUILD_RATE", "CHUNK", "ENV", "FORMAT_VERSION", "FULL_BYTES", "HEADER", "HEADER_BYTES", "MAGIC",
     "OWARE_BUILD_RATES", "OWARE_SLAM_NAMES", "PROGRESS_SECONDS", "STALE_SECONDS", "TABLE_GAMES",
-    "BackgroundBuild", "BuildInterrupted", "BuildLock", "BuildProgress", "Estimate", "LayerBuilt", "LoadedTables",
+    "BackgroundBuild", "BuildInterrupted", "BuildLock", "BuildProgress", "Estimate", "LayerBlocked", "LayerBuilt",
+    "LoadedTables",
     "Progress", "TableGame", "Variant", "as_variant", "auto_seeds", "available_memory", "build_claimed",
     "build_in_background", "build_kalah_tables", "build_oware_tables", "build_tables", "check_layer",
     "check_room", "configure", "directory", "ensure", "estimate", "folder_problem", "forget", "free_disk",

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,6 +125,17 @@ class LayerBuilt:
     """Oware: the entries evaluated over all passes (Kalah: the layer's size)."""
 
 
+class LayerBlocked(OSError):
+    """A layer cannot be written because something that is not a regular file (a FIFO, a device, a folder, a
+    link) holds its name: the build stops there rather than replace what it did not make.  ``loaded``: the layers
+    below it; ``built``: what this build wrote."""
+
+    def __init__(self, message: str, loaded: LoadedTables, built: list[LayerBuilt]) -> None:
+        super().__init__(message)
+        self.loaded = loaded
+        self.built = built
+
+
 class BuildInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a build: ``top`` is the largest layer whole on disk (-1: none), ``built`` what this build
     wrote before it stopped."""
@@ -146,12 +158,16 @@ def build_tables(folder: Path | str, variant: Variant, seeds: int, progress: Pro
     kind = variant.kind
     try:
         for layer in range(loaded.top + 1, seeds + 1):
+            path = variant_layer_path(folder, variant, layer)
+            found = files.status(path, follow=False)
+            if found is not None and not stat.S_ISREG(found.st_mode):
+                raise LayerBlocked(f"{path} is {files.file_kind(found.st_mode)}, not a table layer: the tables stop "
+                                   f"below {layer} seeds (remove it, or choose another folder)", loaded, built)
             size = variant.layer_size(layer)
             started = time.perf_counter()
             out = bytearray([kind.fill]) * size
             sweeps, evaluated = kind.build_layer(loaded.tables, layer, out, size, threads, progress)
             seconds = time.perf_counter() - started
-            path = variant_layer_path(folder, variant, layer)
             write_layer(path, variant, None, layer, out)
             loaded.tables.add_layer(layer, out)
             loaded.buffers.append(out)

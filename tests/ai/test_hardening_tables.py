@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import signal
 import subprocess
 import sys
@@ -57,6 +58,16 @@ def test_a_fifo_named_like_a_layer_is_refused_without_opening_it(tmp_path: Path,
                     "found = tables.tables_for(get_game('kalah', pits=3, seeds=2)); "
                     "print('top', -1 if found is None else found.top)")
     assert f"top {layer - 1}" in clean(looked)
+    assert stat.S_ISFIFO((tmp_path / f"kalah-p3-emptycapture-s{layer}.sctable").lstat().st_mode)  # solve built
+    # the layers it could, and left what it did not make where it was
+
+
+def test_a_build_stops_at_a_fifo_named_like_a_layer_and_leaves_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "kalah-p3-emptycapture-s2.sctable"
+    os.mkfifo(fifo)
+    built = stonecave("tables", "build", "kalah:pits=3", "--seeds", "4", "--folder", str(tmp_path))
+    assert built.returncode == 1 and "named pipe (FIFO), not a table layer" in clean(built), built
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
 # -- 2. a folder that is not a folder, a lock that is a link loop ------------------------------------------------

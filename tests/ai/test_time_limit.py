@@ -117,11 +117,12 @@ def test_tables_still_loading_at_the_deadline_are_not_waited_for(tmp_path, monke
 
     monkeypatch.setenv(tables.ENV, str(tmp_path))
     tables.forget()
-    release = threading.Event()
+    release, called = threading.Event(), threading.Event()
     asked: list = []
 
     def slow_load(game):
         asked.append(game)
+        called.set()
         release.wait(WAIT)  # a load that would take as long as the test allows
         return None
 
@@ -133,7 +134,8 @@ def test_tables_still_loading_at_the_deadline_are_not_waited_for(tmp_path, monke
         engine = registry.make_engine(game, "pvs:time=60,tables=true")
         result = engine.search(state, Limits.requested(LONG, time.perf_counter() - LONG))
         assert result.move in game.legal_moves(state)
-        assert asked and not release.is_set()  # the search answered while the load was still blocked
+        # the search answered while the load was still blocked (the load's thread may start after the answer)
+        assert called.wait(WAIT) and not release.is_set()
         assert any(not future.done() for future in ai.search._loads.values())
     finally:
         release.set()
