@@ -68,7 +68,8 @@ _SUPPORT: dict[str, GameSupport] = {
         ),
         GameSupport(
             "oware",
-            {"default": "ai.evaluators.oware:oware_default", "store": "ai.evaluators.sowing:store_only"},
+            {"default": "ai.evaluators.oware:oware_default", "store": "ai.evaluators.sowing:store_only",
+             "banked": "ai.evaluators.oware:oware_banked"},
             ("ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"),
         ),
         GameSupport(

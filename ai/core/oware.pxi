@@ -36,6 +36,8 @@ cdef struct OwareCtx:
     double side_weight
     double mobility_weight
     double vulnerable_weight
+    double banked_weight  # OwareEvaluator.banked: own side minus theirs, once at most banked_seeds are on the board
+    int banked_seeds
     uint64_t counter_step
     int skip_start
     const OwareTableCtx* tables   # endgame tables (oware_tables.pxi), or NULL: a child they hold is searched on
@@ -286,7 +288,8 @@ cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     # same order of operations (so the same doubles).
     cdef const OwareCtx* k = <const OwareCtx*>ctx
     cdef uint64_t own, other, own_busy, other_busy
-    cdef int store, side, mobility, weak
+    cdef int store, side, mobility, weak, own_seeds, other_seeds
+    cdef double value
     if k.evaluator == OWARE_ZERO:
         return 0.0
     own = oware_own_houses(p)
@@ -294,13 +297,18 @@ cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     own_busy = nonzero_tops(own)
     other_busy = nonzero_tops(other)
     store = p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]
-    side = byte_sum(own) - byte_sum(other)
+    own_seeds = byte_sum(own)
+    other_seeds = byte_sum(other)
+    side = own_seeds - other_seeds
     mobility = top_count(own_busy) - top_count(other_busy)
     if k.evaluator == OWARE_SOWING:
         return <double>store + k.side_weight * side + k.mobility_weight * mobility
     # houses holding 1 or 2: not empty, and not 3 or more
     weak = top_count(other_busy & ~three_up_tops(other)) - top_count(own_busy & ~three_up_tops(own))
-    return <double>store + k.side_weight * side + k.mobility_weight * mobility + k.vulnerable_weight * weak
+    value = <double>store + k.side_weight * side + k.mobility_weight * mobility + k.vulnerable_weight * weak
+    if k.banked_weight != 0.0 and own_seeds + other_seeds <= k.banked_seeds:
+        value += k.banked_weight * side   # added last, as OwareEvaluator does
+    return value
 
 
 cdef uint64_t oware_key(const void* ctx, const Pos* p) noexcept nogil:
@@ -315,7 +323,7 @@ cdef class OwareCore(CoreKernel):
 
     def __cinit__(self, int seeds, bint skip_start=True, bint slam_captures=False, int limit=100,
                   bint repetition=True, int evaluator=OWARE_OWARE, double side=0.0, double mobility=0.0,
-                  double vulnerable=0.0, bint slam_forbidden=False):
+                  double vulnerable=0.0, bint slam_forbidden=False, double banked=0.0, int banked_seeds=0):
         cdef int house, count, ring_index, i
         if not 1 <= seeds <= 12:
             raise ValueError(f"Oware has 1..12 seeds a house, not {seeds}")
@@ -334,6 +342,8 @@ cdef class OwareCore(CoreKernel):
         self.ctx.side_weight = side
         self.ctx.mobility_weight = mobility
         self.ctx.vulnerable_weight = vulnerable
+        self.ctx.banked_weight = banked
+        self.ctx.banked_seeds = banked_seeds
         self.ctx.counter_step = OWARE_COUNTER_STEP if limit else 0
         self.ctx.skip_start = skip_start
         self.ctx.tables = NULL

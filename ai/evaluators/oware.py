@@ -7,6 +7,13 @@ player cannot be fed, when each side keeps its own), so the board terms are smal
     + side       * (seeds on own side - seeds on the opponent's side)
     + mobility   * (own non-empty houses - opponent's)
     + vulnerable * (opponent's houses holding 1 or 2 seeds - own such houses)
+    + banked     * (seeds on own side - seeds on the opponent's side), only when at most ``banked_seeds``
+                   seeds are left on the board
+
+The ``banked`` term is the late game's view of the board: with few seeds left the game often ends by
+repetition (or because a player cannot be fed), and then each side keeps the seeds on its own side, so they
+are nearly banked.  (At the no-capture limit they count for nobody; the search scores every ending exactly
+as ``rules.oware`` does, this term only guides the quiet positions before one.)
 
 A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The default weights
 come from the tournament ``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
@@ -30,6 +37,8 @@ class OwareEvaluator:
     side: float = 0.0
     mobility: float = 0.0
     vulnerable: float = 0.0
+    banked: float = 0.0
+    banked_seeds: int = 0
 
     def evaluate(self, game: Game, state: TwoRowPosition) -> float:
         pits = state.pits
@@ -42,7 +51,10 @@ class OwareEvaluator:
         side = sum(own) - sum(other)
         mobility = other.count(0) - own.count(0)
         weak = (other.count(1) + other.count(2)) - (own.count(1) + own.count(2))
-        return store + self.side * side + self.mobility * mobility + self.vulnerable * weak
+        value = store + self.side * side + self.mobility * mobility + self.vulnerable * weak
+        if self.banked and sum(pits) <= self.banked_seeds:
+            value += self.banked * side
+        return value
 
 
 OWARE_WEIGHTS = (0.0, 0.5, 0.0)
@@ -52,3 +64,15 @@ OWARE_WEIGHTS = (0.0, 0.5, 0.0)
 def oware_default(game: Game) -> OwareEvaluator:
     side, mobility, vulnerable = OWARE_WEIGHTS
     return OwareEvaluator("default", side=side, mobility=mobility, vulnerable=vulnerable)
+
+
+BANKED = (0.125, 20)
+"""(banked, banked_seeds) of the ``banked`` candidate: own-side seeds worth an eighth of a captured seed once at most
+20 seeds are on the board (BENCHMARKS.md, "Oware: repetition endings and banked seeds")."""
+
+
+def oware_banked(game: Game) -> OwareEvaluator:
+    side, mobility, vulnerable = OWARE_WEIGHTS
+    banked, banked_seeds = BANKED
+    return OwareEvaluator("banked", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
+                          banked_seeds=banked_seeds)
