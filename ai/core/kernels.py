@@ -182,10 +182,10 @@ class CompiledOwareKernel(CompiledKernel):
         from ai.evaluators.oware import OwareEvaluator
 
         super().__init__(game, evaluator, margins)
-        banked = (0.0, 0)
+        banked = (0.0, 0, False)
         if isinstance(evaluator, OwareEvaluator):
             kind, weights = OWARE_OWARE, (evaluator.side, evaluator.mobility, evaluator.vulnerable)
-            banked = (evaluator.banked, evaluator.banked_seeds)
+            banked = (evaluator.banked, evaluator.banked_seeds, evaluator.table_leaves)
         elif isinstance(evaluator, SowingEvaluator):
             kind, weights = OWARE_SOWING, (evaluator.side, evaluator.mobility, 0.0)
         else:

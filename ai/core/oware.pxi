@@ -38,6 +38,8 @@ cdef struct OwareCtx:
     double vulnerable_weight
     double banked_weight  # OwareEvaluator.banked: own side minus theirs, once at most banked_seeds are on the board
     int banked_seeds
+    int table_leaves      # 1: a board the tables hold is a leaf valued by them, searched on (repetitions seen);
+                          # 0: it ends the line with the table's value as a proven result
     uint64_t counter_step
     int skip_start
     const OwareTableCtx* tables   # endgame tables (oware_tables.pxi), or NULL: a child they hold is searched on
@@ -211,7 +213,7 @@ cdef inline int oware_play(const OwareCtx* k, const Pos* p, int house, int count
     if opp_side == 0:                   # the opponent has no move at all
         final[0] = oware_final(own_store + own_side - opp_store - opp_side)
         return OWARE_ENDS
-    if k.tables != NULL and own_side + opp_side <= k.tables.top:
+    if k.tables != NULL and not k.table_leaves and own_side + opp_side <= k.tables.top:
         # the tables know the rest exactly (the opponent to move: their houses are the child's bytes 0..5)
         final[0] = oware_final(own_store - opp_store
                                - ot_lookup(k.tables, &child.b[0], &child.b[7], own_side + opp_side))
@@ -299,6 +301,11 @@ cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     store = p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]
     own_seeds = byte_sum(own)
     other_seeds = byte_sum(other)
+    if k.table_leaves and k.tables != NULL and own_seeds + other_seeds <= k.tables.top:
+        # the tables' margin of the board's seeds for the side to move (cycles count 0 there; the search
+        # scores the repetitions it reaches before this leaf exactly)
+        return <double>(p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]
+                        + ot_lookup(k.tables, &p.b[0], &p.b[7], own_seeds + other_seeds))
     side = own_seeds - other_seeds
     mobility = top_count(own_busy) - top_count(other_busy)
     if k.evaluator == OWARE_SOWING:
@@ -323,7 +330,8 @@ cdef class OwareCore(CoreKernel):
 
     def __cinit__(self, int seeds, bint skip_start=True, bint slam_captures=False, int limit=100,
                   bint repetition=True, int evaluator=OWARE_OWARE, double side=0.0, double mobility=0.0,
-                  double vulnerable=0.0, bint slam_forbidden=False, double banked=0.0, int banked_seeds=0):
+                  double vulnerable=0.0, bint slam_forbidden=False, double banked=0.0, int banked_seeds=0,
+                  bint table_leaves=False):
         cdef int house, count, ring_index, i
         if not 1 <= seeds <= 12:
             raise ValueError(f"Oware has 1..12 seeds a house, not {seeds}")
@@ -344,6 +352,7 @@ cdef class OwareCore(CoreKernel):
         self.ctx.vulnerable_weight = vulnerable
         self.ctx.banked_weight = banked
         self.ctx.banked_seeds = banked_seeds
+        self.ctx.table_leaves = table_leaves
         self.ctx.counter_step = OWARE_COUNTER_STEP if limit else 0
         self.ctx.skip_start = skip_start
         self.ctx.tables = NULL

@@ -39,6 +39,9 @@ class OwareEvaluator:
     vulnerable: float = 0.0
     banked: float = 0.0
     banked_seeds: int = 0
+    table_leaves: bool = False
+    """With endgame tables in play (the compiled kernel), value a board they hold at a leaf by them and search on
+    through it, instead of ending the line there: repetitions past that board are then seen.  No effect here."""
 
     def evaluate(self, game: Game, state: TwoRowPosition) -> float:
         pits = state.pits
@@ -76,3 +79,8 @@ def oware_banked(game: Game) -> OwareEvaluator:
     banked, banked_seeds = BANKED
     return OwareEvaluator("banked", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
                           banked_seeds=banked_seeds)
+
+
+def oware_table_leaves(game: Game) -> OwareEvaluator:
+    side, mobility, vulnerable = OWARE_WEIGHTS
+    return OwareEvaluator("table-leaves", side=side, mobility=mobility, vulnerable=vulnerable, table_leaves=True)

@@ -129,3 +129,39 @@ def test_the_banked_term_is_computed_alike_by_the_evaluator_and_both_kernels(eva
                 early += 1
             state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
     assert late > 50 and early > 50, (late, early)  # both sides of the threshold were exercised
+
+
+def test_table_leaves_search_on_through_the_boards_the_tables_hold(tmp_path):
+    """``table_leaves``: a board the endgame tables hold is valued by them (score houses plus the table's margin)
+    and searched on, instead of ending the line as a proven result; without it, it ends the line."""
+    from ai import tables
+    from ai.core.kernels import CompiledOwareKernel
+
+    loaded = tables.build_oware_tables(tmp_path, 8, threads=1)[0].tables
+    plain = CompiledOwareKernel(GAME, get_evaluator(GAME))
+    leaves = CompiledOwareKernel(GAME, get_evaluator(GAME, "table-leaves"))
+    for kernel in (plain, leaves):
+        kernel.core.use_tables(loaded)
+    rng = random.Random(5)
+    checked = 0
+    while checked < 30:
+        state = GAME.initial_state()
+        while not GAME.is_terminal(state) and sum(state.pits) > 8:
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+        if GAME.is_terminal(state):
+            continue
+        base = 6 * state.to_move
+        own, other = state.pits[base:base + 6], state.pits[6 - base:12 - base]
+        store = state.stores[state.to_move] - state.stores[1 - state.to_move]
+        position = leaves.encode(state)
+        assert leaves.evaluate(position) == store + loaded.lookup(own, other), GAME.to_text(state)
+        assert plain.evaluate(position) == get_evaluator(GAME).evaluate(GAME, state)
+        by_plain = {c[0]: c for c in plain.children(position, plain.history(state))}
+        for move, child, _, final in leaves.children(position, leaves.history(state)):
+            after = GAME.apply(state, move)
+            if GAME.is_terminal(after):  # the rules' endings still end the line, scored exactly
+                assert final == final_score(GAME, after, state.to_move)
+            else:  # searched on, where the plain kernel takes the table's value as proven
+                assert child is not None and final is None
+                assert by_plain[move][3] is not None and abs(by_plain[move][3]) >= WIN or by_plain[move][3] == 0
+        checked += 1
