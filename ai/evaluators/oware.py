@@ -70,8 +70,9 @@ def oware_default(game: Game) -> OwareEvaluator:
 
 
 BANKED = (0.125, 20)
-"""(banked, banked_seeds) of the ``banked`` candidate: own-side seeds worth an eighth of a captured seed once at most
-20 seeds are on the board (BENCHMARKS.md, "Oware: repetition endings and banked seeds")."""
+"""(banked, banked_seeds) of the ``banked`` candidate: own-side seeds worth an eighth of a captured seed once
+at most 20 seeds are on the board.  It did not pass SPRT (nor did 0.5), so it is not the default
+(BENCHMARKS.md, "Oware: repetition endings")."""
 
 
 def oware_banked(game: Game) -> OwareEvaluator:
@@ -82,5 +83,6 @@ def oware_banked(game: Game) -> OwareEvaluator:
 
 
 def oware_table_leaves(game: Game) -> OwareEvaluator:
+    """The default weights with ``table_leaves``: a candidate that did not pass SPRT (BENCHMARKS.md)."""
     side, mobility, vulnerable = OWARE_WEIGHTS
     return OwareEvaluator("table-leaves", side=side, mobility=mobility, vulnerable=vulnerable, table_leaves=True)
