@@ -68,7 +68,9 @@ _SUPPORT: dict[str, GameSupport] = {
         ),
         GameSupport(
             "oware",
-            {"default": "ai.evaluators.oware:oware_default", "store": "ai.evaluators.sowing:store_only"},
+            {"default": "ai.evaluators.oware:oware_default", "store": "ai.evaluators.sowing:store_only",
+             "banked": "ai.evaluators.oware:oware_banked", "unbanked": "ai.evaluators.oware:oware_unbanked",
+             "table-leaves": "ai.evaluators.oware:oware_table_leaves"},
             ("ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"),
         ),
         GameSupport(

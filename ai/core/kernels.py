@@ -182,15 +182,17 @@ class CompiledOwareKernel(CompiledKernel):
         from ai.evaluators.oware import OwareEvaluator
 
         super().__init__(game, evaluator, margins)
+        banked = (0.0, 0, False)
         if isinstance(evaluator, OwareEvaluator):
             kind, weights = OWARE_OWARE, (evaluator.side, evaluator.mobility, evaluator.vulnerable)
+            banked = (evaluator.banked, evaluator.banked_seeds, evaluator.table_leaves)
         elif isinstance(evaluator, SowingEvaluator):
             kind, weights = OWARE_SOWING, (evaluator.side, evaluator.mobility, 0.0)
         else:
             kind, weights = OWARE_ZERO, (0.0, 0.0, 0.0)
         self.core = core.require().OwareCore(
             game.seeds, game.skip_start, game.grand_slam == "capture", game.no_capture_limit, game.repetition,
-            kind, *weights, game.grand_slam == "forbidden",
+            kind, *weights, game.grand_slam == "forbidden", *banked,
         )
 
     def accepts(self, state: OwareState) -> bool:

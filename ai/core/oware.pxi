@@ -36,6 +36,10 @@ cdef struct OwareCtx:
     double side_weight
     double mobility_weight
     double vulnerable_weight
+    double banked_weight  # OwareEvaluator.banked: own side minus theirs, once at most banked_seeds are on the board
+    int banked_seeds
+    int table_leaves      # 1: a board the tables hold is a leaf valued by them, searched on (repetitions seen);
+                          # 0: it ends the line with the table's value as a proven result
     uint64_t counter_step
     int skip_start
     const OwareTableCtx* tables   # endgame tables (oware_tables.pxi), or NULL: a child they hold is searched on
@@ -209,7 +213,7 @@ cdef inline int oware_play(const OwareCtx* k, const Pos* p, int house, int count
     if opp_side == 0:                   # the opponent has no move at all
         final[0] = oware_final(own_store + own_side - opp_store - opp_side)
         return OWARE_ENDS
-    if k.tables != NULL and own_side + opp_side <= k.tables.top:
+    if k.tables != NULL and not k.table_leaves and own_side + opp_side <= k.tables.top:
         # the tables know the rest exactly (the opponent to move: their houses are the child's bytes 0..5)
         final[0] = oware_final(own_store - opp_store
                                - ot_lookup(k.tables, &child.b[0], &child.b[7], own_side + opp_side))
@@ -286,7 +290,8 @@ cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     # same order of operations (so the same doubles).
     cdef const OwareCtx* k = <const OwareCtx*>ctx
     cdef uint64_t own, other, own_busy, other_busy
-    cdef int store, side, mobility, weak
+    cdef int store, side, mobility, weak, own_seeds, other_seeds
+    cdef double value
     if k.evaluator == OWARE_ZERO:
         return 0.0
     own = oware_own_houses(p)
@@ -294,13 +299,23 @@ cdef double oware_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     own_busy = nonzero_tops(own)
     other_busy = nonzero_tops(other)
     store = p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]
-    side = byte_sum(own) - byte_sum(other)
+    own_seeds = byte_sum(own)
+    other_seeds = byte_sum(other)
+    if k.table_leaves and k.tables != NULL and own_seeds + other_seeds <= k.tables.top:
+        # the tables' margin of the board's seeds for the side to move (cycles count 0 there; the search
+        # scores the repetitions it reaches before this leaf exactly)
+        return <double>(p.b[OWARE_STORE] - p.b[OWARE_OPP_STORE]
+                        + ot_lookup(k.tables, &p.b[0], &p.b[7], own_seeds + other_seeds))
+    side = own_seeds - other_seeds
     mobility = top_count(own_busy) - top_count(other_busy)
     if k.evaluator == OWARE_SOWING:
         return <double>store + k.side_weight * side + k.mobility_weight * mobility
     # houses holding 1 or 2: not empty, and not 3 or more
     weak = top_count(other_busy & ~three_up_tops(other)) - top_count(own_busy & ~three_up_tops(own))
-    return <double>store + k.side_weight * side + k.mobility_weight * mobility + k.vulnerable_weight * weak
+    value = <double>store + k.side_weight * side + k.mobility_weight * mobility + k.vulnerable_weight * weak
+    if k.banked_weight != 0.0 and own_seeds + other_seeds <= k.banked_seeds:
+        value += k.banked_weight * side   # added last, as OwareEvaluator does
+    return value
 
 
 cdef uint64_t oware_key(const void* ctx, const Pos* p) noexcept nogil:
@@ -315,7 +330,8 @@ cdef class OwareCore(CoreKernel):
 
     def __cinit__(self, int seeds, bint skip_start=True, bint slam_captures=False, int limit=100,
                   bint repetition=True, int evaluator=OWARE_OWARE, double side=0.0, double mobility=0.0,
-                  double vulnerable=0.0, bint slam_forbidden=False):
+                  double vulnerable=0.0, bint slam_forbidden=False, double banked=0.0, int banked_seeds=0,
+                  bint table_leaves=False):
         cdef int house, count, ring_index, i
         if not 1 <= seeds <= 12:
             raise ValueError(f"Oware has 1..12 seeds a house, not {seeds}")
@@ -334,6 +350,9 @@ cdef class OwareCore(CoreKernel):
         self.ctx.side_weight = side
         self.ctx.mobility_weight = mobility
         self.ctx.vulnerable_weight = vulnerable
+        self.ctx.banked_weight = banked
+        self.ctx.banked_seeds = banked_seeds
+        self.ctx.table_leaves = table_leaves
         self.ctx.counter_step = OWARE_COUNTER_STEP if limit else 0
         self.ctx.skip_start = skip_start
         self.ctx.tables = NULL

@@ -7,9 +7,17 @@ player cannot be fed, when each side keeps its own), so the board terms are smal
     + side       * (seeds on own side - seeds on the opponent's side)
     + mobility   * (own non-empty houses - opponent's)
     + vulnerable * (opponent's houses holding 1 or 2 seeds - own such houses)
+    + banked     * (seeds on own side - seeds on the opponent's side), only when at most ``banked_seeds``
+                   seeds are left on the board
+
+The ``banked`` term is the late game's view of the board: with few seeds left the game often ends by
+repetition (or because a player cannot be fed), and then each side keeps the seeds on its own side, so they
+are nearly banked.  (At the no-capture limit they count for nobody; the search scores every ending exactly
+as ``rules.oware`` does, this term only guides the quiet positions before one.)
 
 A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The default weights
-come from the tournament ``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
+(but ``banked``, 0.125 from 20 seeds down, accepted by SPRT; see ``BANKED``) come from the tournament
+``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
 nothing else won 79.2% of 24 games against the first guess (0.25 each) at depth 5, and 62.5% / 60.9% of 32
 more at depth 7 / 0.1 s per move; every positive ``vulnerable`` weight did worse, so it is 0 (the term stays
 for tuning).
@@ -30,6 +38,11 @@ class OwareEvaluator:
     side: float = 0.0
     mobility: float = 0.0
     vulnerable: float = 0.0
+    banked: float = 0.0
+    banked_seeds: int = 0
+    table_leaves: bool = False
+    """With endgame tables in play (the compiled kernel), value a board they hold at a leaf by them and search on
+    through it, instead of ending the line there: repetitions past that board are then seen.  No effect here."""
 
     def evaluate(self, game: Game, state: TwoRowPosition) -> float:
         pits = state.pits
@@ -42,13 +55,44 @@ class OwareEvaluator:
         side = sum(own) - sum(other)
         mobility = other.count(0) - own.count(0)
         weak = (other.count(1) + other.count(2)) - (own.count(1) + own.count(2))
-        return store + self.side * side + self.mobility * mobility + self.vulnerable * weak
+        value = store + self.side * side + self.mobility * mobility + self.vulnerable * weak
+        if self.banked and sum(pits) <= self.banked_seeds:
+            value += self.banked * side
+        return value
 
 
 OWARE_WEIGHTS = (0.0, 0.5, 0.0)
 """(side, mobility, vulnerable) of Oware's default evaluator (tuned by tournament; see the module docstring)."""
 
 
+BANKED = (0.125, 20)
+"""(banked, banked_seeds) of the default evaluator: own-side seeds worth an eighth of a captured seed once at
+most 20 seeds are on the board.  Accepted by SPRT against the evaluator without it (H1, +22 Elo [+6, +38] over
+1,292 games at 0.05 s a move with tables; weight 0.5 lost, -170 Elo): BENCHMARKS.md, "Oware: repetition
+endings"."""
+
+
 def oware_default(game: Game) -> OwareEvaluator:
     side, mobility, vulnerable = OWARE_WEIGHTS
-    return OwareEvaluator("default", side=side, mobility=mobility, vulnerable=vulnerable)
+    banked, banked_seeds = BANKED
+    return OwareEvaluator("default", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
+                          banked_seeds=banked_seeds)
+
+
+def oware_unbanked(game: Game) -> OwareEvaluator:
+    """The default before ``banked`` (the SPRT's reference)."""
+    side, mobility, vulnerable = OWARE_WEIGHTS
+    return OwareEvaluator("unbanked", side=side, mobility=mobility, vulnerable=vulnerable)
+
+
+def oware_banked(game: Game) -> OwareEvaluator:
+    side, mobility, vulnerable = OWARE_WEIGHTS
+    banked, banked_seeds = BANKED
+    return OwareEvaluator("banked", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
+                          banked_seeds=banked_seeds)
+
+
+def oware_table_leaves(game: Game) -> OwareEvaluator:
+    """The default weights with ``table_leaves``: a candidate that did not pass SPRT (BENCHMARKS.md)."""
+    side, mobility, vulnerable = OWARE_WEIGHTS
+    return OwareEvaluator("table-leaves", side=side, mobility=mobility, vulnerable=vulnerable, table_leaves=True)

@@ -83,6 +83,8 @@ class OwareKernel:
         mobility = getattr(evaluator, "mobility", 0.0)
         vulnerable = getattr(evaluator, "vulnerable", 0.0)
         self.weights = (1.0 if not isinstance(evaluator, ZeroEvaluator) else 0.0, side, mobility, vulnerable)
+        self.banked = float(getattr(evaluator, "banked", 0.0))
+        self.banked_seeds = int(getattr(evaluator, "banked_seeds", 0))
 
     # -- positions --------------------------------------------------------------------------------------------
     def pack(self, pits: tuple[int, ...], stores: tuple[int, int], to_move: int) -> int:
@@ -200,7 +202,13 @@ class OwareKernel:
 
     def evaluate(self, position: OwarePosition) -> float:
         scale, *weights = self.integer_weights() or (1, *self.weights)
-        return self._evaluate(position[0], weights) / scale
+        value = self._evaluate(position[0], weights) / scale
+        if self.banked:  # OwareEvaluator's late-game term, added last as there
+            p = position[0]
+            own, other = (p & self.own_houses) % self.mask, (p & self.opp_houses) % self.mask
+            if own + other <= self.banked_seeds:
+                value += self.banked * (own - other)
+        return value
 
     def _evaluate(self, p: int, weights: list) -> float:
         store_weight, side_weight, mobility_weight, vulnerable_weight = weights
