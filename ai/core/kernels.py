@@ -327,6 +327,7 @@ class CompiledCaveKernel(CompiledKernel):
                 state.black, state.white, None if tables is None else tables(0), None if tables is None else tables(1)
             )
         self.core.set_zugzwang(cave.ZUGZWANG)  # read at each search, as the Python evaluation reads it at each call
+        self.core.set_vcf(*cave.vcf_settings(self.evaluator))  # the leaves' threat search (ai.cave_threats)
         mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
         self.root_position = self.core.pack(mine, theirs)
         self.root_moves = None
