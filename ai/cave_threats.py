@@ -8,7 +8,8 @@ one of the mover's threat cells, is a forced win several moves deeper than a ful
 same cost: the opponent has no choice anywhere in the line.
 
 The search is a depth-first OR tree over the mover's fours only (the opponent's replies are forced), bounded
-by ``fours`` (the fours in a line) and a node budget (the moves tried), in ascending cell order so that the
+by ``fours`` (the mover's moves in a line: its fours and the last move, unless that one makes five at once)
+and a node budget (the moves tried), in ascending cell order so that the
 compiled copy (``ai/core/cave.pxi``, ``cave_vcf``) finds the same answer within the same budget.  A node whose
 opponent has one playable threat cell must block it, and the line goes on only if the block is itself a four;
 two playable threat cells of the opponent end the line.  The moves tried are the legal cells of the mover's
@@ -26,7 +27,7 @@ from ai.evaluators.magnetic_cave import CELL_WINDOWS, WINDOWS
 from rules.magnetic_cave import FULL, NOT_A, NOT_H, WALLS, Cell
 
 VCF_FOURS = 8
-"""The fours a line may hold when the evaluation asks (0: no threat search)."""
+"""The mover's moves a line may hold when the evaluation asks (0: no threat search)."""
 VCF_NODES = 48
 """The moves a leaf's threat search may try before it answers no."""
 

@@ -9,8 +9,9 @@
 #     cell is a final loss, one leaving two playable threat cells of the mover a final win, and a *four* (one)
 #     is followed at once by the forced block (a KIND_SAME child); the rest by an attack-and-defence count;
 #   plain (ai.fast.GameKernel over the rules): every legal move in cell order.
-# Two evaluators: ThreatEvaluator (windows weighted by reach, threat cells, the fill game's zugzwang outlook)
-# and WindowEvaluator (1, 10, 100, 1000 a window), integer scores as in Python.
+# Two evaluators: ThreatEvaluator (windows weighted by reach, threat cells, the fill game's zugzwang outlook,
+# and at the leaves the threat-space search of continuous fours, cave_vcf = ai.cave_threats) and
+# WindowEvaluator (1, 10, 100, 1000 a window), integer scores as in Python.
 
 cdef extern from *:
     """

@@ -24,7 +24,8 @@ A depth-limited search on this kernel therefore sees more than plain minimax on 
 at the same depth; ``tests/ai/test_cave_player.py`` checks every proven child against the rules, and that the
 heuristic scores are exactly ``ThreatEvaluator``'s.
 
-*Evaluation.*  Exactly ``ai.evaluators.magnetic_cave.ThreatEvaluator`` (checked on random positions), computed
+*Evaluation.*  Exactly ``ai.evaluators.magnetic_cave.ThreatEvaluator`` (checked on random positions), its
+threat-space search at the leaves included (``ai.cave_threats``, when ``ThreatEvaluator.vcf``), computed
 by lines: the window part of a row, column or diagonal depends only on that line's bricks and reach, so a
 ``LineScorer`` memoises it per line pattern (a search meets the same patterns again and again) and skips the
 lines that are dead at the search root (every window holding both colours stays dead below it).
