@@ -284,14 +284,19 @@ class ThreatEvaluator:
 
     name: str = "default"
     favour: Player | None = None
-    vcf: bool = True
-    """Ask the threat-space search (``ai.cave_threats``) whether the side to move wins by continuous fours:
-    such a position scores ``VCF_WIN``.  False gives the evaluation as it was before it (``eval=novcf``)."""
+    vcf: bool = False
+    """At each leaf, ask the threat-space search (``ai.cave_threats``) whether the side to move wins by
+    continuous fours: such a position scores ``VCF_WIN`` (``eval=leafvcf``; off by default: it cost a third
+    of the nodes per second and did not pass its SPRT, BENCHMARKS.md)."""
+    root_vcf: bool = True
+    """At the root, the deeper threat-space search (``ai.cave_endgame.EndgameRun._threats``, compiled core
+    only): a win by fours is played at once, moves that let the opponent win by fours are not searched.
+    ``eval=novcf`` switches both off (the reference for SPRT)."""
 
     def playing_for(self, player: Player) -> "ThreatEvaluator":
         """This evaluator for a search that plays for ``player`` (itself unfavoured while ``DEEP_THREE`` gives
         that colour nothing)."""
-        return ThreatEvaluator(self.name, player if DEEP_THREE[player] else None, self.vcf)
+        return ThreatEvaluator(self.name, player if DEEP_THREE[player] else None, self.vcf, self.root_vcf)
 
     def tables(self, mover: Player) -> tuple[tuple, tuple]:
         """(the side to move's window table, the opponent's) when ``mover`` is to move."""
@@ -404,9 +409,13 @@ def default_evaluator(game: Game) -> ThreatEvaluator:
 
 
 def novcf_evaluator(game: Game) -> ThreatEvaluator:
-    """The default evaluator without the threat-space search at the leaves (the reference it is measured
-    against)."""
-    return ThreatEvaluator("novcf", vcf=False)
+    """The default evaluator without any threat-space search (the reference it is measured against)."""
+    return ThreatEvaluator("novcf", vcf=False, root_vcf=False)
+
+
+def leafvcf_evaluator(game: Game) -> ThreatEvaluator:
+    """The default evaluator with the threat-space search at the leaves too."""
+    return ThreatEvaluator("leafvcf", vcf=True, root_vcf=True)
 
 
 def simple_evaluator(game: Game) -> WindowEvaluator:

@@ -86,12 +86,31 @@ def test_constructed_wins_are_found_and_hold_against_every_defence(text, line):
 
 
 @pytest.mark.parametrize("text, line", FORCED)
-def test_a_one_ply_search_sees_the_win_only_with_the_threat_search(text, line):
+@pytest.mark.parametrize("evaluator", ["default", "leafvcf"])
+def test_a_one_ply_search_sees_the_win_only_with_the_threat_search(text, line, evaluator):
     state = GAME.from_text(text)
     old = registry.make_engine(GAME, "pvs:depth=1,time=none,eval=novcf").search(state)
-    new = registry.make_engine(GAME, "pvs:depth=1,time=none").search(state)
+    new = registry.make_engine(GAME, f"pvs:depth=1,time=none,eval={evaluator}").search(state)
     assert old.score < LOSS_NEXT <= new.score
-    assert new.move == line[0] or new.score >= VCF_WIN
+    assert _move_wins(state, new.move)
+
+
+def _move_wins(state: CaveState, move: int) -> bool:
+    """``move`` wins by force: a five, or after every reply a five at once or a win by fours (checked with the
+    rules)."""
+    after = GAME.apply(state, move)
+    if GAME.is_terminal(after):
+        return GAME.outcome(after).winner == state.to_move
+    for reply in GAME.legal_moves(after):
+        answered = GAME.apply(after, reply)
+        if GAME.is_terminal(answered):
+            return False
+        if _wins_at_once(answered):
+            continue
+        line = vcf_line(*_sides(answered), fours=20, nodes=100_000)
+        if line is None or not _forced_by_rules(answered, line):
+            return False
+    return True
 
 
 def test_every_line_found_on_random_positions_is_a_forced_win_by_the_rules():
@@ -134,18 +153,20 @@ def test_the_evaluation_scores_a_forced_win_by_fours_and_novcf_does_not():
     text, _ = FORCED[2]
     state = GAME.from_text(text)
     mine, theirs = _sides(state)
-    assert ThreatEvaluator().evaluate(GAME, state) == VCF_WIN
-    assert threat_score(mine, theirs) == VCF_WIN
+    assert ThreatEvaluator(vcf=True).evaluate(GAME, state) == VCF_WIN
+    assert threat_score(mine, theirs, ThreatEvaluator(vcf=True)) == VCF_WIN
     assert novcf_evaluator(GAME).evaluate(GAME, state) < LOSS_NEXT
+    assert ThreatEvaluator().evaluate(GAME, state) < LOSS_NEXT  # the leaves' search is off by default
     assert threat_score(mine, theirs, ThreatEvaluator(vcf=False)) < LOSS_NEXT
-    assert ThreatEvaluator().playing_for(0).vcf and not ThreatEvaluator(vcf=False).playing_for(1).vcf
+    leaf = ThreatEvaluator(vcf=True, root_vcf=False)
+    assert leaf.playing_for(0) == leaf and not ThreatEvaluator(vcf=False).playing_for(1).vcf
 
 
 def test_compiled_and_python_kernels_score_alike_with_and_without_the_threat_search():
     from ai.core.kernels import CompiledCaveKernel
     from ai.fast.magnetic_cave import CaveKernel
 
-    for evaluator in (ThreatEvaluator(), ThreatEvaluator("novcf", vcf=False)):
+    for evaluator in (ThreatEvaluator(vcf=True), ThreatEvaluator("novcf", vcf=False)):
         compiled = CompiledCaveKernel(GAME, evaluator)
         python = CaveKernel(GAME, evaluator)
         decided = 0
