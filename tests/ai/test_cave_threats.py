@@ -175,3 +175,40 @@ def test_compiled_and_python_kernels_score_alike_with_and_without_the_threat_sea
             assert compiled.evaluate(compiled.encode(state)) == expected, GAME.to_text(state)
             decided += expected == VCF_WIN
         assert (decided > 0) == evaluator.vcf
+
+
+def test_the_root_search_plays_real_wins_and_drops_only_moves_that_lose_by_fours():
+    from ai.cave_endgame import EndgameRun
+    from ai.core.kernels import CompiledCaveKernel, _IntPositions
+
+    kernel = CompiledCaveKernel(GAME, ThreatEvaluator())
+    positions = _IntPositions(kernel)
+    run = EndgameRun(positions, None, None)
+    wins = dropped = 0
+    for state in _random_positions(2500, seed=35):
+        root = kernel.encode(state)
+        proven = run._threats(int.from_bytes(root, "little"))
+        if proven is not None:
+            assert _move_wins(state, proven[1]), GAME.to_text(state)
+            wins += 1
+            continue
+        kept = positions.root_moves
+        if kept is None:
+            continue
+        legal = set(GAME.legal_moves(state))
+        assert kept and kept <= legal
+        for move in legal - kept:
+            after = GAME.apply(state, move)
+            if GAME.is_terminal(after):
+                continue
+            line = vcf_line(*_sides(after), fours=16, nodes=2_000)
+            assert line is not None and _forced_by_rules(after, line), (GAME.to_text(state), move)
+            dropped += 1
+    assert wins > 5 and dropped > 5
+
+
+def test_novcf_switches_the_root_search_off():
+    from ai.core.kernels import CompiledCaveKernel, _IntPositions
+
+    assert _IntPositions(CompiledCaveKernel(GAME, ThreatEvaluator())).threat_search
+    assert not _IntPositions(CompiledCaveKernel(GAME, novcf_evaluator(GAME))).threat_search
