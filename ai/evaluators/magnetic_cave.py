@@ -288,10 +288,11 @@ class ThreatEvaluator:
     """At each leaf, ask the threat-space search (``ai.cave_threats``) whether the side to move wins by
     continuous fours: such a position scores ``VCF_WIN`` (``eval=leafvcf``; off by default: it cost a third
     of the nodes per second and did not pass its SPRT, BENCHMARKS.md)."""
-    root_vcf: bool = True
+    root_vcf: bool = False
     """At the root, the deeper threat-space search (``ai.cave_endgame.EndgameRun._threats``, compiled core
-    only): a win by fours is played at once, moves that let the opponent win by fours are not searched.
-    ``eval=novcf`` switches both off (the reference for SPRT)."""
+    only): a win by fours is played at once, moves that let the opponent win by fours are not searched
+    (``eval=rootvcf``; off by default: its SPRT against the default stayed level, BENCHMARKS.md).
+    ``eval=novcf`` has both off, as the default."""
 
     def playing_for(self, player: Player) -> "ThreatEvaluator":
         """This evaluator for a search that plays for ``player`` (itself unfavoured while ``DEEP_THREE`` gives
@@ -409,8 +410,14 @@ def default_evaluator(game: Game) -> ThreatEvaluator:
 
 
 def novcf_evaluator(game: Game) -> ThreatEvaluator:
-    """The default evaluator without any threat-space search (the reference it is measured against)."""
+    """The evaluator without any threat-space search (the default; the reference the searches are measured
+    against under a name of its own)."""
     return ThreatEvaluator("novcf", vcf=False, root_vcf=False)
+
+
+def rootvcf_evaluator(game: Game) -> ThreatEvaluator:
+    """The default evaluator with the threat-space search at the root."""
+    return ThreatEvaluator("rootvcf", vcf=False, root_vcf=True)
 
 
 def leafvcf_evaluator(game: Game) -> ThreatEvaluator:

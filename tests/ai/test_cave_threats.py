@@ -86,7 +86,7 @@ def test_constructed_wins_are_found_and_hold_against_every_defence(text, line):
 
 
 @pytest.mark.parametrize("text, line", FORCED)
-@pytest.mark.parametrize("evaluator", ["default", "leafvcf"])
+@pytest.mark.parametrize("evaluator", ["rootvcf", "leafvcf"])
 def test_a_one_ply_search_sees_the_win_only_with_the_threat_search(text, line, evaluator):
     state = GAME.from_text(text)
     old = registry.make_engine(GAME, "pvs:depth=1,time=none,eval=novcf").search(state)
@@ -181,7 +181,7 @@ def test_the_root_search_plays_real_wins_and_drops_only_moves_that_lose_by_fours
     from ai.cave_endgame import EndgameRun
     from ai.core.kernels import CompiledCaveKernel, _IntPositions
 
-    kernel = CompiledCaveKernel(GAME, ThreatEvaluator())
+    kernel = CompiledCaveKernel(GAME, ThreatEvaluator(root_vcf=True))
     positions = _IntPositions(kernel)
     run = EndgameRun(positions, None, None)
     wins = dropped = 0
@@ -207,8 +207,9 @@ def test_the_root_search_plays_real_wins_and_drops_only_moves_that_lose_by_fours
     assert wins > 5 and dropped > 5
 
 
-def test_novcf_switches_the_root_search_off():
+def test_the_root_search_is_off_by_default_and_with_novcf():
     from ai.core.kernels import CompiledCaveKernel, _IntPositions
 
-    assert _IntPositions(CompiledCaveKernel(GAME, ThreatEvaluator())).threat_search
+    assert _IntPositions(CompiledCaveKernel(GAME, ThreatEvaluator(root_vcf=True))).threat_search
     assert not _IntPositions(CompiledCaveKernel(GAME, novcf_evaluator(GAME))).threat_search
+    assert not _IntPositions(CompiledCaveKernel(GAME, ThreatEvaluator())).threat_search  # off by default
