@@ -286,8 +286,8 @@ class ThreatEvaluator:
     favour: Player | None = None
     vcf: bool = False
     """At each leaf, ask the threat-space search (``ai.cave_threats``) whether the side to move wins by
-    continuous fours: such a position scores ``VCF_WIN`` (``eval=leafvcf``; off by default: it cost a third
-    of the nodes per second and did not pass its SPRT, BENCHMARKS.md)."""
+    continuous fours: such a position scores ``VCF_WIN`` (``eval=leafvcf``; off by default: it costs a fifth
+    to a third of the nodes per second and did not pass its SPRT, BENCHMARKS.md)."""
     root_vcf: bool = False
     """At the root, the deeper threat-space search (``ai.cave_endgame.EndgameRun._threats``, compiled core
     only): a win by fours is played at once, moves that let the opponent win by fours are not searched
