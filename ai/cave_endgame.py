@@ -338,6 +338,10 @@ SOLVE_SHARE = 0.5
 """At most this share of a timed search goes to the solver; the heuristic search gets the rest."""
 SOLVE_NODES = 100_000
 """The solver's node budget when the search has no deadline (a depth- or node-limited search)."""
+ROOT_VCF_FOURS = 16
+"""The threat-space search at the root (``EndgameRun._threats``): the attacker's moves a line may hold (0: off) ..."""
+ROOT_VCF_NODES = 2_000
+"""... and the moves it may try, per root move."""
 SHARED_TABLE: dict[int, tuple[int, int, int]] = {}
 """The solvers' table of proven bounds, one per process: the bounds are facts about positions, so every
 engine may reuse them (the positions of one game recur from move to move, and a solver cut off by its time
@@ -364,7 +368,8 @@ class EndgameRun:
     tie, the moves proven to lose are taken from the heuristic search (``kernel.root_moves``), so it cannot
     drift into a zugzwang loss beyond its horizon, and among the rest it keeps those that give the opponent
     the most chances to go wrong (``_chances``); a proven loss is played for the most chances likewise.
-    Everything else is the wrapped run's.
+    Otherwise the threat-space search (``_threats``) plays a win by continuous fours at once and takes from
+    the search the moves that let the opponent win by fours.  Everything else is the wrapped run's.
     """
 
     def __init__(self, kernel: Any, inner: Any, budget: Any) -> None:
@@ -380,9 +385,39 @@ class EndgameRun:
         if depth == 1:
             self.kernel.root_moves = None
             proven = self._solve(root)
+            if proven is None:
+                proven = self._threats(root)
             if proven is not None:
                 return proven
         return self.inner.root(root, depth)
+
+    def _threats(self, root: int | bytes):
+        """The threat-space search at the root (``ai.cave_threats``, deeper than at the leaves): a win by
+        continuous fours is played at once, (score, move, True); the moves after which the opponent wins by
+        continuous fours are taken from the search (``kernel.root_moves``) unless every move is one.  Only on
+        a kernel that offers ``vcf`` (the compiled one: the Python search is too slow for this budget)."""
+        vcf = getattr(self.kernel, "vcf", None)
+        if vcf is None or not ROOT_VCF_FOURS or not getattr(self.kernel, "threat_search", False):
+            return None
+        if isinstance(root, bytes):  # the compiled run's position: CaveKernel's int in 16 little-endian bytes
+            root = int.from_bytes(root, "little")
+        children = self.kernel.children(root)
+        allowed = self.kernel.root_moves
+        losing: set[Cell] = set()
+        for cell, child, same, final in children:
+            if final is not None:
+                continue
+            mine, theirs = child & FULL, child >> BOARD_BITS
+            if same and vcf(mine, theirs, ROOT_VCF_FOURS, ROOT_VCF_NODES):
+                return self.kernel.win, cell, True  # a four, the forced block, then a win by fours
+            if not same and vcf(mine, theirs, ROOT_VCF_FOURS, ROOT_VCF_NODES):
+                losing.add(cell)  # the opponent, to move, wins by fours
+        if losing:
+            cells = frozenset(cell for cell, _, _, _ in children) if allowed is None else allowed
+            keep = cells - losing
+            if keep:
+                self.kernel.root_moves = keep
+        return None
 
     def _solve(self, root: int):
         """Solve the root if it is near the end: (score, move, True) for a proven win, else None, after

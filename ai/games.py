@@ -83,7 +83,10 @@ _SUPPORT: dict[str, GameSupport] = {
         GameSupport(
             "magnetic-cave",
             {"default": "ai.evaluators.magnetic_cave:default_evaluator",
-             "windows": "ai.evaluators.magnetic_cave:simple_evaluator"},
+             "windows": "ai.evaluators.magnetic_cave:simple_evaluator",
+             "novcf": "ai.evaluators.magnetic_cave:novcf_evaluator",
+             "rootvcf": "ai.evaluators.magnetic_cave:rootvcf_evaluator",
+             "leafvcf": "ai.evaluators.magnetic_cave:leafvcf_evaluator"},
             # Not the same children as GameKernel: CaveKernel plays forced moves at once (sound, see its docstring).
             ("ai.core.kernels:CompiledCaveKernel", "ai.fast.magnetic_cave:CaveKernel"),
             seconds_per_move=CAVE_TIME_LIMIT,

@@ -9,8 +9,9 @@
 #     cell is a final loss, one leaving two playable threat cells of the mover a final win, and a *four* (one)
 #     is followed at once by the forced block (a KIND_SAME child); the rest by an attack-and-defence count;
 #   plain (ai.fast.GameKernel over the rules): every legal move in cell order.
-# Two evaluators: ThreatEvaluator (windows weighted by reach, threat cells, the fill game's zugzwang outlook)
-# and WindowEvaluator (1, 10, 100, 1000 a window), integer scores as in Python.
+# Two evaluators: ThreatEvaluator (windows weighted by reach, threat cells, the fill game's zugzwang outlook,
+# and at the leaves the threat-space search of continuous fours, cave_vcf = ai.cave_threats) and
+# WindowEvaluator (1, 10, 100, 1000 a window), integer scores as in Python.
 
 cdef extern from *:
     """
@@ -188,6 +189,9 @@ cdef struct CaveCtx:
     int32_t zugzwang
     int32_t win_next
     int32_t loss_next
+    int vcf_fours                 # the leaves' threat-space search (ai.cave_threats): fours a line may hold
+    int vcf_nodes                 # ... and moves it may try (0 fours: off)
+    int32_t vcf_win               # the score of a forced win by fours (VCF_WIN)
     uint64_t root_black           # the root's bricks: below it, windows dead at the root stay dead
     uint64_t root_white
     uint8_t live[CAVE_WINDOW_TOTAL]
@@ -284,8 +288,23 @@ cdef int cave_outlook(CaveCtx* k, uint64_t occupied, uint64_t mine, uint64_t the
 
 # -- the evaluators ------------------------------------------------------------------------------------------------
 
-cdef int32_t cave_threat_score(const CaveCtx* k, uint64_t mine, uint64_t theirs) noexcept nogil:
-    # ThreatEvaluator.evaluate (as ai.fast.magnetic_cave.threat_score), term for term in integers
+cdef inline uint64_t cave_four_ends(uint64_t empty, uint64_t now) noexcept nogil:
+    # The two empty cells of a window of three: those where a brick makes the other a playable threat cell,
+    # that is a playable cell whose partner is playable too or lies beside it in the row (the brick makes it
+    # playable).  `empty & ~now` is the partner that is not playable yet (at most one when one is playable).
+    cdef uint64_t playable = empty & now, waiting = empty & ~now
+    if not waiting:
+        return playable
+    if ((playable << 1) & CAVE_NOT_A | (playable >> 1) & CAVE_NOT_H) & waiting:
+        return playable
+    return 0
+
+
+cdef int32_t cave_threat_score(const CaveCtx* k, uint64_t mine, uint64_t theirs, uint64_t* seen) noexcept nogil:
+    # ThreatEvaluator.evaluate (as ai.fast.magnetic_cave.threat_score), term for term in integers; `seen`
+    # gets what the threat search starts from: [0] the playable cells where a brick of the mover makes a new
+    # or a playable threat cell (the cells of its windows of three, the cells beside its threat cells), [1]
+    # the mover's threat cells, [2] the opponent's
     cdef uint64_t occupied = mine | theirs
     cdef uint64_t now = cave_legal(occupied)
     cdef uint64_t beside = ((now << 1) & CAVE_NOT_A) | ((now >> 1) & CAVE_NOT_H)
@@ -294,7 +313,7 @@ cdef int32_t cave_threat_score(const CaveCtx* k, uint64_t mine, uint64_t theirs)
     cdef const int32_t* table = k.tables[mover][0]
     cdef const int32_t* other = k.tables[mover][1]
     cdef int32_t score = 0
-    cdef uint64_t my_threats = 0, their_threats = 0, w, a, b, empty, dangers, urgent, opened, rest
+    cdef uint64_t my_threats = 0, their_threats = 0, threes = 0, w, a, b, empty, dangers, urgent, opened, rest
     cdef int i, n, count, below_root
     # below the root (every root brick still its colour) the windows holding both colours there are skipped
     below_root = ((mine & k.root_black) == k.root_black and (theirs & k.root_white) == k.root_white) or (
@@ -312,6 +331,8 @@ cdef int32_t cave_threat_score(const CaveCtx* k, uint64_t mine, uint64_t theirs)
                 my_threats |= empty
             else:
                 score += table[count * 36 + cave_popcount(empty & now) * 6 + cave_popcount(empty & later)]
+                if count == 3:
+                    threes |= cave_four_ends(empty, now)
         else:
             b = w & theirs
             if b:
@@ -321,6 +342,9 @@ cdef int32_t cave_threat_score(const CaveCtx* k, uint64_t mine, uint64_t theirs)
                     their_threats |= empty
                 else:
                     score -= other[count * 36 + cave_popcount(empty & now) * 6 + cave_popcount(empty & later)]
+    seen[0] = threes | (now & (((my_threats << 1) & CAVE_NOT_A) | ((my_threats >> 1) & CAVE_NOT_H)))
+    seen[1] = my_threats
+    seen[2] = their_threats
     if my_threats & now:
         return k.win_next
     dangers = their_threats
@@ -364,8 +388,22 @@ cdef int32_t cave_simple_score(const CaveCtx* k, uint64_t mine, uint64_t theirs)
 
 cdef double cave_evaluate(const void* ctx, const Pos* p) noexcept nogil:
     cdef const CaveCtx* k = <const CaveCtx*>ctx
+    cdef int32_t score
+    cdef int budget
+    cdef uint64_t seen[3]
+    cdef uint64_t blocks
     if k.evaluation == CAVE_THREAT:
-        return <double>cave_threat_score(k, p.q[0], p.q[1])
+        seen[0] = 0
+        score = cave_threat_score(k, p.q[0], p.q[1], seen)
+        # ai.evaluators.magnetic_cave.with_vcf: the threat search's first node from what the score saw (no
+        # move in seen[0]: it would try none)
+        if k.vcf_fours and seen[0] and -k.loss_next < score < k.win_next:
+            blocks = seen[2] & cave_legal(p.q[0] | p.q[1])
+            budget = k.vcf_nodes
+            if cave_vcf_moves(k, p.q[0], p.q[1], seen[1], seen[2], (blocks if blocks else CAVE_FULL) & seen[0],
+                              k.vcf_fours, &budget):
+                return <double>k.vcf_win
+        return <double>score
     if k.evaluation == CAVE_SIMPLE:
         return <double>cave_simple_score(k, p.q[0], p.q[1])
     return 0.0
@@ -501,6 +539,61 @@ cdef inline void cave_emit(Child* c, const CavePlayed* r) noexcept nogil:
         cave_final(c, r.cell, r.final)
     else:
         cave_child(c, r.cell, r.first, r.second, r.what == PLAY_FOUR)
+
+
+# -- the threat-space search (ai.cave_threats, the reference it equals) ---------------------------------------------
+
+cdef uint64_t cave_four_cells(uint64_t mine, uint64_t theirs, uint64_t now) noexcept nogil:
+    # the playable cells where a brick of `mine` makes a playable threat cell in a window of three
+    # (ai.cave_threats._four_cells)
+    cdef uint64_t found = 0, w, a
+    cdef int i
+    for i in range(CAVE_WINDOW_TOTAL):
+        w = CAVE_WINDOWS[i]
+        if w & theirs:
+            continue
+        a = w & mine
+        if cave_popcount(a) == 3:
+            found |= cave_four_ends(w ^ a, now)
+    return found
+
+
+cdef int cave_vcf(const CaveCtx* k, uint64_t mine, uint64_t theirs, int fours, int* budget) noexcept nogil:
+    # 1 when the mover wins by continuous fours (each forcing the block) within `fours` fours and `budget`
+    # moves tried, in ascending cell order (ai.cave_threats._search)
+    cdef uint64_t occupied = mine | theirs, now = cave_legal(occupied), threats, dangers, blocks
+    threats = cave_five_cells(mine) & ~occupied
+    if threats & now:
+        return 1
+    if fours <= 0:
+        return 0
+    dangers = cave_five_cells(theirs) & ~occupied
+    blocks = dangers & now
+    if blocks & (blocks - 1):     # two playable threat cells of the opponent: no four helps
+        return 0
+    return cave_vcf_moves(k, mine, theirs, threats, dangers, (blocks if blocks else now) & (
+        cave_four_cells(mine, theirs, now) | (now & (((threats << 1) & CAVE_NOT_A) | ((threats >> 1) & CAVE_NOT_H)))),
+        fours, budget)
+
+
+cdef int cave_vcf_moves(const CaveCtx* k, uint64_t mine, uint64_t theirs, uint64_t threats, uint64_t dangers,
+                        uint64_t cells, int fours, int* budget) noexcept nogil:
+    # cave_vcf's moves: `cells` tried in ascending order (the mover has no win in one and at most one
+    # playable threat cell against it, and `fours` is 1 or more)
+    cdef CavePlayed r
+    cdef int cell
+    while cells:
+        if budget[0] <= 0:
+            return 0
+        budget[0] -= 1
+        cell = cave_low(cells)
+        cells &= cells - 1        # clear the lowest bit
+        cave_play(k, mine, theirs, threats, dangers, cell, &r)
+        if r.what == PLAY_WIN:
+            return 1
+        if r.what == PLAY_FOUR and cave_vcf(k, r.first, r.second, fours - 1, budget):
+            return 1
+    return 0
 
 
 cdef int cave_expand(const void* ctx, const Pos* p, const Line* line, Child* out) noexcept nogil:
@@ -648,6 +741,24 @@ cdef class CaveCore(CoreKernel):
                             self.ctx.tables[mover][side][n * 36 + now * 6 + later] = tables[side][n][now][later]
         if zugzwang is not None:
             self.ctx.zugzwang = zugzwang
+
+    def set_vcf(self, int fours, int nodes, int score):
+        """The leaves' threat-space search (``ai.cave_threats``): ``fours`` a line may hold (0: off), ``nodes``
+        moves it may try, ``score`` what a forced win by fours scores."""
+        if fours < 0 or nodes < 0:
+            raise ValueError(f"the threat search needs fours and nodes of 0 or more, not {fours} and {nodes}")
+        self.ctx.vcf_fours = fours
+        self.ctx.vcf_nodes = nodes
+        self.ctx.vcf_win = score
+
+    def vcf(self, uint64_t mine, uint64_t theirs, int fours, int nodes):
+        """True when the mover (``mine``) wins by continuous fours within ``fours`` fours and ``nodes`` moves
+        tried (``ai.cave_threats.vcf_win``)."""
+        cdef int budget = nodes
+        cdef int found
+        with nogil:
+            found = cave_vcf(&self.ctx, mine, theirs, fours, &budget)
+        return bool(found)
 
     def set_zugzwang(self, int weight):
         """The zugzwang outlook's weight (``ai.evaluators.magnetic_cave.ZUGZWANG``, which a bench may vary)."""

@@ -329,6 +329,7 @@ class CompiledCaveKernel(CompiledKernel):
                 state.black, state.white, None if tables is None else tables(0), None if tables is None else tables(1)
             )
         self.core.set_zugzwang(cave.ZUGZWANG)  # read at each search, as the Python evaluation reads it at each call
+        self.core.set_vcf(*cave.vcf_settings(self.evaluator))  # the leaves' threat search (ai.cave_threats)
         mine, theirs = (state.black, state.white) if state.to_move == 0 else (state.white, state.black)
         self.root_position = self.core.pack(mine, theirs)
         self.root_moves = None
@@ -395,12 +396,18 @@ class _IntPositions:
     def __init__(self, kernel: CompiledCaveKernel) -> None:
         self.kernel = kernel
         self.win = kernel.win
+        self.threat_search = bool(getattr(kernel.evaluator, "root_vcf", False))
+        """Whether ``EndgameRun`` runs the threat-space search at the root (``ThreatEvaluator.root_vcf``)."""
 
     def children(self, position: int) -> list[tuple]:
         return [
             (move, None if child is None else int.from_bytes(child, "little"), same, final)
             for move, child, same, final in self.kernel.children(position.to_bytes(16, "little"))
         ]
+
+    def vcf(self, mine: int, theirs: int, fours: int, nodes: int) -> bool:
+        """A win by continuous fours for the mover (``ai.cave_threats.vcf_win``, compiled)."""
+        return self.kernel.core.vcf(mine, theirs, fours, nodes)
 
     @property
     def root_moves(self) -> frozenset[int] | None:

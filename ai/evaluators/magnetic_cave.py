@@ -81,6 +81,9 @@ MAX_SCORE = 20_000
 WIN_NEXT = MAX_SCORE
 LOSS_NEXT = MAX_SCORE - 1_000
 """What the side to move's certain loss two plies ahead scores (negated)."""
+VCF_WIN = MAX_SCORE - 500
+"""A forced win by continuous fours for the side to move, found by the threat-space search (``ai.cave_threats``):
+below a win next move, above the opponent's certain loss two plies ahead."""
 
 
 def reach(occupied: int) -> tuple[int, int]:
@@ -281,11 +284,20 @@ class ThreatEvaluator:
 
     name: str = "default"
     favour: Player | None = None
+    vcf: bool = False
+    """At each leaf, ask the threat-space search (``ai.cave_threats``) whether the side to move wins by
+    continuous fours: such a position scores ``VCF_WIN`` (``eval=leafvcf``; off by default: it costs a fifth
+    to a third of the nodes per second and did not pass its SPRT, BENCHMARKS.md)."""
+    root_vcf: bool = False
+    """At the root, the deeper threat-space search (``ai.cave_endgame.EndgameRun._threats``, compiled core
+    only): a win by fours is played at once, moves that let the opponent win by fours are not searched
+    (``eval=rootvcf``; off by default: its SPRT against the default stayed level, BENCHMARKS.md).
+    ``eval=novcf`` has both off, as the default."""
 
     def playing_for(self, player: Player) -> "ThreatEvaluator":
         """This evaluator for a search that plays for ``player`` (itself unfavoured while ``DEEP_THREE`` gives
         that colour nothing)."""
-        return ThreatEvaluator(self.name, player if DEEP_THREE[player] else None)
+        return ThreatEvaluator(self.name, player if DEEP_THREE[player] else None, self.vcf, self.root_vcf)
 
     def tables(self, mover: Player) -> tuple[tuple, tuple]:
         """(the side to move's window table, the opponent's) when ``mover`` is to move."""
@@ -341,6 +353,8 @@ class ThreatEvaluator:
         score += THREAT_LATER * ((my_threats & rest).bit_count() - (their_threats & rest).bit_count())
         if my_threats or dangers:
             score += ZUGZWANG * zugzwang_outlook(occupied, my_threats, dangers)
+        if self.vcf:
+            return float(with_vcf(score, mine, theirs))
         return float(score)
 
 
@@ -370,9 +384,45 @@ class WindowEvaluator:
         return float(score)
 
 
+def with_vcf(score: int, mine: int, theirs: int) -> int:
+    """``score`` (the threat evaluation with ``mine`` to move), or ``VCF_WIN`` when it is not decided already
+    (a win next move, a loss two plies ahead) and the mover wins by continuous fours (``ai.cave_threats``)."""
+    if -LOSS_NEXT < score < WIN_NEXT:
+        from ai.cave_threats import vcf_win  # imported here: ai.cave_threats reads this module's windows
+
+        if vcf_win(mine, theirs):
+            return VCF_WIN
+    return score
+
+
+def vcf_settings(evaluator: object) -> tuple[int, int, int]:
+    """(fours, nodes, score) of the leaves' threat-space search for ``evaluator`` (fours 0: off), read at each
+    search as ``ai.cave_threats.VCF_FOURS`` / ``VCF_NODES`` are, so that a bench may vary them."""
+    from ai import cave_threats
+
+    on = isinstance(evaluator, ThreatEvaluator) and evaluator.vcf
+    return (cave_threats.VCF_FOURS if on else 0), cave_threats.VCF_NODES, VCF_WIN
+
+
 def default_evaluator(game: Game) -> ThreatEvaluator:
     """The registry's factory for the default evaluator."""
     return ThreatEvaluator()
+
+
+def novcf_evaluator(game: Game) -> ThreatEvaluator:
+    """The evaluator without any threat-space search (the default; the reference the searches are measured
+    against under a name of its own)."""
+    return ThreatEvaluator("novcf", vcf=False, root_vcf=False)
+
+
+def rootvcf_evaluator(game: Game) -> ThreatEvaluator:
+    """The default evaluator with the threat-space search at the root."""
+    return ThreatEvaluator("rootvcf", vcf=False, root_vcf=True)
+
+
+def leafvcf_evaluator(game: Game) -> ThreatEvaluator:
+    """The default evaluator with the threat-space search at the leaves too."""
+    return ThreatEvaluator("leafvcf", vcf=True, root_vcf=True)
 
 
 def simple_evaluator(game: Game) -> WindowEvaluator:

@@ -24,7 +24,8 @@ A depth-limited search on this kernel therefore sees more than plain minimax on 
 at the same depth; ``tests/ai/test_cave_player.py`` checks every proven child against the rules, and that the
 heuristic scores are exactly ``ThreatEvaluator``'s.
 
-*Evaluation.*  Exactly ``ai.evaluators.magnetic_cave.ThreatEvaluator`` (checked on random positions), computed
+*Evaluation.*  Exactly ``ai.evaluators.magnetic_cave.ThreatEvaluator`` (checked on random positions), its
+threat-space search at the leaves included (``ai.cave_threats``, when ``ThreatEvaluator.vcf``), computed
 by lines: the window part of a row, column or diagonal depends only on that line's bricks and reach, so a
 ``LineScorer`` memoises it per line pattern (a search meets the same patterns again and again) and skips the
 lines that are dead at the search root (every window holding both colours stays dead below it).
@@ -172,7 +173,8 @@ def threat_score(mine: int, theirs: int, evaluator: ThreatEvaluator = ThreatEval
     now, later = _reach(occupied)
     tables = evaluator.tables(occupied.bit_count() & 1)  # Black moves when the bricks are even
     score, my_threats, their_threats = _window_terms(mine, theirs, now, later, WINDOWS, tables)
-    return _threat_terms(score, my_threats, their_threats, occupied, now, later)
+    score = _threat_terms(score, my_threats, their_threats, occupied, now, later)
+    return evaluation.with_vcf(score, mine, theirs) if evaluator.vcf else score
 
 
 def _union(masks: tuple[int, ...]) -> int:
@@ -220,6 +222,8 @@ class LineScorer:
 
     def __init__(self, evaluator: ThreatEvaluator = ThreatEvaluator()) -> None:
         self.memo: dict[int, tuple[int, int, int]] = {}
+        self.vcf = evaluator.vcf
+        """Whether the threat-space search scores the leaves (``ThreatEvaluator.vcf``)."""
         self.lines: tuple[tuple[int, tuple[int, ...], int], ...] = ()
         self.evaluator: ThreatEvaluator | None = None
         self.keyed: tuple = ()
@@ -232,6 +236,7 @@ class LineScorer:
         score for ``evaluator`` (by default the one set last)."""
         if evaluator is not None and evaluator != self.evaluator:
             self.evaluator = evaluator
+            self.vcf = evaluator.vcf
             self.keyed = tuple(
                 (tables, mover << 256 if tables[0] is not tables[1] else 0)
                 for mover, tables in ((0, evaluator.tables(0)), (1, evaluator.tables(1)))
@@ -265,7 +270,8 @@ class LineScorer:
             score += terms[0]
             my_threats |= terms[1]
             their_threats |= terms[2]
-        return _threat_terms(score, my_threats, their_threats, occupied, now, later)
+        score = _threat_terms(score, my_threats, their_threats, occupied, now, later)
+        return evaluation.with_vcf(score, mine, theirs) if self.vcf else score
 
 
 def _priority(mine: int, theirs: int, cell: Cell) -> int:

@@ -45,9 +45,9 @@ def test_a_missing_factory_is_named(restore_kalah) -> None:
 
 def test_registered_evaluators_build_and_unknown_ones_list_the_valid() -> None:
     cave = get_game("magnetic-cave")
-    assert evaluator_names(cave) == ("default", "windows", "zero")
+    assert evaluator_names(cave) == ("default", "windows", "novcf", "rootvcf", "leafvcf", "zero")
     assert get_evaluator(cave, "windows").name != get_evaluator(cave).name
-    with pytest.raises(EngineError, match=r"Magnetic Cave has no evaluator 'nope' \(valid: default, windows, zero\)"):
+    with pytest.raises(EngineError, match=r"Magnetic Cave has no evaluator 'nope' \(valid: default, windows, novcf, rootvcf, leafvcf, zero\)"):
         get_evaluator(cave, "nope")
     assert isinstance(get_evaluator(get_game("solitaire")), ZeroEvaluator)
 
