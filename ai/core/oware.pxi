@@ -38,8 +38,9 @@ cdef struct OwareCtx:
     double vulnerable_weight
     double banked_weight  # OwareEvaluator.banked: own side minus theirs, once at most banked_seeds are on the board
     int banked_seeds
-    int table_leaves      # 1: a board the tables hold is a leaf valued by them, searched on (repetitions seen);
-                          # 0: it ends the line with the table's value as a proven result
+    # table_leaves 1: a board the tables hold is a leaf valued by them, searched on (repetitions seen); 0: it ends
+    # the line with the table's value as a proven result
+    int table_leaves
     uint64_t counter_step
     int skip_start
     const OwareTableCtx* tables   # endgame tables (oware_tables.pxi), or NULL: a child they hold is searched on
