@@ -7,7 +7,8 @@ Found by the random journeys (``tests/game/journeys.py``, ``bench/bench_journeys
    UIManager still measured the size it had last seen (no resize reached it while hidden), so its anchored rows
    were placed for 800x500.  Here every screen a game or a puzzle can be covered by (the rules, the review) is
    opened over every game screen of the tour (``game.views.tour.SCREENS``), the window resized while it covers
-   it (grown; for two screens shrunk again too), and the game screen shown again, with the journeys' invariants checked each step.
+   it (grown; for two screens shrunk again too), and the game screen shown again, with the journeys' invariants
+   checked after each step.
 2. A hot-seat Hus game at 1920x1080 (bench seed 107, an evening): the move list ran 2 px into the bottom bar's
    Analysis and Menu buttons, its room counted in 1280x720's line heights.
 """
