@@ -170,6 +170,9 @@ class SidePanel(_Panel):
                                     width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
         self.hint = theme.text("", theme.BODY, theme.TEXT_DIM, multiline=True,
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
+        self._moves: list[str] = []
+        self._fitted: tuple[object, ...] | None = None
+        """What the move list was last fitted for (the moves, its room, its font size and width)."""
 
     scale = 1.0
     """The window's type scale on a screen whose panel grows with the window (1: the design sizes)."""
@@ -182,9 +185,6 @@ class SidePanel(_Panel):
         _set(self.hint, hint)
         self._moves = moves
         self._fit_moves()
-
-    _moves: list[str] = []
-    _fitted: tuple[object, ...] | None = None
 
     def _moves_floor(self) -> float:
         """How far above the panel's foot the move list must end: over the computer's heading, else over the
@@ -202,7 +202,8 @@ class SidePanel(_Panel):
         room = max(1, int(room_px / (19 * self.scale)))
         _set(self.moves, "\n".join(trim_list(self._moves, room)) or "(no moves yet)")
         lines = self.moves.text.count("\n") + 1
-        fits = max(1, int(room_px / (self.moves.content_height / lines)))  # the font's real line height
+        line = self.moves.content_height / lines or 19 * self.scale  # the font's real line height
+        fits = max(1, int(room_px / line))
         if fits < lines:
             _set(self.moves, "\n".join(trim_list(self._moves, fits)) or "(no moves yet)")
 
