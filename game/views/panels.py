@@ -180,16 +180,27 @@ class SidePanel(_Panel):
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
         """With no computer's words (``thinking`` empty: hot-seat) the Computer heading goes and the move list
         takes its room (all of the panel when there is no hint either)."""
+        if (self.thinking.text, self.hint.text) != (thinking, hint):
+            self._texts_changed = True  # a longer hint lifts what is over it
         _set(self.thinking_heading, "Computer" if thinking else "")
         _set(self.thinking, thinking)
         _set(self.hint, hint)
         self._moves = moves
         self._fit_moves()
 
+    def _offsets(self) -> tuple[float, float]:
+        """Where the hint's reason and the computer's words start (their tops), above the panel's foot: 100 and
+        200 design pixels (times the type scale), higher when the hint's words need more room than that."""
+        scale = self.scale
+        hint = max(100 * scale, self.hint.content_height + 6 * scale) if self.hint.text else 100 * scale
+        return hint, max(200 * scale, hint + 100 * scale)
+
     def _moves_floor(self) -> float:
         """How far above the panel's foot the move list must end: over the computer's heading, else over the
         hint's reason, else a small margin (design pixels times the type scale)."""
-        return (240 if self.thinking.text else 110 if self.hint.text else 20) * self.scale
+        hint, thinking = self._offsets()
+        return thinking + 40 * self.scale if self.thinking.text else hint + 10 * self.scale if self.hint.text \
+            else 20 * self.scale
 
     def _fit_moves(self) -> None:
         """The last moves that fit between the list's top and its floor, measured in the list's own line height
@@ -228,9 +239,10 @@ class SidePanel(_Panel):
         self.heading.position = x, self.top - 30 * scale
         self.moves.position = x, self.top - 40 * scale
         # Five lines each for the computer's words (its reasoning and thinking) and the hint's.
-        self.thinking_heading.position = x, self.bottom + 210 * scale
-        self.thinking.position = x, self.bottom + 200 * scale
-        self.hint.position = x, self.bottom + 100 * scale
+        hint, thinking = self._offsets()
+        self.thinking_heading.position = x, self.bottom + thinking + 10 * scale
+        self.thinking.position = x, self.bottom + thinking
+        self.hint.position = x, self.bottom + hint
 
 
 def fit_line(text: arcade.Text, room: float, smallest: int = 10) -> None:

@@ -85,8 +85,8 @@ def test_a_menu_screen_shown_again_after_a_resize_while_covered_fits_the_window(
 
 
 def test_the_move_list_of_a_long_hus_game_keeps_off_the_bottom_bar_at_every_size(journey) -> None:  # type: ignore
-    session = tour._played("hus", (Seat(), Seat()), plies=90)  # hot-seat: the move list takes the whole panel
-    assert len(session.moves) >= 60
+    session = tour._played("hus", (Seat(), Seat()), plies=60)  # hot-seat: the move list takes the whole panel
+    assert len(session.moves) >= 60 and not session.is_over
     journey.resize(1920, 1080)
     journey.step("a long hot-seat Hus game", lambda: journey.gui.context.show_match(session), frames=3)
     view = journey.view
@@ -99,3 +99,12 @@ def test_the_move_list_of_a_long_hus_game_keeps_off_the_bottom_bar_at_every_size
         journey.key(arcade.key.H)  # a hint: its reason takes the panel's foot
         bottom = moves.y - moves.content_height
         assert bottom >= view.side_panel.bottom, f"the move list runs to y={bottom} under the panel at {size}"
+    # The hint's reason, however many lines it takes, stays inside the panel and lifts the list above it.
+    if not view.controller.hint_text:
+        journey.key(arcade.key.H)  # H again (it toggles the hint)
+    journey.gui.frames_until(lambda: bool(view.controller.hint_text), limit=600, dt=0.05)
+    journey.wait(0.1)
+    panel = view.side_panel
+    hint_bottom = panel.hint.y - panel.hint.content_height
+    assert panel.hint.text and hint_bottom >= panel.bottom, (panel.hint.text, hint_bottom, panel.bottom)
+    assert moves.y - moves.content_height >= panel.hint.y
