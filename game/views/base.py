@@ -20,6 +20,7 @@ import arcade.gui
 from game import theme
 from game.context import AppContext
 from game.views.focus import BOARD, FocusRing
+from game.views.panels import follow_window
 
 WidgetT = TypeVar("WidgetT", bound=arcade.gui.UIWidget)
 """Any arcade.gui widget: ``on_click`` hands back the widget it was given, with its type."""
@@ -155,13 +156,21 @@ class MenuView(FocusRing, arcade.gui.UIView):
             return True
         return None
 
+    def on_show_view(self) -> None:
+        # Shown again (Escape from the rules, Settings, a review over it) after the window changed size while it
+        # was hidden: no resize event reached it, so its UI follows the window and it is built again for the
+        # size now, before a click can land on a widget placed for the old one.
+        super().on_show_view()
+        follow_window(self)
+        if (self.window.width, self.window.height) != self.built_for:
+            self.on_resize(self.window.width, self.window.height)
+
     def on_draw(self) -> bool | None:
         # The screen follows the window's size even when no resize event reached it (a size set while another
         # screen was shown, or an event a handler above stopped): built again before it is drawn.
         window = self.window
         if (window.width, window.height) != self.built_for:
-            window.viewport = (0, 0, window.width, window.height)
-            self.ui.on_resize(window.width, window.height)
+            follow_window(self)
             self.on_resize(window.width, window.height)
         return super().on_draw()
 

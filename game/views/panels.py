@@ -170,6 +170,9 @@ class SidePanel(_Panel):
                                     width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
         self.hint = theme.text("", theme.BODY, theme.TEXT_DIM, multiline=True,
                                 width=SIDE_PANEL - 30, anchor_y="top", batch=self.batch)
+        self._moves: list[str] = []
+        self._fitted: tuple[object, ...] | None = None
+        """What the move list was last fitted for (the moves, its room, its font size and width)."""
 
     scale = 1.0
     """The window's type scale on a screen whose panel grows with the window (1: the design sizes)."""
@@ -177,11 +180,43 @@ class SidePanel(_Panel):
     def show(self, moves: list[str], thinking: str, hint: str) -> None:
         """With no computer's words (``thinking`` empty: hot-seat) the Computer heading goes and the move list
         takes its room (all of the panel when there is no hint either)."""
-        room = self.visible_lines() if thinking else max(3, int((self.height - (150 if hint else 60)) / 19))
+        if (self.thinking.text, self.hint.text) != (thinking, hint):
+            self._texts_changed = True  # a longer hint lifts what is over it
         _set(self.thinking_heading, "Computer" if thinking else "")
-        _set(self.moves, "\n".join(trim_list(moves, room)) or "(no moves yet)")
         _set(self.thinking, thinking)
         _set(self.hint, hint)
+        self._moves = moves
+        self._fit_moves()
+
+    def _offsets(self) -> tuple[float, float]:
+        """Where the hint's reason and the computer's words start (their tops), above the panel's foot: 100 and
+        200 design pixels (times the type scale), higher when the hint's words need more room than that."""
+        scale = self.scale
+        hint = max(100 * scale, self.hint.content_height + 6 * scale) if self.hint.text else 100 * scale
+        return hint, max(200 * scale, hint + 100 * scale)
+
+    def _moves_floor(self) -> float:
+        """How far above the panel's foot the move list must end: over the computer's heading, else over the
+        hint's reason, else a small margin (design pixels times the type scale)."""
+        hint, thinking = self._offsets()
+        return thinking + 40 * self.scale if self.thinking.text else hint + 10 * self.scale if self.hint.text \
+            else 20 * self.scale
+
+    def _fit_moves(self) -> None:
+        """The last moves that fit between the list's top and its floor, measured in the list's own line height
+        (at this window's type scale), so the list never runs into what is under the panel (the bottom bar)."""
+        room_px = self.height - 40 * self.scale - self._moves_floor()
+        key = (tuple(self._moves), room_px, self.moves.font_size, self.moves.width)
+        if key == self._fitted:
+            return
+        self._fitted = key
+        room = max(1, int(room_px / (19 * self.scale)))
+        _set(self.moves, "\n".join(trim_list(self._moves, room)) or "(no moves yet)")
+        lines = self.moves.text.count("\n") + 1
+        line = self.moves.content_height / lines or 19 * self.scale  # the font's real line height
+        fits = max(1, int(room_px / line))
+        if fits < lines:
+            _set(self.moves, "\n".join(trim_list(self._moves, fits)) or "(no moves yet)")
 
     def visible_lines(self) -> int:
         """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
@@ -199,13 +234,15 @@ class SidePanel(_Panel):
                 text.font_size = round(style.size * scale)
             if text.multiline and text.width != int(self.width - 30 * scale):
                 text.width = int(self.width - 30 * scale)
+        self._fit_moves()  # the room or the type scale changed: the list fits again
         x = self.left + 15 * scale
         self.heading.position = x, self.top - 30 * scale
         self.moves.position = x, self.top - 40 * scale
         # Five lines each for the computer's words (its reasoning and thinking) and the hint's.
-        self.thinking_heading.position = x, self.bottom + 210 * scale
-        self.thinking.position = x, self.bottom + 200 * scale
-        self.hint.position = x, self.bottom + 100 * scale
+        hint, thinking = self._offsets()
+        self.thinking_heading.position = x, self.bottom + thinking + 10 * scale
+        self.thinking.position = x, self.bottom + thinking
+        self.hint.position = x, self.bottom + hint
 
 
 def fit_line(text: arcade.Text, room: float, smallest: int = 10) -> None:
@@ -218,6 +255,18 @@ def fit_line(text: arcade.Text, room: float, smallest: int = 10) -> None:
     while text.content_width > room and cut > 8:
         cut -= max(1, cut // 10)
         text.text = full[:cut // 2] + "..." + full[len(full) - cut // 2:]
+
+
+def follow_window(view: Any) -> None:
+    """Point the GL viewport and the view's UI (its cameras and the surfaces its layouts measure) at the window's
+    size now.  A screen shown again after the window changed size while it was hidden got no resize event: its
+    UIManager still measured the old size, so an anchored row was placed for it (at 800x500, grown to 1366x768
+    under the rules: the puzzle's Hint and Undo at negative x)."""
+    window = view.window
+    window.viewport = (0, 0, window.width, window.height)
+    ui = getattr(view, "ui", None)
+    if ui is not None:
+        ui.on_resize(window.width, window.height)
 
 
 class ChromeSections(arcade.SectionManager):
@@ -240,17 +289,20 @@ class ChromeSections(arcade.SectionManager):
         return super().on_resize(width, height)
 
     def enable(self) -> None:
+        """Called as the view is shown (before it lays itself out): the GL viewport and the UI's camera and
+        surfaces follow the window's size now, as the window may have changed size while another screen (the
+        rules, Settings, a review) covered this one; the view's layout then places its widgets for that size."""
         super().enable()
         window = self.view.window
-        self.laid_out_for = (window.width, window.height)  # the view lays itself out as it is shown
+        size = (window.width, window.height)
+        follow_window(self.view)
+        self.laid_out_for = size  # the view lays itself out as it is shown
 
     def on_draw(self) -> bool:
         window = self.view.window
         size = (window.width, window.height)
         if size != self.laid_out_for or tuple(window.viewport) != (0, 0, *size):
-            ui = getattr(self.view, "ui", None)
-            if ui is not None:
-                ui.on_resize(*size)  # the widgets' camera and surfaces, as the event would have
+            follow_window(self.view)  # the widgets' camera and surfaces, as the event would have
             self.on_resize(*size)
         return super().on_draw()
 
