@@ -15,8 +15,9 @@ cdef enum:
     EG_WIN = 1
     EG_TIE = 0
     EG_LOSS = -1
-    EG_POLL_NODES = 128         # nodes between two reads of the clock and the cancel flag (a few microseconds; as
-                                # POLL_NODES in search.pxi, a node that faults in a fresh page is 1000 times slower)
+    # EG_POLL_NODES: nodes between two reads of the clock and the cancel flag (a few microseconds; as POLL_NODES in
+    # search.pxi, a node that faults in a fresh page is 1000 times slower)
+    EG_POLL_NODES = 128
     EG_MAX_CELLS = 16
 
 cdef struct Windows96:

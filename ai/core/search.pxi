@@ -113,10 +113,11 @@ cdef enum:
     F_RESOLVED = 4        # every line below ended in a finished game: the value holds at any greater depth
     F_VALUE = 8           # the entry holds a value (an entry without one only gives its move, for ordering)
     F_USED = 16
-    POLL_NODES = 32       # poll the clock and the cancel flag this often: a few microseconds apart, a read of the
-                          # vDSO clock (about 20 ns) each, under 1 ns a node.  Not 256: a fresh table's first
-                          # touches fault in pages (2 MB each with transparent huge pages, 0.1-0.2 ms apiece),
-                          # and 256 such nodes kept the clock unread for 50 ms past a deadline
+    # POLL_NODES: poll the clock and the cancel flag this often: a few microseconds apart, a read of the vDSO clock
+    # (about 20 ns) each, under 1 ns a node.  Not 256: a fresh table's first touches fault in pages (2 MB each
+    # with transparent huge pages, 0.1-0.2 ms apiece), and 256 such nodes kept the clock unread for 50 ms past a
+    # deadline
+    POLL_NODES = 32
 
 cdef double EPSILON = 1e-7   # the null window's width, as in ai.search
 
