@@ -212,9 +212,11 @@ def _engine_words(spec: str) -> str:
                        ("nodes", "{} positions")):
         if params.get(key) is not None:
             limits.append(words.format(params[key]))
-        elif key == "time" and info.kind != "single-agent" and any(param.name == "time" for param in info.params):
-            limits.append("the thinking time per move")  # its own time unset: Settings' thinking time applies
-    return ", ".join([title] + limits)
+    thinking = (params.get("time") is None and info.kind != "single-agent"
+                and any(param.name == "time" for param in info.params))  # its own time unset: the thinking time
+    if thinking and limits:
+        return ", ".join([title] + limits) + " (within the thinking time)"
+    return ", ".join([title] + limits + (["the thinking time per move"] if thinking else []))
 
 
 def without_own_time(spec: str, names: tuple[str, ...]) -> str:

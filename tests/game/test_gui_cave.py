@@ -133,9 +133,9 @@ def test_save_load_hint_and_computer_against_computer(gui, tmp_path):  # type: i
     view = open_cave(gui, (Seat(), Seat("random", QUICK)))
     gui.context.settings.set("think_time", 0.25)
     click_cell(gui, view, 0)
-    gui.frames_until(lambda: len(view.match.moves) == 2, limit=600, dt=0.05)
-    gui.press("Hint")
-    gui.frames_until(lambda: view.hint_location is not None, limit=600, dt=0.05)
+    gui.frames_until(lambda: len(view.match.moves) == 2, limit=2000, dt=0.05)  # frames, not a clock: a loaded
+    gui.press("Hint")  # machine gives the computer's and the hint's searches fewer cycles per frame
+    gui.frames_until(lambda: view.hint_location is not None, limit=2000, dt=0.05)
     assert view.hint_location in view.legal_locations() and view.match.game.format_move(view.match.state, view.controller.hint_move) in view.controller.hint_text
     gui.press("Save")
     assert view.save_path is not None and view.save_path.exists()

@@ -13,8 +13,8 @@ from game.settings import SettingsSchema, describe_engine
 
 @pytest.mark.parametrize("spec, words", [
     ("pvs:time=2", "PVS, 2 s per move"),
-    ("pvs:time=none,depth=9", "PVS, 9 moves deep"),
-    ("mcts:time=none,iterations=500", "Monte Carlo tree search, 500 play-outs"),
+    ("pvs:time=none,depth=9", "PVS, 9 moves deep (within the thinking time)"),
+    ("mcts:time=none,iterations=500", "Monte Carlo tree search, 500 play-outs (within the thinking time)"),
     ("preset:Hard", "Computer (Hard)"),
     ("hot-seat", "Two players"),
     ("random vs pvs:time=3", "Random vs PVS, 3 s per move"),
