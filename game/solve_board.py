@@ -79,10 +79,11 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
     from ai.kalah_solver import (CheckpointError, Solver, load_checkpoint, read_checkpoint_header,
                                  save_checkpoint, table_bytes)
     from game.solve_command import interruptible
+    from guarded import files
 
     plan: list[str] = []
     expect = {"game": game.spec, "position": game.to_text(state)}
-    resume = args.checkpoint is not None and args.checkpoint.exists()
+    resume = args.checkpoint is not None and files.exists(args.checkpoint)
     if resume:
         try:
             header = read_checkpoint_header(args.checkpoint)
