@@ -1,8 +1,9 @@
 """The board prover (``ai.kalah_solver``, ``kalah_solver.pxi``): its values are plain minimax's on small games
 under both capture rules, from starts and from positions part way; enhanced transposition cutoffs, futility,
 move order, hints and tables change how many nodes it visits but never a value; a proof stopped part way and
-saved resumes to the same value with fewer nodes; a checkpoint for another proof, cut short, damaged or not a regular file (a FIFO, a device, a folder) is refused
-with one message, and a loaded table is a copy that the file on disk can no longer change."""
+saved resumes to the same value with fewer nodes; a checkpoint for another proof, cut short, damaged or not a
+regular file (a FIFO, a device, a folder) is refused with one message, and a loaded table is a copy that the
+file on disk can no longer change."""
 from __future__ import annotations
 
 import random
