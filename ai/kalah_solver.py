@@ -332,7 +332,8 @@ def _bounds(path: Path, header: dict[str, Any]) -> dict[tuple[int, ...], tuple[i
     return bounds
 
 
-def load_checkpoint(path: Path, game: Kalah, tables: Any | None, expect: dict[str, Any]) -> tuple[Solver, dict[str, Any]]:
+def load_checkpoint(path: Path, game: Kalah, tables: Any | None,
+                    expect: dict[str, Any]) -> tuple[Solver, dict[str, Any]]:
     """A solver whose table and bounds are the checkpoint's; CheckpointError when it is for another proof
     (``expect``'s keys must match) or damaged.  The file is copied into memory whole (``guarded.binary``)
     only when its size is the one its header gives, and its header is read again from that copy, so a file
