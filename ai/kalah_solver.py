@@ -7,19 +7,21 @@ proof stopped part way (Ctrl-C, a node limit, a kill after a checkpoint) resumes
 the table and the bounds proved so far, written atomically.
 
 ``Solver.solve`` runs the tests; ``new_table`` allocates a table (pages zeroed by the system as they are first
-touched); ``save_checkpoint`` / ``load_checkpoint`` keep a proof across processes.
+touched); ``save_checkpoint`` / ``load_checkpoint`` keep a proof across processes.  Every checkpoint is
+written and read through ``guarded/`` (atomically; only a regular file, copied into memory, its size checked
+against its header before the table is read), so a damaged or hostile one is refused with one line.
 """
 from __future__ import annotations
 
 import json
-import mmap
-import os
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from guarded import binary
+from guarded.files import FileProblem
 from rules.kalah import Kalah, KalahState
 
 BUCKET_BYTES = 64
@@ -36,10 +38,10 @@ def table_bytes(megabytes: float) -> int:
     return buckets * BUCKET_BYTES
 
 
-def new_table(megabytes: float) -> mmap.mmap:
+def new_table(megabytes: float) -> Any:
     """A zeroed table of ``table_bytes(megabytes)`` bytes; the system zeroes each page on first touch, so an
     unused part costs nothing."""
-    return mmap.mmap(-1, table_bytes(megabytes))
+    return binary.anonymous_buffer(table_bytes(megabytes))
 
 
 def default_megabytes(game: Kalah, machine_megabytes: float) -> float:
@@ -253,69 +255,109 @@ class Solver:
 
 
 def save_checkpoint(path: Path, solver: Solver, info: dict[str, Any]) -> None:
-    """The table and the root bounds in ``path`` (written beside it, then renamed: a kill never leaves half
-    a checkpoint).  ``info`` names what is proved (game, position) for ``load_checkpoint`` to check."""
+    """The table and the root bounds in ``path``, written atomically and durably (``guarded.binary``: a kill
+    never leaves half a checkpoint).  ``info`` names what is proved (game, position) for ``load_checkpoint``
+    to check."""
     header = dict(info, format=CHECKPOINT_FORMAT, table_bytes=len(solver.table), nodes=solver.nodes,
                   bounds=[[list(board), low, high, move] for board, (low, high, move) in solver.bounds.items()])
     raw = json.dumps(header).encode()
-    temporary = path.with_name(path.name + ".part")
-    with open(temporary, "wb") as out:
-        out.write(MAGIC + len(raw).to_bytes(8, "little") + raw)
-        out.write(memoryview(solver.table))
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temporary, path)
+    binary.write_atomically(path, MAGIC + len(raw).to_bytes(8, "little") + raw, memoryview(solver.table))
 
 
 class CheckpointError(ValueError):
     """A checkpoint that is not one, or is for another proof: the message says which."""
 
 
-def read_checkpoint_header(path: Path) -> dict[str, Any]:
-    """The checkpoint's header (what it proves, its table's size), the table not read; CheckpointError."""
+HEADER_LIMIT = 1 << 24
+"""Largest checkpoint header read (the bounds of the positions proved: a few KB)."""
+
+
+def _head(path: Path, count: int) -> binary.Snapshot:
+    """The first ``count`` bytes of the checkpoint through ``guarded.binary``; CheckpointError otherwise."""
     try:
-        with open(path, "rb") as source:
-            magic = source.read(len(MAGIC))
-            if magic != MAGIC:
-                raise CheckpointError(f"{path} is not a StoneCave Kalah proof checkpoint")
-            size = int.from_bytes(source.read(8), "little")
-            if not 0 < size < 1 << 24:
-                raise CheckpointError(f"{path}: a damaged checkpoint header")
-            header = json.loads(source.read(size))
-    except (OSError, ValueError, UnicodeDecodeError) as error:
-        if isinstance(error, CheckpointError):
-            raise
-        raise CheckpointError(f"{path}: cannot read the checkpoint ({error})") from None
+        return binary.read_head(path, count)
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: there is no checkpoint there") from None
+    except FileProblem as problem:
+        raise CheckpointError(f"{path} {problem}") from None
+
+
+def _parse_header(path: Path, data: bytes | bytearray | memoryview) -> dict[str, Any]:
+    """The header at the start of ``data`` (the magic, its length, the JSON); CheckpointError when it is not
+    a checkpoint, or a damaged one."""
+    start = len(MAGIC) + 8
+    if bytes(data[:len(MAGIC)]) != MAGIC:
+        raise CheckpointError(f"{path} is not a StoneCave Kalah proof checkpoint")
+    size = int.from_bytes(data[len(MAGIC):start], "little")
+    if len(data) < start or not 0 < size < HEADER_LIMIT:
+        raise CheckpointError(f"{path}: a damaged checkpoint header")
+    if len(data) < start + size:
+        raise CheckpointError(f"{path} is cut short inside its header")
+    try:
+        header = json.loads(bytes(data[start:start + size]))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise CheckpointError(f"{path}: a damaged checkpoint header (not JSON)") from None
     if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"{path}: a checkpoint of another format")
-    header["_offset"] = len(MAGIC) + 8 + size
+    header["_offset"] = start + size
     return header
 
 
-def load_checkpoint(path: Path, game: Kalah, tables: Any | None, expect: dict[str, Any]) -> tuple[Solver, dict[str, Any]]:
+def read_checkpoint_header(path: Path) -> dict[str, Any]:
+    """The checkpoint's header (what it proves, its table's size), the table not read; CheckpointError."""
+    first = _head(path, len(MAGIC) + 8).data
+    assert first is not None
+    if bytes(first[:len(MAGIC)]) != MAGIC:
+        raise CheckpointError(f"{path} is not a StoneCave Kalah proof checkpoint")
+    size = int.from_bytes(first[len(MAGIC):], "little")
+    if len(first) < len(MAGIC) + 8 or not 0 < size < HEADER_LIMIT:
+        raise CheckpointError(f"{path}: a damaged checkpoint header")
+    data = _head(path, len(MAGIC) + 8 + size).data
+    assert data is not None
+    return _parse_header(path, data)
+
+
+def _bounds(path: Path, header: dict[str, Any]) -> dict[tuple[int, ...], tuple[int, int, int | None]]:
+    """The header's root bounds, each checked: [board (ints), lower, upper, move or null]."""
+    bounds: dict[tuple[int, ...], tuple[int, int, int | None]] = {}
+    entries = header.get("bounds", [])
+    if not isinstance(entries, list):
+        raise CheckpointError(f"{path}: a damaged checkpoint header (bounds)")
+    for entry in entries:
+        if (not isinstance(entry, list) or len(entry) != 4 or not isinstance(entry[0], list)
+                or not all(type(x) is int for x in entry[0] + entry[1:3])
+                or not (entry[3] is None or type(entry[3]) is int) or entry[1] > entry[2]):
+            raise CheckpointError(f"{path}: a damaged checkpoint header (bounds)")
+        bounds[tuple(entry[0])] = (entry[1], entry[2], entry[3])
+    return bounds
+
+
+def load_checkpoint(path: Path, game: Kalah, tables: Any | None,
+                    expect: dict[str, Any]) -> tuple[Solver, dict[str, Any]]:
     """A solver whose table and bounds are the checkpoint's; CheckpointError when it is for another proof
-    (``expect``'s keys must match) or damaged."""
+    (``expect``'s keys must match) or damaged.  The file is copied into memory whole (``guarded.binary``)
+    only when its size is the one its header gives, and its header is read again from that copy, so a file
+    changed between the two reads is refused."""
     header = read_checkpoint_header(path)
     for key, value in expect.items():
         if header.get(key) != value:
             raise CheckpointError(f"{path} is a checkpoint of {key} {header.get(key)!r}, not {value!r}")
     size = header.get("table_bytes")
-    if not isinstance(size, int) or size < BUCKET_BYTES or size & (size - 1):
-        raise CheckpointError(f"{path}: a damaged checkpoint header")
-    if os.path.getsize(path) != header["_offset"] + size:
-        raise CheckpointError(f"{path} is cut short: {os.path.getsize(path):,} bytes, not {header['_offset'] + size:,}")
-    table = mmap.mmap(-1, size)
-    with open(path, "rb") as source:
-        source.seek(header["_offset"])
-        view = memoryview(table)
-        done = 0
-        while done < size:
-            got = source.readinto(view[done:done + (64 << 20)])
-            if not got:
-                raise CheckpointError(f"{path} is cut short")
-            done += got
-        view.release()
-    solver = Solver(game, tables, table=table)
-    for board, low, high, move in header.get("bounds", []):
-        solver.bounds[tuple(board)] = (low, high, move)
+    if type(size) is not int or size < BUCKET_BYTES or size & (size - 1) or size % BUCKET_BYTES:
+        raise CheckpointError(f"{path}: a damaged checkpoint header (table size)")
+    bounds = _bounds(path, header)
+    offset = header["_offset"]
+    try:
+        snapshot = binary.read_binary(path, offset + size)
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: the checkpoint went away while it was read") from None
+    except FileProblem as problem:
+        raise CheckpointError(f"{path} {problem}") from None
+    if snapshot.data is None or snapshot.size != offset + size:
+        shape = "cut short" if snapshot.size < offset + size else "too long"
+        raise CheckpointError(f"{path} is {shape}: {snapshot.size:,} bytes, not {offset + size:,}")
+    if _parse_header(path, snapshot.data) != header:
+        raise CheckpointError(f"{path} changed while it was read")
+    solver = Solver(game, tables, table=memoryview(snapshot.data)[offset:])
+    solver.bounds.update(bounds)
     return solver, header

@@ -79,10 +79,16 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
     from ai.kalah_solver import (CheckpointError, Solver, load_checkpoint, read_checkpoint_header,
                                  save_checkpoint, table_bytes)
     from game.solve_command import interruptible
+    from guarded import files
 
     plan: list[str] = []
     expect = {"game": game.spec, "position": game.to_text(state)}
-    resume = args.checkpoint is not None and args.checkpoint.exists()
+    problem = None if args.checkpoint is None else files.writable_problem(args.checkpoint)
+    if problem is not None:
+        print(f"stonecave solve: cannot write the checkpoint {args.checkpoint}: {problem} (name a writable file "
+              "with --checkpoint)", file=sys.stderr)
+        return 2
+    resume = args.checkpoint is not None and files.exists(args.checkpoint)
     if resume:
         try:
             header = read_checkpoint_header(args.checkpoint)
@@ -114,7 +120,12 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
 
     def checkpoint() -> None:
         if args.checkpoint is not None:
-            save_checkpoint(args.checkpoint, solver, expect)
+            try:
+                save_checkpoint(args.checkpoint, solver, expect)
+            except OSError as error:
+                print(f"stonecave solve: warning: the checkpoint could not be saved to {args.checkpoint}: "
+                      f"{error.strerror or error}", file=sys.stderr, flush=True)
+                return
             print(f"  checkpoint saved ({solver.nodes:,} nodes, {time.perf_counter() - started:.0f} s)", flush=True)
 
     def progress(test: Any, lower: int, upper: int) -> None:

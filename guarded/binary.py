@@ -11,6 +11,9 @@ The same rules as ``guarded.files.read_bytes``, for data the program keeps in me
 - a binary file is *copied* into memory (``read_binary``), never memory-mapped: a layer truncated or rewritten
   on disk while a search reads it changes nothing in the process (a mapped file that shrinks kills the process
   with SIGBUS); a file that changes while it is being read is refused;
+- ``read_head`` reads only the start of such a file (a checkpoint's header, before its multi-GB table);
+- ``anonymous_buffer`` is zeroed memory that belongs to no file (a proof's transposition table), here so that
+  every ``mmap`` of the program is in this package;
 - ``stamp`` and ``not_a_folder`` look at a path without opening it and never raise;
 - ``write_atomically`` writes big binary data given in parts (a layer's header and entries) atomically, with no
   joined copy in memory;
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import io
+import mmap
 import os
 import stat
 import tempfile
@@ -75,6 +79,38 @@ def read_binary(path: str | os.PathLike[str], limit: int) -> Snapshot:
         raise FileProblem(f"cannot be read: {error.strerror or error}") from None
     finally:
         os.close(descriptor)
+
+
+def read_head(path: str | os.PathLike[str], count: int) -> Snapshot:
+    """The first ``count`` bytes of the regular file ``path`` (all of it when it is shorter) in ``data``, and
+    the whole file's ``size``: a header read without the rest.  FileProblem for anything that is not a regular
+    file; FileNotFoundError when there is none."""
+    descriptor, opened = open_regular(path, _FLAGS)
+    try:
+        want = max(0, min(count, opened.st_size))
+        data = bytearray(want)
+        view = memoryview(data)
+        stream = io.FileIO(descriptor, "rb", closefd=False)
+        done = 0
+        while done < want:
+            got = stream.readinto(view[done:done + READ_CHUNK])
+            if not got:
+                raise FileProblem(f"shrank from {opened.st_size:,} to {done:,} bytes while it was read")
+            done += got
+        return Snapshot(data, opened.st_size, opened.st_mtime_ns)
+    except OSError as error:
+        raise FileProblem(f"cannot be read: {error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
+
+
+def anonymous_buffer(size: int) -> mmap.mmap:
+    """``size`` zeroed, writable bytes backed by no file (an anonymous mapping): the system zeroes each page
+    when it is first touched, so a multi-GB transposition table costs only the part a search uses (a
+    ``bytearray`` would write every byte at once).  No file is opened, so nothing on disk can change it."""
+    if size <= 0:
+        raise ValueError(f"an anonymous buffer holds at least one byte, not {size}")
+    return mmap.mmap(-1, size)
 
 
 def read_small(path: str | os.PathLike[str], limit: int = LOCK_LIMIT) -> Snapshot:

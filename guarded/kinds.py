@@ -88,6 +88,9 @@ _STATISTICS = "from game.statistics import StatisticsStore\nstore = StatisticsSt
 _RECORDS = "from game.records import RecordsStore, PuzzleResult, deal_key\nstore = RecordsStore(config)\n"
 _TABLES_STATUS = ("tables", "status", "kalah:pits=3", "--folder", "{folder}")
 _SOLVE = ("solve", TABLE_GAME, "--folder", "{folder}")
+_PROVE = ("solve", "kalah:pits=3,seeds=3", "--no-tables", "--no-pv", "--prover", "board", "--memory", "1",
+          "--checkpoint", "{file}")
+"""The board prover with a 1 MB table: it writes (and, when the file is there, resumes) a small checkpoint."""
 
 KINDS: tuple[FileKind, ...] = (
     FileKind(
@@ -143,6 +146,10 @@ KINDS: tuple[FileKind, ...] = (
         "checkpoint.jsonl", "json-lines", options=("compare --checkpoint", "compare --resume"), keep="lines",
         sample=(*COMPARE, "--quiet", "--checkpoint", "{file}"),
         readers=((*COMPARE, "--resume", "{file}"),)),
+    FileKind(
+        "proof-checkpoint", "a board proof's checkpoint (its header, then its transposition table)",
+        "option:*.ckpt", "proof.ckpt", "table", options=("solve --checkpoint",), sample=_PROVE,
+        readers=(_PROVE,), changed_by=("solve --checkpoint",)),
     FileKind(
         "compare-csv", "a compare run's summary as CSV", "option:*.csv", "results.csv", "csv",
         options=("compare --csv",), sample=(*COMPARE, "--quiet", "--csv", "{file}"),

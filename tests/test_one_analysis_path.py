@@ -41,6 +41,8 @@ ALLOWED: dict[str, str] = {
     "game/console/solitaire.py": "the Solitaire puzzle's single-agent solvers: the puzzle has no analysis",
     "game/console/seats.py": "a console seat's engine is built once to check its spec (the computer's, not advice)",
     "game/solve_command.py": "the engine developer's `stonecave solve` command: it proves a position on request",
+    "game/solve_board.py": "the engine developer's `stonecave solve` command with the board prover (split from "
+        "game/solve_command.py): it proves a position on request",
     "game/tables_command.py": "the engine developer's `stonecave tables` command: it builds and checks tables",
     "game/doctor.py": "`stonecave doctor`: it times the kernels to report the machine, no advice",
     "game/cli.py": "the command line: it starts the developer's commands (compare, tables)",

@@ -1,7 +1,9 @@
 """The board prover (``ai.kalah_solver``, ``kalah_solver.pxi``): its values are plain minimax's on small games
 under both capture rules, from starts and from positions part way; enhanced transposition cutoffs, futility,
 move order, hints and tables change how many nodes it visits but never a value; a proof stopped part way and
-saved resumes to the same value with fewer nodes; a checkpoint for another proof, or cut short, is refused."""
+saved resumes to the same value with fewer nodes; a checkpoint for another proof, cut short, damaged or not a
+regular file (a FIFO, a device, a folder) is refused with one message, and a loaded table is a copy that the
+file on disk can no longer change."""
 from __future__ import annotations
 
 import random
@@ -174,6 +176,76 @@ def test_a_checkpoint_of_another_proof_or_cut_short_is_refused(tmp_path: Path):
     (tmp_path / "other").write_bytes(b"not a checkpoint")
     with pytest.raises(CheckpointError, match="not a StoneCave"):
         load_checkpoint(tmp_path / "other", game, None, {})
+
+
+
+def _header_with(path: Path, **changes) -> None:
+    """Rewrite the checkpoint at ``path`` with its JSON header changed (the table kept)."""
+    import json
+
+    from ai.kalah_solver import MAGIC
+    data = path.read_bytes()
+    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+    start = len(MAGIC) + 8
+    header = json.loads(data[start:start + size])
+    header.update(changes)
+    raw = json.dumps(header).encode()
+    path.write_bytes(MAGIC + len(raw).to_bytes(8, "little") + raw + data[start + size:])
+
+
+def test_a_damaged_or_hostile_checkpoint_is_refused_in_one_message(tmp_path: Path):
+    import os
+
+    game = get_game("kalah", pits=3, seeds=2)
+    solver = Solver(game, megabytes=1)
+    solver.solve(game.initial_state())
+    path = tmp_path / "proof.ckpt"
+    save_checkpoint(path, solver, {"game": game.spec})
+    good = path.read_bytes()
+    again, _ = load_checkpoint(path, game, None, {"game": game.spec})
+    assert bytes(again.table) == bytes(solver.table) and again.bounds == solver.bounds
+    path.write_bytes(good + b"\0" * 64)                  # longer than its header says
+    with pytest.raises(CheckpointError, match="too long"):
+        load_checkpoint(path, game, None, {"game": game.spec})
+    for changes, words in (({"bounds": [["x", 1, 2, None]]}, "bounds"), ({"bounds": {"a": 1}}, "bounds"),
+                           ({"bounds": [[[1, 2], 5, -5, None]]}, "bounds"), ({"table_bytes": 100}, "table size"),
+                           ({"table_bytes": "1"}, "table size"), ({"format": 99}, "another format")):
+        path.write_bytes(good)
+        _header_with(path, **changes)
+        with pytest.raises(CheckpointError, match=words):
+            load_checkpoint(path, game, None, {"game": game.spec})
+    path.write_bytes(good[:30] + b"{not json" + good[39:])
+    with pytest.raises(CheckpointError, match="damaged"):
+        load_checkpoint(path, game, None, {"game": game.spec})
+    folder = tmp_path / "folder.ckpt"
+    folder.mkdir()
+    with pytest.raises(CheckpointError, match="folder"):
+        load_checkpoint(folder, game, None, {})
+    device = tmp_path / "zero.ckpt"
+    device.symlink_to("/dev/zero")
+    with pytest.raises(CheckpointError, match="device"):
+        load_checkpoint(device, game, None, {})
+    fifo = tmp_path / "pipe.ckpt"
+    os.mkfifo(fifo)                                      # no writer: the old open() waited for ever
+    with pytest.raises(CheckpointError, match="FIFO"):
+        load_checkpoint(fifo, game, None, {})
+
+
+def test_a_loaded_table_is_a_copy_and_a_new_one_belongs_to_no_file(tmp_path: Path):
+    from guarded import binary
+
+    game = get_game("kalah", pits=3, seeds=2)
+    fresh = Solver(game, megabytes=1)
+    assert len(fresh.table) == table_bytes(1) and not any(bytes(fresh.table[:4096]))
+    with pytest.raises(ValueError, match="at least one byte"):
+        binary.anonymous_buffer(0)
+    fresh.solve(game.initial_state())
+    path = tmp_path / "proof.ckpt"
+    save_checkpoint(path, fresh, {"game": game.spec})
+    loaded, _ = load_checkpoint(path, game, None, {"game": game.spec})
+    path.write_bytes(b"x" * path.stat().st_size)         # the file rewritten under a running proof
+    assert bytes(loaded.table) == bytes(fresh.table)
+    assert loaded.solve(game.initial_state()).value == fresh.solve(game.initial_state()).value
 
 
 def test_the_plan_sizes():

@@ -152,6 +152,27 @@ def test_the_board_prover_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     assert "is a checkpoint of game" in one_line_error(other)
 
 
+
+def test_a_checkpoint_that_cannot_be_written_is_one_line_before_the_proof(tmp_path: Path) -> None:
+    import shutil
+
+    checkpoint = tmp_path / "proof.ckpt"
+    first = solve("kalah:pits=3,seeds=3", "--no-tables", "--no-pv", "--prover", "board", "--memory", "1",
+                  "--checkpoint", str(checkpoint))
+    assert first.returncode == 0 and checkpoint.exists()
+    locked = os.geteuid() == 0 and shutil.which("chattr") is not None   # root ignores a file's mode bits
+    if locked:
+        subprocess.run(["chattr", "+i", str(checkpoint)], check=True, capture_output=True)
+    else:
+        checkpoint.chmod(0o444)
+    try:
+        error = one_line_error(solve("kalah:pits=3,seeds=3", "--no-tables", "--no-pv", "--prover", "board",
+                                     "--memory", "1", "--checkpoint", str(checkpoint)))
+    finally:
+        if locked:
+            subprocess.run(["chattr", "-i", str(checkpoint)], check=True, capture_output=True)
+    assert f"cannot write the checkpoint {checkpoint}" in error and "read-only" in error
+
 def test_a_checkpoint_needs_the_board_prover() -> None:
     error = one_line_error(solve("kalah:pits=3,seeds=2", "--checkpoint", "x.ckpt"))
     assert "--prover board" in error
