@@ -31,6 +31,11 @@ BAR = 160
 """Height kept under the board: the message line (at 40, as on every menu), the buttons above it, and the
 announcement ("Capture 6") above them."""
 BUTTONS_AT = 62
+BAR_SHORT = 112
+"""In a short window (under ``SHORT`` pixels high) only the buttons and the message line are kept under the board
+(the announcement is written on the board's own caption line, which the tutorial leaves empty): a four-row board
+(Hus) needs the height to keep its counts and numbers apart."""
+SHORT = 600
 TEXT_WIDTH = 900
 
 
@@ -239,8 +244,9 @@ class TutorialView(MenuView):
             self._text.font_size = size
         self._text.width = int(min(TEXT_WIDTH * scale, width - 60 * scale))
         text_height = self._text.content_height if self._text.text else 60 * scale
-        top = self._text_top() - max(60 * scale, text_height) - 20 * scale
-        bar = BAR * scale
+        short = height < SHORT
+        top = self._text_top() - max(60 * scale, text_height) - (8 if short else 20) * scale
+        bar = (BAR_SHORT if short else BAR) * scale
         self.scene.set_rect(40 * scale, bar, max(100, width - 80 * scale), max(100, top - bar))
 
     def on_resize(self, width: int, height: int) -> None:
@@ -265,6 +271,8 @@ class TutorialView(MenuView):
         if target is not None and not self.scene.is_animating:
             highlights[target] = theme.HINT
             outlines[target] = theme.HINT
+        if isinstance(self.scene, SowingScene):  # a short window: the announcement on the board's caption line
+            self.scene.set_caption(self.banner if self.window.height < SHORT else "")
         self.scene.draw(highlights, outlines)
         if isinstance(self.scene, SolitaireScene) and target is not None and not self.scene.is_animating:
             hole = self._start_hole()
@@ -272,7 +280,7 @@ class TutorialView(MenuView):
             left, right = (theme.HINT if visual_direction(hole, rightwards) == direction else theme.TEXT_DIM
                            for rightwards in (False, True))
             self.scene.draw_arrows(hole, (left, right))
-        if self.banner:
+        if self.banner and not (isinstance(self.scene, SowingScene) and self.window.height < SHORT):
             self._banner.text = self.banner
             if self._banner.font_size != round(theme.HEADING.size * self.scale):
                 self._banner.font_size = round(theme.HEADING.size * self.scale)

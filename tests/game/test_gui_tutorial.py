@@ -64,3 +64,40 @@ def test_every_guide_runs_to_its_end_by_keys(gui):  # type: ignore[no-untyped-de
             assert presses < 4 * len(tutorial.steps), "the guide does not end"
         assert isinstance(gui.window.current_view, LearnMenuView)
         assert view.index == len(tutorial.steps) - 1
+
+
+def test_a_short_window_keeps_every_guides_board_words_apart(gui):  # type: ignore[no-untyped-def]
+    """At 800x500 (opened there, whatever size came before) Hus's four rows had 175 px under the guide's text: its
+    counts and numbers overlapped.  The board now keeps the banner's room; the announcement (a capture, a relay)
+    is written on the board's caption line, inside the board's words."""
+    from game.views import tour
+    from journeys import violations
+
+    for size in ((2560, 1440), (800, 500)):
+        gui.window.set_size(*size)
+        gui.frame()
+    for name in ("learn-hus", "learn-kalah"):
+        tour.open_screen(gui.context, name)
+        gui.frame()
+        view = gui.window.current_view
+        announced = []
+        while True:
+            assert not violations(gui.window), f"{name} step {view.index + 1} at 800x500: {violations(gui.window)}"
+            view.advance()
+            if view.scene.is_animating:
+                for _ in range(400):
+                    gui.frame()
+                    assert not violations(gui.window), f"{name} step {view.index + 1} mid-move: " \
+                                                       f"{violations(gui.window)}"
+                    if view.banner:
+                        announced.append(view.scene._caption_text.text == view.banner)
+                    if not view.scene.is_animating and not view.answer_due:
+                        break
+            if view.index + 1 >= len(view.tutorial.steps) and not view.waiting_for_move:
+                break
+            if not view.waiting_for_move:
+                view.advance()
+                gui.frame()
+        assert view.scene.layout.cell >= 20, f"{name}: pits {view.scene.layout.cell:.0f} px apart at 800x500"
+        if name == "learn-hus":
+            assert announced and all(announced), "Hus's announcements are not on the board's caption line"
