@@ -30,7 +30,8 @@ def test_every_area_has_figures_and_every_figure_its_fields():
         assert data["title"] and data["entries"], path.name
         for entry in data["entries"]:
             # a command to repeat it, or an honest "not recorded" where the run's notes gave none
-            assert entry["command"].startswith(("python ", "nice ", "STONECAVE_CORE=")) or \
+            assert entry["command"].startswith(("python ", "nice ", "stonecave ", "STONECAVE_CORE=",
+                                                "STONECAVE_TABLES=")) or \
                 entry["command"] == "not recorded", entry["figure"]
             assert entry["date"].startswith("2026-"), entry["figure"]
 
