@@ -63,15 +63,7 @@ def read_binary(path: str | os.PathLike[str], limit: int) -> Snapshot:
         size = opened.st_size
         if size > limit:
             return Snapshot(None, size, opened.st_mtime_ns)
-        data = bytearray(size)
-        view = memoryview(data)
-        stream = io.FileIO(descriptor, "rb", closefd=False)
-        done = 0
-        while done < size:
-            count = stream.readinto(view[done:done + READ_CHUNK])
-            if not count:
-                raise FileProblem(f"shrank from {size:,} to {done:,} bytes while it was read")
-            done += count
+        data = _read_into(descriptor, size, size)
         if os.read(descriptor, 1):
             raise FileProblem(f"grew beyond {size:,} bytes while it was read")
         return Snapshot(data, size, opened.st_mtime_ns)
@@ -87,21 +79,27 @@ def read_head(path: str | os.PathLike[str], count: int) -> Snapshot:
     file; FileNotFoundError when there is none."""
     descriptor, opened = open_regular(path, _FLAGS)
     try:
-        want = max(0, min(count, opened.st_size))
-        data = bytearray(want)
-        view = memoryview(data)
-        stream = io.FileIO(descriptor, "rb", closefd=False)
-        done = 0
-        while done < want:
-            got = stream.readinto(view[done:done + READ_CHUNK])
-            if not got:
-                raise FileProblem(f"shrank from {opened.st_size:,} to {done:,} bytes while it was read")
-            done += got
+        data = _read_into(descriptor, max(0, min(count, opened.st_size)), opened.st_size)
         return Snapshot(data, opened.st_size, opened.st_mtime_ns)
     except OSError as error:
         raise FileProblem(f"cannot be read: {error.strerror or error}") from None
     finally:
         os.close(descriptor)
+
+
+def _read_into(descriptor: int, want: int, size: int) -> bytearray:
+    """The next ``want`` bytes of the open file ``descriptor`` (``size`` long when looked at), read in chunks;
+    FileProblem when it ends sooner (it shrank while it was read)."""
+    data = bytearray(want)
+    view = memoryview(data)
+    stream = io.FileIO(descriptor, "rb", closefd=False)
+    done = 0
+    while done < want:
+        count = stream.readinto(view[done:done + READ_CHUNK])
+        if not count:
+            raise FileProblem(f"shrank from {size:,} to {done:,} bytes while it was read")
+        done += count
+    return data
 
 
 def anonymous_buffer(size: int) -> mmap.mmap:
