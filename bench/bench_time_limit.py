@@ -83,11 +83,7 @@ def positions(game: Game, count: int, seed: int) -> list[State]:
     rng = random.Random(seed)
     found: list[State] = [game.initial_state()]
     while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randint(4, 80)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = game.random_walk(game.initial_state(), rng, rng.randint(4, 80))
         if not game.is_terminal(state):
             found.append(state)
     return found

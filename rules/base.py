@@ -356,6 +356,15 @@ class Game(ABC, Generic[StateT, MoveT]):
             plies += 1
         return state, plies
 
+    def random_walk(self, state: StateT, rng: random.Random, plies: int) -> StateT:
+        """The position after ``plies`` uniformly random legal moves from ``state`` (fewer when the game ends
+        first): the sample positions of tests and benchmarks."""
+        for _ in range(plies):
+            if self.is_terminal(state):
+                break
+            state = self.apply(state, rng.choice(self.legal_moves(state)))
+        return state
+
     def render(self, state: StateT) -> str:
         """A multi-line picture of the position for the console."""
         return self.to_text(state)

@@ -52,11 +52,7 @@ def positions(game, count, seed):
     for _ in range(50 * count):
         if len(found) > count:
             break
-        state = game.initial_state()
-        for _ in range(rng.randrange(1, 8)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = game.random_walk(game.initial_state(), rng, rng.randrange(1, 8))
         if not game.is_terminal(state):
             found.append(state)
     return found

@@ -39,11 +39,7 @@ def positions(game: rules.Game, count: int, seed: int) -> list[Any]:
     rng = random.Random(seed)
     found: list[Any] = []
     while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 150)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = game.random_walk(game.initial_state(), rng, rng.randrange(0, 150))
         if not game.is_terminal(state):
             found.append(state)
     return found
