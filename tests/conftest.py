@@ -283,3 +283,25 @@ def gui(window, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     view = window.current_view
     if view is not None and hasattr(view, "cancel_search"):
         view.cancel_search()
+
+
+# -- small Kalah endgame tables (every Kalah(4) board of 0..8 seeds, empty-capture rule) ----------------------------
+@pytest.fixture(scope="module")
+def table_folder(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """Built once per module that asks (a module may define its own set under this name)."""
+    from ai import tables
+
+    folder = tmp_path_factory.mktemp("kalah-tables")
+    tables.build_kalah_tables(folder, 4, True, 8, threads=1)
+    return folder
+
+
+@pytest.fixture
+def with_tables(table_folder, monkeypatch):  # type: ignore[no-untyped-def]
+    """The player's tables are ``table_folder``'s for the test."""
+    from ai import tables
+
+    monkeypatch.setenv(tables.ENV, str(table_folder))
+    tables.forget()
+    yield table_folder
+    tables.forget()

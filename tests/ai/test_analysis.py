@@ -45,21 +45,6 @@ def no_tables(monkeypatch):
     tables.forget()
 
 
-@pytest.fixture(scope="module")
-def table_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("kalah-tables")
-    tables.build_kalah_tables(folder, 4, True, 8, threads=1)
-    return folder
-
-
-@pytest.fixture
-def with_tables(table_folder, monkeypatch):
-    monkeypatch.setenv(tables.ENV, str(table_folder))
-    tables.forget()
-    yield table_folder
-    tables.forget()
-
-
 def exact_by_rules(game):
     """The exact final margin for the side to move, by plain memoised negamax over the rules."""
     memo: dict = {}

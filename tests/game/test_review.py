@@ -13,7 +13,6 @@ import random
 import pytest
 
 import ai.core
-from ai import tables
 from ai.registry import make_engine
 from game import savegame
 from game.explain import move_name
@@ -32,21 +31,6 @@ KALAH_MOVES = (2, 3, 1, 1, 2, 1, 3, 0, 1, 3, 0, 2, 3, 2, 0, 1, 3)
 exact best moves except move 15, which throws a proven win by 6 away into a loss by 4 (found by negamax)."""
 BLUNDER = 14
 """The index of the position the blunder was played from (move 15)."""
-
-
-@pytest.fixture(scope="module")
-def table_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("kalah-tables")
-    tables.build_kalah_tables(folder, 4, True, 8, threads=1)
-    return folder
-
-
-@pytest.fixture
-def with_tables(table_folder, monkeypatch):
-    monkeypatch.setenv(tables.ENV, str(table_folder))
-    tables.forget()
-    yield table_folder
-    tables.forget()
 
 
 def recorded_kalah() -> SavedGame:
