@@ -24,7 +24,7 @@ from game.views.load_view import LoadView
 from game.views.review_view import ReviewView
 from game.views.sowing_view import SowingView
 from tests.game.journeys import violations
-from tests.game.test_review import BLUNDER, needs_core, recorded_kalah, table_folder, with_tables  # noqa: F401
+from tests.game.test_review import BLUNDER, needs_core, recorded_kalah
 
 FRAMES = 20_000
 """A guard against a hang only: each review here ends on its own."""

@@ -14,7 +14,7 @@ import pytest
 from game import cli, savegame
 from game.console import manager
 from game.review import SECONDS_RANGE
-from tests.game.test_review import BLUNDER, KALAH_MOVES, needs_core, recorded_kalah, table_folder, with_tables  # noqa: F401
+from tests.game.test_review import BLUNDER, KALAH_MOVES, needs_core, recorded_kalah
 
 MARK = f"Move {BLUNDER + 1}, "
 COST = "turned a win by 6 into a loss by 4, proven"
