@@ -254,6 +254,56 @@ class Solver:
         return tuple(line)
 
 
+class BoardProver:
+    """The board solver behind the prover's interface (``prove_within``, as ``ai.kalah_solve.KalahProver``): what
+    the Perfect level proves with.  It is the faster of the two on the positions Perfect meets after its opening
+    proof (``bench/bench_perfect.py provers``), and it is the solver the opening proofs' leaves are measured
+    with (``ai.kalah_proofs``), so a leaf it was shown to prove in a fraction of a second is proved here too."""
+
+    HINT_DEPTH = 8
+    """Shallow searches that give the first guess and the move order when no value is known beforehand."""
+    POLL_SECONDS = 0.003
+
+    def __init__(self, game: Any, tables: Any | None = None, memory: float = 64.0) -> None:
+        if not isinstance(game, Kalah):
+            raise ValueError(f"the board prover solves Kalah, not {game.name}")
+        self.solver = Solver(game, tables, megabytes=memory)
+        self.last_depth = 0
+        """The plies of the last proof: to the end of the game, as far as the interface goes."""
+
+    def prove_within(self, state: KalahState, deadline: float | None, cancel: Any | None = None,
+                     guess: float | None = None) -> Any:
+        """MTD(f) to the end of the game until ``deadline`` (``time.perf_counter``) or ``cancel``: the bounds on
+        the value for the side to move proved so far, and a move that secures the lower one (None until a
+        lower bound is proved)."""
+        from ai.base import CancelToken
+        from ai.kalah_solve import Bounds
+
+        token = CancelToken()
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(self.POLL_SECONDS):
+                if (deadline is not None and time.perf_counter() >= deadline
+                        or cancel is not None and cancel.is_cancelled):
+                    token.cancel()
+                    return
+
+        watcher = None
+        if deadline is not None or cancel is not None:
+            watcher = threading.Thread(target=watch, name="proof clock", daemon=True)
+            watcher.start()
+        try:
+            proof = self.solver.solve(state, None if guess is None else int(round(guess)), token,
+                                      hint_depth=0 if guess is not None else self.HINT_DEPTH)
+        finally:
+            done.set()
+            if watcher is not None:
+                watcher.join()
+        self.last_depth = 0 if proof.stopped else 250
+        return Bounds(float(proof.lower), float(proof.upper), proof.move, proof.nodes, proof.seconds)
+
+
 def save_checkpoint(path: Path, solver: Solver, info: dict[str, Any]) -> None:
     """The table and the root bounds in ``path``, written atomically and durably (``guarded.binary``: a kill
     never leaves half a checkpoint).  ``info`` names what is proved (game, position) for ``load_checkpoint``

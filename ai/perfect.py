@@ -3,14 +3,18 @@ Strongest search.
 
 Each move, in this order:
 
+0. *Opening proof*: in Kalah(6,4), under either capture rule, the shipped opening proof (``ai.kalah_proofs``)
+   holds every position Perfect meets from the first move, as either side and whatever the opponent plays, down
+   to where its prover finishes in a fraction of a second: its move and exact value are played at once.
 1. *Tables*: when the board holds no more seeds than the endgame tables (``ai.tables``, built on first use as
    for the Strongest level), every move's exact value is read from them and the best is played at once.
-2. *Proof*: otherwise the prover (``ai.kalah_solve.KalahProver``, MTD(f) null-window tests to the end of the
-   game over the compiled search and the tables) tries to prove the position's value within a share of the
-   time: nearly all of it (``FOLLOW_SHARE``) when the position continues a line it proved already;
+2. *Proof*: otherwise the prover (``ai.kalah_solver.BoardProver``, MTD(f) null-window tests to the end of the
+   game over the board and the tables) tries to prove the position's value within a share of the
+   time: nearly all of it (``FOLLOW_SHARE``) when the position continues a line it proved already (an opening
+   proof's last move included);
    ``PROVE_SHARE`` when the board holds no more than ``REACH_SLACK`` seeds above the most it has proved a
-   position with (its *reach*, learnt as it plays); else only ``PROBE_SHARE``, so that in the opening, where
-   no proof succeeds in a move's time, the Strongest search keeps nearly all of it.  Its transposition table
+   position with (its *reach*, learnt as it plays); else only ``PROBE_SHARE``, so that in the opening of another
+   variant, where no proof succeeds in a move's time, the Strongest search keeps nearly all of it.  Its table
    stays warm from move to move, and a value it proved is the first guess of the next proof along the same
    line: after its own move the value for it can only stay or grow whatever the opponent plays, so the first
    test proves the old value again (cheap) and the next ones refine it.
@@ -20,7 +24,7 @@ Each move, in this order:
 A proven move keeps the proven value: from a won position Perfect wins by at least the proven margin, from a
 lost one it loses by at most it.  ``SearchResult.info`` says what is known: ``proven`` (True: ``value`` is the
 exact margin the move keeps for the side to move), ``bound`` (only a lower bound was proved, and the move keeps
-it), ``source`` (``tables``, ``prover`` or ``search``).  Scores are on the engines' usual scale (a proven win
+it), ``source`` (``opening proof``, ``tables``, ``prover`` or ``search``).  Scores are on the engines' usual scale (a proven win
 is ``WIN + margin``, ``ai.evaluators``), so every screen reads them as it reads the other engines'.
 
 The prover, its table and what it proved are kept per game variant and memory in this process (``_shared``),
@@ -79,6 +83,17 @@ _shared: dict[tuple[str, float], _Knowledge] = {}
 _shared_lock = threading.Lock()
 
 
+def opening_proof(game: Game) -> tuple[Any, str]:
+    """The shipped opening proof of ``game`` (``ai.kalah_proofs``) and, when the file is damaged, why it is not
+    used (then the Perfect level proves and searches as it does beyond the proof)."""
+    from ai.kalah_proofs import ProofError, proof_for
+
+    try:
+        return proof_for(game), ""
+    except ProofError as error:
+        return None, str(error)
+
+
 def forget() -> None:
     """Drop every shared prover and what it proved (tests that change the tables' folder)."""
     with _shared_lock:
@@ -100,6 +115,8 @@ class PerfectEngine(Engine):
         self.memory = check_memory(self.name, memory)
         self.why_not = ""
         """Why the prover cannot run (no compiled core), or empty."""
+        self.opening_problem = ""
+        """Why the shipped opening proof is not used (a damaged file), or empty."""
         import ai.core
 
         if ai.core.module() is None:
@@ -132,6 +149,11 @@ class PerfectEngine(Engine):
         try:
             if self.why_not:
                 return self._fall_back(state, budget, cancel, progress, knowledge, None, self.why_not)
+            opening = self.from_opening_proof(state, budget, knowledge)
+            if opening is not None:
+                if progress is not None:
+                    progress(opening)
+                return opening
             follows, guess = self._follows(knowledge, state)
             seeds = sum(state.pits)  # type: ignore[attr-defined]
             share = FOLLOW_SHARE if follows else PROVE_SHARE if seeds <= knowledge.reach + REACH_SLACK else PROBE_SHARE
@@ -164,6 +186,21 @@ class PerfectEngine(Engine):
         elapsed = 0.0 if budget is None else budget.elapsed()
         return SearchResult(move, proven_score(value), 1, len(values), (move,), elapsed, True,
                             {"proven": True, "value": int(value), "source": "tables", "values": values})
+
+    def from_opening_proof(self, state: State, budget: Budget, knowledge: _Knowledge | None = None
+                           ) -> SearchResult | None:
+        """The opening proof's move and exact value (``ai.kalah_proofs``) when it holds the position (else None).
+        The move's value is what the prover then keeps (``knowledge``), as after a move it proved itself."""
+        proof, self.opening_problem = opening_proof(self.game)
+        entry = proof.lookup(state) if proof is not None else None
+        if entry is None:
+            return None
+        if knowledge is not None:
+            knowledge.after = self.game.apply(state, entry.move)
+            knowledge.player = self.game.to_move(state)
+            knowledge.secured = entry.value
+        info: dict[str, Any] = {"proven": True, "value": entry.value, "source": "opening proof"}
+        return SearchResult(entry.move, proven_score(entry.value), 0, 1, (entry.move,), budget.elapsed(), True, info)
 
     def exact_margin(self, state: State, player: int, loaded: Any) -> int:
         """The exact final margin for ``player`` of a position the tables hold (or a finished one)."""
@@ -202,6 +239,8 @@ class PerfectEngine(Engine):
         # the fallback keeps the move's own deadline (``Budget.due``), so its margin is not taken twice
         found = knowledge.fallback.search(state, budget.limits_left(), cancel, progress)
         info = {**found.info, "proven": bool(found.exhaustive), "source": "search", "why": why}
+        if self.opening_problem:
+            info["opening proof"] = self.opening_problem
         if found.exhaustive and abs(found.score) >= WIN:
             info["value"] = int(found.score - WIN if found.score > 0 else found.score + WIN)
         elif found.exhaustive:
@@ -214,7 +253,7 @@ class PerfectEngine(Engine):
     # -- what the prover knows --------------------------------------------------------------------------------
     def _knowledge(self, loaded: Any) -> tuple[_Knowledge, bool]:
         """The shared prover of this variant (locked for this search), or a private one when it is busy."""
-        from ai.kalah_solve import KalahProver
+        from ai.kalah_solver import BoardProver
 
         key = (self.game.spec, self.memory)
         with _shared_lock:
@@ -225,14 +264,14 @@ class PerfectEngine(Engine):
             return self._new_knowledge(loaded), True
         if knowledge.tables is not loaded and knowledge.prover is not None:
             # the tables arrived (or grew): the prover starts afresh with them (the fallback sees them itself)
-            knowledge.prover = KalahProver(self.game, loaded, self.memory)
+            knowledge.prover = BoardProver(self.game, loaded, self.memory)
             knowledge.tables, knowledge.after = loaded, None
         return knowledge, False
 
     def _new_knowledge(self, loaded: Any) -> _Knowledge:
-        from ai.kalah_solve import KalahProver
+        from ai.kalah_solver import BoardProver
 
-        prover = None if self.why_not else KalahProver(self.game, loaded, self.memory)
+        prover = None if self.why_not else BoardProver(self.game, loaded, self.memory)
         fallback = PVSEngine(self.game, time=None, memory=self.memory, tables=True)
         return _Knowledge(prover, loaded, fallback)
 
@@ -265,7 +304,7 @@ class PerfectEngine(Engine):
             return None
         budget = Budget(Limits(time=seconds), cancel)
         loaded = tables_by(game, True, budget.share(TABLE_WAIT))
-        answer = self.from_tables(state, loaded, budget)
+        answer = self.from_tables(state, loaded, budget) or self.from_opening_proof(state, budget)
         if answer is not None:
             return answer
         knowledge, private = self._knowledge(loaded)

@@ -177,6 +177,13 @@ KINDS: tuple[FileKind, ...] = (
         probe=("import rules\nfrom ai import book\n"
                "print(book.book_for(rules.parse_game_spec('kalah:pits=6,seeds=4,empty_capture=false')))")),
     FileKind(
+        "opening-proof", "a Kalah opening proof (the Perfect level's moves from the first one)",
+        "package:ai/data/*_proof.txt", "package:ai/data/kalah_6_4_standard_proof.txt", "text",
+        probe=("import rules\nfrom ai import kalah_proofs\n"
+               "try:\n    print(kalah_proofs.proof_for(rules.parse_game_spec('kalah:pits=6,seeds=4,empty_capture=false'))"
+               ".value)\nexcept kalah_proofs.ProofError as error:  # what Perfect names and plays on without\n"
+               "    print(error)")),
+    FileKind(
         "menu", "the main menu", "package:game/menus/main.yaml",
         "package:game/menus/main.yaml", "yaml", readers=(("text", "kalah"), ("text", "solitaire")),
         probe="from game import catalogue\nprint(catalogue.main_menu(), catalogue.games())"),

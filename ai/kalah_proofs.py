@@ -1,0 +1,454 @@
+"""Opening proofs: the Perfect level's exact moves for Kalah(6,4) from the first move, under both capture rules.
+
+Kalah(6,4) is solved (+10 for the first player with the empty-capture rule, +8 without it), but no proof of an
+opening position fits in a move's time.  An opening proof is the part of a proof the Perfect level needs, made
+offline: for the *proving* side, one proven move per position; for the opponent, every reply; down to the
+positions a cold prover proves exactly within ``LEAF_NODES`` nodes (a tenth to a third of a second), where the
+Perfect level's own prover takes over.  There are two such trees in a file, one with South proving (from the
+start) and one with North proving (from every South first move), and a position is keyed colour-free
+(``Kalah.key``: the ring from the side to move), so a position both trees reach is one entry.
+
+Each entry is a position with the proving side to move: the move that keeps the position's exact value, that
+value (the final margin for the side to move, stores included), and whether the prover takes over after it
+(*leaf*).  The value is exact at every entry, after the opponent's mistakes too: from any position of the tree
+the Perfect level keeps the position's own value, not only the opening's.  Boards the endgame tables a player
+has (``PLAY_TABLE_SEEDS``) are not entered: the Perfect level reads those from the tables.
+
+What the file guarantees, checked when it is read (``check``):
+- its body's SHA-256 is the header's, and the header names the game and the start's value;
+- every entry is a legal Kalah(6,4) position of 48 seeds with a legal move and a value within the seeds;
+- *closed*: after an entry's move that is not a leaf, every reply of the opponent (through the opponent's extra
+  turns) ends the game no lower than the value or reaches an entry, whose value is no lower (the opponent cannot
+  improve on a proven value), and the start and every South first move are entries;
+- a finished game after an entry's move ends at the entry's value when no reply is in between.
+That the values are right is the build's work (the board solver, ``ai.kalah_solver``, with the 0..20 seed
+tables) and the tests': ``tests/ai/test_kalah_proofs.py`` proves a sample of entries again from nothing.
+
+Built by::
+
+    python -m ai.kalah_proofs build --rule empty-capture --tables-folder FOLDER
+    python -m ai.kalah_proofs build --rule standard --tables-folder FOLDER
+
+(the 0..20 seed tables are built in FOLDER first when missing: about 80 s on one core).  A build saves its
+progress to the output file's ``.partial`` sibling every minute and resumes from it.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import rules
+from guarded import files
+from rules.kalah import Kalah, KalahState
+
+FORMAT = "stonecave-kalah-opening-proof 1"
+DATA = Path(__file__).resolve().parent / "data"
+PROOF_FILES = {f"kalah:pits=6,seeds=4,empty_capture={flag}": f"kalah_6_4_{rule}_proof.txt"
+               for flag, rule in (("true", "empty_capture"), ("false", "standard"))}
+"""The proofs shipped, by the exact game spec they prove."""
+LEAF_NODES = 250_000
+"""A position is a leaf when a cold prover (``PLAY_TABLE_SEEDS`` tables, ``LEAF_MEGABYTES``) proves its exact value
+in this many nodes, given the value: about a quarter of a second on one core of this project's machines."""
+PLAY_TABLE_SEEDS = 14
+"""The tables every player has (the first-use set of 6 pits): the leaves are measured with these, and boards
+within them are not entered."""
+LEAF_MEGABYTES = 64.0
+PUBLISHED = {True: 10, False: 8}
+"""The start's value for South by the empty-capture rule (True) or not: Irving, Donkers and Uiterwijk (2000) for
+the first, this project's solver for both (BENCHMARKS.md).  Only the first test's guess: the build proves it."""
+BUILD_TABLE_SEEDS = 20
+SIZE_LIMIT = 16 * 1024 * 1024
+SAVE_SECONDS = 60.0
+
+
+class ProofError(ValueError):
+    """A damaged or wrong opening proof: names the file, the line and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Proven:
+    """One position's proven move: it keeps ``value`` (the exact final margin for the side to move)."""
+
+    move: int
+    value: int
+    leaf: bool
+
+
+Key = tuple[int, ...]
+
+
+@dataclass
+class OpeningProof:
+    """The entries of one rule's opening proof, keyed by ``Kalah.key``."""
+
+    game: Kalah
+    entries: dict[Key, Proven]
+    header: dict[str, str]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def lookup(self, state: KalahState) -> Proven | None:
+        """The proven move of ``state``, or None when the proof does not hold it."""
+        return self.entries.get(self.game.key(state))
+
+    @property
+    def value(self) -> int:
+        """The start's value for South."""
+        return self.entries[self.game.key(self.game.initial_state())].value
+
+    # -- the file -----------------------------------------------------------------------------------------------
+    def body(self) -> str:
+        lines = []
+        for key in sorted(self.entries):
+            entry = self.entries[key]
+            lines.append(f"{','.join(map(str, key))}\t{entry.move}\t{entry.value}\t{int(entry.leaf)}")
+        return "\n".join(lines) + "\n"
+
+    def to_text(self, header: dict[str, str] | None = None) -> str:
+        body = self.body()
+        fields = dict(header if header is not None else self.header)
+        fields["game"] = self.game.spec
+        fields["entries"] = str(len(self.entries))
+        fields["sha256"] = hashlib.sha256(body.encode()).hexdigest()
+        head = [f"# {FORMAT}"] + [f"# {name}: {value}" for name, value in fields.items()]
+        return "\n".join(head) + "\n" + body
+
+
+def parse(text: str, source: str = "<proof>", expected_spec: str | None = None) -> OpeningProof:
+    """Read a proof's text and ``check`` it (ProofError naming the line and the fault)."""
+    lines = text.split("\n")
+    if not lines or lines[0] != f"# {FORMAT}":
+        raise ProofError(f"{source}: not an opening proof (the first line should be '# {FORMAT}')")
+    header: dict[str, str] = {}
+    number = 1
+    while number < len(lines) and lines[number].startswith("# "):
+        name, _, value = lines[number][2:].partition(": ")
+        header[name] = value
+        number += 1
+    body = "\n".join(lines[number:])
+    for field in ("game", "entries", "sha256"):
+        if field not in header:
+            raise ProofError(f"{source}: the header has no '{field}:' line")
+    if expected_spec is not None and header["game"] != expected_spec:
+        raise ProofError(f"{source}: proves {header['game']!r}, not {expected_spec!r}")
+    if hashlib.sha256(body.encode()).hexdigest() != header["sha256"]:
+        raise ProofError(f"{source}: the body does not match the header's SHA-256 (the file was changed or "
+                         "damaged; rebuild it with python -m ai.kalah_proofs build)")
+    try:
+        game = rules.parse_game_spec(header["game"])
+    except ValueError as error:
+        raise ProofError(f"{source}: the header's game: {error}") from None
+    if not isinstance(game, Kalah):
+        raise ProofError(f"{source}: proves {header['game']!r}, which is not Kalah")
+    entries: dict[Key, Proven] = {}
+    for offset, line in enumerate(body.split("\n")[:-1]):
+        where = f"{source}:{number + offset + 1}"
+        fields = line.split("\t")
+        if len(fields) != 4:
+            raise ProofError(f"{where}: expected 4 tab-separated fields (position, move, value, leaf), "
+                             f"found {len(fields)}")
+        try:
+            key = tuple(int(count) for count in fields[0].split(","))
+            entry = Proven(int(fields[1]), int(fields[2]), fields[3] == "1")
+        except ValueError:
+            raise ProofError(f"{where}: a field is not a whole number") from None
+        if fields[3] not in ("0", "1"):
+            raise ProofError(f"{where}: the leaf field is 0 or 1, not {fields[3]!r}")
+        if key in entries:
+            raise ProofError(f"{where}: the position appears twice")
+        entries[key] = entry
+    if str(len(entries)) != header["entries"]:
+        raise ProofError(f"{source}: the header says {header['entries']} entries, the body has {len(entries)}")
+    proof = OpeningProof(game, entries, header)
+    problem = check(proof)
+    if problem:
+        raise ProofError(f"{source}: {problem}")
+    return proof
+
+
+def state_of(game: Kalah, key: Key) -> KalahState:
+    """The position with South to move whose ``Kalah.key`` is ``key`` (the key is colour-free)."""
+    return KalahState(key, 0)
+
+
+def first_turns(game: Kalah) -> list[KalahState]:
+    """Where South's first turn can end (extra turns played out): the positions North's tree proves from."""
+    ends, frontier = [], [game.initial_state()]
+    while frontier:
+        state = frontier.pop()
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            if game.is_terminal(child) or game.to_move(child) == 1:
+                ends.append(child)
+            else:
+                frontier.append(child)
+    return ends
+
+
+def check(proof: OpeningProof) -> str:
+    """What is wrong with ``proof`` (see the module docstring), or an empty string."""
+    game = proof.game
+    try:
+        play_top = int(proof.header.get("play table seeds", PLAY_TABLE_SEEDS))
+    except ValueError:
+        return "the header's play table seeds is not a whole number"
+    total = 2 * game.pits * game.seeds
+    needed = [game.initial_state()] + first_turns(game)
+    for state in needed:
+        if not game.is_terminal(state) and game.key(state) not in proof.entries:
+            return f"the position {game.to_text(state)} (the start or after South's first turn) has no entry"
+    for key, entry in proof.entries.items():
+        text = ",".join(map(str, key))
+        if len(key) != 2 * game.pits + 2 or min(key) < 0 or sum(key) != total:
+            return f"the position {text} is not a position of {game.title} ({total} seeds in {len(key)} places)"
+        state = state_of(game, key)
+        if game.is_terminal(state) or entry.move not in game.legal_moves(state):
+            return f"the move {entry.move} of the position {text} is not legal there"
+        if not -total <= entry.value <= total:
+            return f"the value {entry.value} of the position {text} is beyond the {total} seeds"
+        problem = _closed(proof, game.apply(state, entry.move), 0, entry, text, play_top)
+        if problem:
+            return problem
+    return ""
+
+
+def _closed(proof: OpeningProof, state: KalahState, prover: int, entry: Proven, text: str, play_top: int) -> str:
+    """Check the positions after an entry's move up to the proving side's next turn (see ``check``)."""
+    game = proof.game
+    if game.is_terminal(state):
+        outcome = game.outcome(state)
+        assert outcome is not None
+        if outcome.margin(prover) < entry.value:
+            return f"the move of the position {text} ends the game below its value {entry.value}"
+        return ""
+    if game.to_move(state) == prover:
+        found = proof.entries.get(game.key(state))
+        if found is None:
+            if entry.leaf or sum(state.pits) <= play_top:
+                return ""
+            return f"a reply to the position {text} (not a leaf) reaches {game.to_text(state)}, which has no entry"
+        if found.value < entry.value:
+            return (f"a reply to the position {text} reaches a position valued {found.value}, below the "
+                    f"{entry.value} it was proved to keep")
+        return ""
+    for move in game.legal_moves(state):
+        problem = _closed(proof, game.apply(state, move), prover, entry, text, play_top)
+        if problem:
+            return problem
+    return ""
+
+
+def proof_for(game: Any) -> OpeningProof | None:
+    """The shipped opening proof of ``game``'s exact variant, read and checked once (None: there is none).
+    A damaged file raises ProofError."""
+    return _load(getattr(game, "spec", ""))
+
+
+@lru_cache(maxsize=None)
+def _load(spec: str) -> OpeningProof | None:
+    name = PROOF_FILES.get(spec)
+    path = DATA / name if name else None
+    if path is None or not files.exists(path):
+        return None
+    try:
+        text = files.read_text(path, SIZE_LIMIT)
+    except (OSError, ValueError) as error:
+        raise ProofError(f"{path}: {error}") from None
+    return parse(text, str(path), spec)
+
+
+# -- building -----------------------------------------------------------------------------------------------------
+Log = Callable[[str], None]
+
+
+class Builder:
+    """Builds one rule's opening proof (see the module docstring): ``run`` proves both sides' trees."""
+
+    def __init__(self, game: Kalah, build_tables: Any, play_tables: Any, megabytes: float,
+                 leaf_nodes: int = LEAF_NODES, known: dict[Key, Proven] | None = None, guess: int | None = None,
+                 log: Log | None = print, save: Callable[[dict[Key, Proven]], None] | None = None,
+                 leaf_megabytes: float = LEAF_MEGABYTES) -> None:
+        from ai.kalah_solver import Solver
+
+        self.game = game
+        self.solver = Solver(game, build_tables, megabytes=megabytes)
+        self.play_tables = play_tables
+        self.play_top = int(play_tables.top) if play_tables is not None else -1
+        self.leaf_nodes = leaf_nodes
+        self.leaf_megabytes = leaf_megabytes
+        self.known = dict(known or {})
+        self.entries: dict[Key, Proven] = {}
+        self.log = log
+        self.save = save
+        self.started = self.saved = time.perf_counter()
+        self.leaf_tests = 0
+        self.leaf_test_nodes = 0
+        self.guess = guess
+
+    def run(self) -> dict[Key, Proven]:
+        game = self.game
+        start = game.initial_state()
+        self.position(start, self.guess)              # South proves, from the start
+        for move in game.legal_moves(start):          # North proves, from every first move of South's
+            child = game.apply(start, move)
+            guess = None if self.guess is None else -self.guess
+            if game.to_move(child) == 1:
+                self.position(child, guess)
+            else:                                     # an extra turn: South moves again first
+                self.replies(child, 1, guess)
+        self._report(force=True)
+        return self.entries
+
+    def position(self, state: KalahState, guess: int | None) -> None:
+        """The proving side is to move in ``state``: enter its proven move and go on after it."""
+        game = self.game
+        key = game.key(state)
+        if key in self.entries or sum(state.pits) <= self.play_top:
+            return
+        entry = self.known.get(key)
+        if entry is None:
+            proof = self.solver.solve(state, guess=guess)
+            assert proof.value is not None and proof.move is not None
+            entry = Proven(proof.move, proof.value, self._is_leaf(state, proof.value))
+        self.entries[key] = entry
+        self._report()
+        if not entry.leaf:
+            self.replies(game.apply(state, entry.move), game.to_move(state), entry.value)
+
+    def replies(self, state: KalahState, prover: int, value: int | None) -> None:
+        game = self.game
+        if game.is_terminal(state):
+            return
+        if game.to_move(state) == prover:
+            self.position(state, value)
+            return
+        for move in game.legal_moves(state):
+            self.replies(game.apply(state, move), prover, value)
+
+    def _is_leaf(self, state: KalahState, value: int) -> bool:
+        from ai.kalah_solver import Solver
+
+        cold = Solver(self.game, self.play_tables, megabytes=self.leaf_megabytes)
+        proof = cold.solve(state, guess=value, node_limit=self.leaf_nodes)
+        self.leaf_tests += 1
+        self.leaf_test_nodes += proof.nodes
+        if not proof.stopped and proof.value != value:
+            raise AssertionError(f"two provers disagree on {self.game.to_text(state)}: {value} and {proof.value}")
+        return not proof.stopped
+
+    def _report(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if self.log is not None and (force or len(self.entries) % 200 == 0):
+            leaves = sum(entry.leaf for entry in self.entries.values())
+            self.log(f"{len(self.entries):,} entries ({leaves:,} leaves), {self.solver.nodes:,} solver nodes, "
+                     f"{self.leaf_tests:,} leaf tests ({self.leaf_test_nodes:,} nodes), {now - self.started:.0f} s")
+        if self.save is not None and (force or now - self.saved >= SAVE_SECONDS):
+            self.save({**self.known, **self.entries})
+            self.saved = now
+
+
+def _write(path: Path, game: Kalah, entries: dict[Key, Proven], header: dict[str, str]) -> None:
+    files.write_atomically(path, OpeningProof(game, entries, header).to_text(header))
+
+
+def _read_partial(path: Path, game: Kalah) -> dict[Key, Proven]:
+    """A partial build's entries (its SHA-256 and game checked; a partial proof is not closed yet)."""
+    if not files.is_regular(path):
+        return {}
+    try:
+        text = files.read_text(path, SIZE_LIMIT)
+        lines = text.split("\n")
+        start = next(i for i, line in enumerate(lines) if not line.startswith("# "))
+        header = dict(line[2:].partition(": ")[::2] for line in lines[1:start])
+        body = "\n".join(lines[start:])
+        if header.get("game") != game.spec or hashlib.sha256(body.encode()).hexdigest() != header.get("sha256"):
+            raise ValueError("another game, or damaged")
+        entries = {}
+        for line in body.split("\n")[:-1]:
+            key_text, move, value, leaf = line.split("\t")
+            entries[tuple(int(c) for c in key_text.split(","))] = Proven(int(move), int(value), leaf == "1")
+        return entries
+    except (OSError, StopIteration, ValueError) as error:
+        print(f"{path}: not a usable partial build ({error}); starting afresh", file=sys.stderr)
+        return {}
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.kalah_proofs",
+                                     description="Build or check the Perfect level's Kalah(6,4) opening proofs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    build = sub.add_parser("build", help="prove both sides' opening trees of one rule")
+    build.add_argument("--rule", choices=("empty-capture", "standard"), required=True)
+    build.add_argument("--tables-folder", required=True, help="where the 0..20 seed tables are (built when missing)")
+    build.add_argument("--memory", type=float, default=4096, help="the solver's table in MB (default 4096)")
+    build.add_argument("--leaf-nodes", type=int, default=LEAF_NODES,
+                       help=f"a cold proof within this many nodes makes a leaf (default {LEAF_NODES:,})")
+    build.add_argument("--guess", type=int, help="the first test of the start's value (default: the published value, "
+                       "+10 with the empty-capture rule, +8 without; a wrong guess costs time, never a wrong proof)")
+    build.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
+    checking = sub.add_parser("check", help="read and check the shipped proofs (or the files named)")
+    checking.add_argument("paths", nargs="*")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.command == "check":
+        return _check_command(args.paths)
+    from ai.tables import build_kalah_tables, load_kalah_tables
+
+    empty_capture = args.rule == "empty-capture"
+    game = rules.parse_game_spec(f"kalah:pits=6,seeds=4,empty_capture={str(empty_capture).lower()}")
+    assert isinstance(game, Kalah)
+    output = Path(args.output) if args.output else DATA / PROOF_FILES[game.spec]
+    partial = output.with_name(output.name + ".partial")
+    folder = Path(args.tables_folder)
+    print(f"Proving both sides' openings of {game.spec}: the 0..{BUILD_TABLE_SEEDS} tables in {folder} "
+          f"(built if missing, about 80 s), a {args.memory:g} MB table; progress kept in {partial}", flush=True)
+    started = time.perf_counter()
+    loaded, _ = build_kalah_tables(folder, 6, empty_capture, BUILD_TABLE_SEEDS, threads=1)
+    play = load_kalah_tables(folder, 6, empty_capture, PLAY_TABLE_SEEDS)
+    header = {"built by": f"python -m ai.kalah_proofs build --rule {args.rule} --leaf-nodes {args.leaf_nodes}",
+              "leaf": f"a cold proof within {args.leaf_nodes} nodes with the 0..{PLAY_TABLE_SEEDS} tables",
+              "play table seeds": str(PLAY_TABLE_SEEDS),
+              "fields": "position (Kalah.key: the ring from the side to move), move, value, leaf"}
+    guess = args.guess if args.guess is not None else PUBLISHED[empty_capture]
+    builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game),
+                      guess,
+                      save=lambda entries: _write(partial, game, entries, {**header, "partial": "yes"}))
+    entries = builder.run()
+    proof = OpeningProof(game, entries, header)
+    problem = check(proof)
+    if problem:
+        print(f"the proof built does not check: {problem}", file=sys.stderr)
+        return 1
+    header["seconds"] = f"{time.perf_counter() - started:.0f}"
+    header["solver nodes"] = str(builder.solver.nodes)
+    _write(output, game, entries, header)
+    partial.unlink(missing_ok=True)
+    print(f"{len(entries):,} entries (value {proof.value:+d} for South) written to {output} in "
+          f"{time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def _check_command(paths: list[str]) -> int:
+    targets = [Path(path) for path in paths] or [DATA / name for name in PROOF_FILES.values()]
+    failed = 0
+    for path in targets:
+        try:
+            proof = parse(files.read_text(path, SIZE_LIMIT), str(path))
+        except (OSError, ValueError) as error:
+            print(error)
+            failed += 1
+            continue
+        leaves = sum(entry.leaf for entry in proof.entries.values())
+        print(f"{path}: {proof.game.spec}, {len(proof):,} entries ({leaves:,} leaves), value {proof.value:+d} for "
+              "South: checked")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

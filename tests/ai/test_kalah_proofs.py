@@ -1,0 +1,239 @@
+"""The opening proofs (``ai.kalah_proofs``): built right, checked on load, and played by the Perfect level.
+
+A proof of a small Kalah is built here the way the shipped Kalah(6,4) proofs were, every entry's value is checked
+against the exhaustive solver (which shares no code with the board solver), and Perfect playing from it against
+opponents of every kind never finishes below the value of the position it started from.  The shipped files are
+read and checked as the game reads them, and a sample of their entries is proved again from nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+import ai.core
+import rules
+from ai import kalah_proofs, perfect, registry, tables
+from ai.base import Limits
+from ai.kalah_proofs import Builder, OpeningProof, ProofError, Proven, check, parse
+from ai.kalah_solver import Solver
+
+pytestmark = pytest.mark.skipif(ai.core.module() is None, reason="the proofs are built by the compiled solver")
+
+SMALL = ("kalah:pits=4,seeds=4", "kalah:pits=4,seeds=4,empty_capture=false")
+PLAY_SEEDS = 6
+
+
+@pytest.fixture(scope="module")
+def small_tables(tmp_path_factory):  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("proof-tables")
+    built = {}
+    for spec in SMALL:
+        game = rules.parse_game_spec(spec)
+        full, _ = tables.build_kalah_tables(folder, game.pits, game.empty_capture, 12, threads=1)
+        play = tables.load_kalah_tables(folder, game.pits, game.empty_capture, PLAY_SEEDS)
+        built[spec] = (full, play)
+    return folder, built
+
+
+@pytest.fixture(scope="module")
+def small_proofs(small_tables):  # type: ignore[no-untyped-def]
+    """A proof of each small variant with leaves deep enough that the tree has hundreds of entries."""
+    _, built = small_tables
+    proofs = {}
+    for spec in SMALL:
+        game = rules.parse_game_spec(spec)
+        full, play = built[spec]
+        entries = Builder(game, full.tables, play.tables, 16, leaf_nodes=40, log=None, leaf_megabytes=1).run()
+        header = {"play table seeds": str(PLAY_SEEDS)}
+        proofs[spec] = parse(OpeningProof(game, entries, header).to_text(), spec, game.spec)
+    return proofs
+
+
+def exact_value(game: rules.Game, state: rules.State) -> int:
+    found = registry.make_engine(game, "solver").search(state)
+    assert found.exhaustive
+    return int(found.score)
+
+
+@pytest.mark.parametrize("spec", SMALL)
+def test_a_built_proof_checks_and_every_value_is_the_exhaustive_solvers(spec, small_proofs):
+    proof = small_proofs[spec]
+    game = proof.game
+    assert check(proof) == ""
+    assert 50 < len(proof) and any(entry.leaf for entry in proof.entries.values())
+    assert any(not entry.leaf for entry in proof.entries.values())
+    for key, entry in random.Random(spec).sample(sorted(proof.entries.items()), 30):
+        state = kalah_proofs.state_of(game, key)
+        assert entry.value == exact_value(game, state), (game.to_text(state), entry)
+        after = game.apply(state, entry.move)        # the move keeps the value
+        kept = (game.outcome(after).margin(0) if game.is_terminal(after)
+                else exact_value(game, after) * (1 if game.to_move(after) == 0 else -1))
+        assert kept == entry.value
+
+
+def erratic(game: rules.Game, rng: random.Random):  # type: ignore[no-untyped-def]
+    """Mostly a decent move, now and then any move: the opponent that leaves every line a proof must cover."""
+    strong = registry.make_engine(game, "pvs:depth=4")
+
+    def play(state: rules.State) -> int:
+        if rng.random() < 0.35:
+            return rng.choice(game.legal_moves(state))
+        return strong.search(state, Limits(depth=4)).move
+
+    return play
+
+
+def opponent(game: rules.Game, kind: str, seed: int):  # type: ignore[no-untyped-def]
+    if kind == "erratic":
+        return erratic(game, random.Random(seed))
+    engine = registry.make_engine(game, kind.replace("random", f"random:seed={seed}"))
+    return lambda state: engine.search(state, Limits(time=5, depth=None if "depth" in kind else None)).move
+
+
+@pytest.mark.parametrize("spec", SMALL)
+@pytest.mark.parametrize("kind", ["random", "greedy", "erratic", "pvs:depth=5", "mcts:iterations=300"])
+def test_perfect_from_the_first_move_never_finishes_below_the_proven_value(spec, kind, small_proofs, small_tables,
+                                                                          monkeypatch):
+    folder, _ = small_tables
+    proof = small_proofs[spec]
+    game = proof.game
+    monkeypatch.setenv(tables.ENV, str(folder))
+    monkeypatch.setattr(kalah_proofs, "proof_for", lambda g: proof if g.spec == game.spec else None)
+    tables.forget()
+    perfect.forget()
+    start_value = proof.value
+    try:
+        for side in (0, 1):
+            for seed in range(2):
+                engine = registry.make_engine(game, "perfect:time=5")
+                other = opponent(game, kind, seed)
+                state, sources, values = game.initial_state(), [], []
+                while not game.is_terminal(state):
+                    if game.to_move(state) == side:
+                        found = engine.search(state, Limits(time=5))
+                        assert found.info["proven"], found.info
+                        sources.append(found.info["source"])
+                        values.append(found.info["value"])
+                        state = game.apply(state, found.move)
+                    else:
+                        state = game.apply(state, other(state))
+                margin = game.outcome(state).margin(side)
+                wanted = start_value if side == 0 else -start_value
+                assert margin >= wanted, (spec, kind, side, seed, margin, wanted)
+                assert sources[0] == "opening proof" and values[0] >= wanted
+                assert values == sorted(values) and margin >= values[-1]   # it keeps what the opponent gives away
+    finally:
+        tables.forget()
+        perfect.forget()
+
+
+def damaged(proof: OpeningProof, change) -> str:  # type: ignore[no-untyped-def]
+    """The proof's file with ``change`` made to its entries, the header's SHA-256 made to fit again."""
+    entries = dict(proof.entries)
+    change(entries)
+    return OpeningProof(proof.game, entries, proof.header).to_text()
+
+
+def test_a_changed_or_damaged_file_is_refused_with_a_line_naming_the_fault(small_proofs):
+    proof = small_proofs[SMALL[0]]
+    game = proof.game
+    text = proof.to_text()
+    start = game.key(game.initial_state())
+    assert len(parse(text, "p", game.spec)) == len(proof)
+    with pytest.raises(ProofError, match="SHA-256"):
+        parse(text.replace("\t1\n", "\t0\n", 1), "p")
+    with pytest.raises(ProofError, match="not an opening proof"):
+        parse("hello\n", "p")
+    with pytest.raises(ProofError, match="proves"):
+        parse(text, "p", "kalah:pits=6,seeds=4")
+    inner = next(key for key, entry in proof.entries.items() if not entry.leaf and key != start)
+
+    def drop_reply(entries: dict) -> None:
+        state = kalah_proofs.state_of(game, inner)
+        after = game.apply(state, entries[inner].move)
+        stack = [after]
+        while stack:
+            position = stack.pop()
+            if game.is_terminal(position):
+                continue
+            if game.to_move(position) == 0 and game.key(position) in entries:
+                del entries[game.key(position)]
+                return
+            if game.to_move(position) == 1:
+                stack.extend(game.apply(position, move) for move in game.legal_moves(position))
+        raise AssertionError("no reply reaches an entry")
+
+    with pytest.raises(ProofError, match="no entry"):
+        parse(damaged(proof, drop_reply), "p")
+    with pytest.raises(ProofError, match="not legal"):
+        parse(damaged(proof, lambda e: e.__setitem__(start, Proven(game.pits + 3, e[start].value, False))), "p")
+    with pytest.raises(ProofError, match="below"):
+        parse(damaged(proof, lambda e: e.__setitem__(start, Proven(e[start].move, e[start].value + 5, False))), "p")
+    with pytest.raises(ProofError, match="start"):
+        parse(damaged(proof, lambda e: e.pop(start)), "p")
+    body = proof.body()
+    twice = body + body.split("\n")[0] + "\n"
+    header = "".join(line + "\n" for line in text.split("\n") if line.startswith("# ")
+                     and not line.startswith(("# sha256:", "# entries:")))
+    resealed = (f"{header}# entries: {len(proof) + 1}\n# sha256: {hashlib.sha256(twice.encode()).hexdigest()}\n"
+                + twice)
+    with pytest.raises(ProofError, match="appears twice"):
+        parse(resealed, "p")
+
+
+# -- the shipped proofs -------------------------------------------------------------------------------------------
+SHIPPED = sorted(kalah_proofs.PROOF_FILES)
+
+
+@pytest.mark.parametrize("spec", SHIPPED)
+def test_the_shipped_proofs_read_check_and_prove_the_published_values(spec):
+    game = rules.parse_game_spec(spec)
+    kalah_proofs._load.cache_clear()
+    proof = kalah_proofs.proof_for(game)
+    assert proof is not None, f"{spec}: no opening proof shipped"
+    assert proof.value == kalah_proofs.PUBLISHED[game.empty_capture]
+    leaves = [key for key, entry in proof.entries.items() if entry.leaf]
+    assert leaves and len(proof) > 10
+
+
+@pytest.fixture(scope="module")
+def play_tables(tmp_path_factory):  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("play-tables")
+    return {spec: tables.build_kalah_tables(folder, 6, rules.parse_game_spec(spec).empty_capture,
+                                            kalah_proofs.PLAY_TABLE_SEEDS, threads=1)[0] for spec in SHIPPED}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SHIPPED)
+def test_a_sample_of_the_shipped_leaves_is_proved_again_from_nothing_within_the_leaf_budget(spec, play_tables):
+    """The leaves are where the Perfect level's own prover takes over: a cold prover with the tables every player
+    has proves each one's stored value within the budget the file names."""
+    game = rules.parse_game_spec(spec)
+    proof = kalah_proofs.proof_for(game)
+    assert proof is not None
+    leaves = sorted(key for key, entry in proof.entries.items() if entry.leaf)
+    for key in random.Random(spec).sample(leaves, 6):
+        entry = proof.entries[key]
+        state = kalah_proofs.state_of(game, key)
+        cold = Solver(game, play_tables[spec].tables, megabytes=kalah_proofs.LEAF_MEGABYTES)
+        found = cold.solve(state, guess=entry.value, node_limit=kalah_proofs.LEAF_NODES)
+        assert not found.stopped and found.value == entry.value, (game.to_text(state), entry, found)
+        cold = Solver(game, play_tables[spec].tables, megabytes=kalah_proofs.LEAF_MEGABYTES)
+        unguided = cold.solve(state, node_limit=40 * kalah_proofs.LEAF_NODES)   # no guess: the value itself
+        assert unguided.value == entry.value
+
+
+@pytest.mark.parametrize("spec", SHIPPED)
+def test_perfect_plays_the_start_from_the_proof_at_once(spec, monkeypatch):
+    monkeypatch.delenv(tables.ENV, raising=False)
+    tables.forget()
+    perfect.forget()
+    game = rules.parse_game_spec(spec)
+    start = game.initial_state()
+    found = registry.make_engine(game, "perfect:time=1").search(start, Limits(time=1))
+    proof = kalah_proofs.proof_for(game)
+    assert found.info == {"proven": True, "value": proof.value, "source": "opening proof"}
+    assert found.move == proof.lookup(start).move and found.exhaustive
+    perfect.forget()
