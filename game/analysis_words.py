@@ -190,7 +190,7 @@ def plies(depth: int) -> str:
     return f"{depth} ply" if depth == 1 else f"{depth} plies"
 
 
-HOW = {"end": "the move ends the game", "table": "endgame tables", "solver": "endgame solver",
+HOW = {"end": "the move ends the game", "table": "endgame tables", "proof": "opening proof", "solver": "endgame solver",
        "prover": "exact search", "search": "searched to the end"}
 
 

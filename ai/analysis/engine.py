@@ -35,7 +35,7 @@ from ai import games
 from ai.base import CancelToken, Engine, Limits, ProgressCallback, SearchAborted, SearchResult
 from ai.calibration import Expectation, expect, has_seeds
 from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
-from ai.analysis.exact import SOLVER_NODES, prover_for, solver_for, usable_tables
+from ai.analysis.exact import SOLVER_NODES, opening_proof, prover_for, solver_for, usable_tables
 from ai.analysis.model import MoveValue, Snapshot, ranked
 from ai.search import PVSEngine, use_tables
 from ai.tables import table_value
@@ -250,15 +250,26 @@ class _AnalysisRun:
 
     # -- the stages --------------------------------------------------------------------------------------------
     def _exact_at_once(self) -> None:
-        """Finished games and table positions: exact at once."""
+        """Finished games, table positions and the opening proof's (``ai.kalah_proofs``): exact at once.  The
+        proof holds a position's exact value where the proving side is to move: the move it names from the root
+        keeps the root's value, and every child the proof holds has its own."""
         game, tables = self.game, self.engine.tables
+        proof = opening_proof(game)
+        here = proof.lookup(self.state) if proof is not None else None
         for entry in self.leaders:
             if game.is_terminal(entry.child):
                 entry.settle(final_score(game, entry.child, self.mover), "end")
-            elif tables is not None:
+                continue
+            if tables is not None:
                 margin = table_value(game, tables, entry.child)
                 if margin is not None:
                     entry.settle(proven_score(self._ours(entry.child, margin)), "table")
+                    continue
+            held = proof.lookup(entry.child) if proof is not None else None
+            if held is not None:
+                entry.settle(proven_score(self._ours(entry.child, held.value)), "proof")
+            elif here is not None and entry.move == here.move:
+                entry.settle(proven_score(here.value), "proof")
 
     def _solve_round(self) -> None:
         """The registered endgame solver (Magnetic Cave's) on every open move near the end, within this round's

@@ -112,6 +112,17 @@ class KalahProving:
         return KalahProver(game, tables, memory=PROVER_MEMORY)
 
 
+def opening_proof(game: Game) -> Any | None:
+    """The shipped opening proof of ``game`` (``ai.kalah_proofs``: Kalah(6,4)), or None (none, or a damaged file,
+    which the Perfect level names)."""
+    from ai.kalah_proofs import ProofError, proof_for
+
+    try:
+        return proof_for(game)
+    except ProofError:
+        return None
+
+
 def usable_tables(game: Game) -> Any | None:
     """The endgame tables of ``game`` when there are usable ones (never starts a build)."""
     try:

@@ -15,8 +15,9 @@ from typing import Iterable
 from ai.calibration import Expectation
 from rules import Move
 
-SOURCES = ("end", "table", "solver", "prover", "search")
-"""What can give a move's value: a finished game, the endgame tables, an endgame solver, the prover, the search."""
+SOURCES = ("end", "table", "proof", "solver", "prover", "search")
+"""What can give a move's value: a finished game, the endgame tables, the opening proof, an endgame solver, the
+prover, the search."""
 
 
 @dataclass(frozen=True)

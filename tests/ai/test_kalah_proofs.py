@@ -237,3 +237,54 @@ def test_perfect_plays_the_start_from_the_proof_at_once(spec, monkeypatch):
     assert found.info == {"proven": True, "value": proof.value, "source": "opening proof"}
     assert found.move == proof.lookup(start).move and found.exhaustive
     perfect.forget()
+
+
+def test_a_damaged_shipped_proof_is_named_and_perfect_plays_on_without_it(tmp_path, monkeypatch):
+    spec = SHIPPED[0]
+    game = rules.parse_game_spec(spec)
+    source = kalah_proofs.DATA / kalah_proofs.PROOF_FILES[spec]
+    text = source.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    last = len(lines) - 2
+    lines[last] = lines[last][:-1] + ("0" if lines[last].endswith("1") else "1")   # one entry's leaf flag flipped
+    (tmp_path / source.name).write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.setattr(kalah_proofs, "DATA", tmp_path)
+    monkeypatch.delenv(tables.ENV, raising=False)
+    kalah_proofs._load.cache_clear()
+    tables.forget()
+    perfect.forget()
+    try:
+        with pytest.raises(ProofError, match="SHA-256"):
+            kalah_proofs.proof_for(game)
+        start = game.initial_state()
+        found = registry.make_engine(game, "perfect:time=0.3").search(start, Limits(time=0.3))
+        assert found.move in game.legal_moves(start) and found.info["source"] != "opening proof"
+        assert "SHA-256" in found.info["opening proof"]
+    finally:
+        kalah_proofs._load.cache_clear()
+        perfect.forget()
+
+
+@pytest.mark.parametrize("spec", SMALL)
+def test_the_analysis_reads_the_proof_so_a_hint_agrees_with_perfect(spec, small_proofs, monkeypatch):
+    """Where the proof holds the position, the proven move's value is exact in the analysis; where the opponent
+    of the proving side is to move, every reply the proof holds is exact too."""
+    from ai.analysis import analyse
+
+    proof = small_proofs[spec]
+    game = proof.game
+    monkeypatch.setattr(kalah_proofs, "proof_for", lambda g: proof if g.spec == game.spec else None)
+    start = game.initial_state()
+    snapshot = analyse(game, start, Limits(depth=2))
+    best = snapshot.of(proof.lookup(start).move)
+    assert best.settled and best.source == "proof" and best.score == pytest.approx(perfect.proven_score(proof.value))
+    assert snapshot.best.settled and snapshot.best.source == "proof"
+    after = game.apply(start, proof.lookup(start).move)
+    while game.to_move(after) == 0:               # extra turns: South's proven moves until North is to move
+        after = game.apply(after, proof.lookup(after).move)
+    snapshot = analyse(game, after, Limits(depth=2))
+    held = [value for value in snapshot.moves if proof.lookup(game.apply(after, value.move)) is not None]
+    assert held and all(value.settled and value.source == "proof" for value in held)
+    for value in held:
+        child = game.apply(after, value.move)
+        assert value.score == pytest.approx(perfect.proven_score(-proof.lookup(child).value))
