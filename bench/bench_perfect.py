@@ -99,7 +99,7 @@ class Tally:
                 f"({self.source_words()}); mean {statistics.mean(self.times):.2f} s, max {max(self.times):.2f} s a move")
 
 
-def perfect_player(game: Any, seconds: float, tally: Tally) -> Callable[[Any, int], Any]:
+def perfect_player(game: Any, seconds: float, tally: Tally | ProofTally) -> Callable[[Any, int], Any]:
     engine = registry.make_engine(game, f"perfect:time={seconds:g}")
 
     def play(state: Any, ply: int) -> Any:
@@ -378,7 +378,7 @@ def rule_games(args: argparse.Namespace) -> dict[str, Any]:
     from ai import kalah_proofs
 
     try:
-        base = rules.parse_game_spec(args.game)
+        base: Any = rules.parse_game_spec(args.game)
     except ValueError as error:
         raise SystemExit(f"bench_perfect: --game {args.game}: {error}") from None
     if base.name != "kalah":
@@ -438,7 +438,7 @@ def against_proofs(args: argparse.Namespace) -> int:
         played += 1
         starts = proof_starts(proof, args.positions, rng)
         print(f"{label}: the proof's {len(proof):,} entries, {proof.value:+d} for South; {len(starts)} starts "
-              f"({len(starts) - 2} positions 2-8 plies in), {args.games} games each against each opponent", flush=True)
+              f"({len(starts) - 2} positions 2-8 plies in), {plural(args.games, 'game')} each against each opponent", flush=True)
         for kind in kinds:
             tally = ProofTally()
             for start in starts:
