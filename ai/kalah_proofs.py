@@ -65,6 +65,9 @@ PUBLISHED = {True: 10, False: 8}
 """The start's value for South by the empty-capture rule (True) or not: Irving, Donkers and Uiterwijk (2000) for
 the first, this project's solver for both (BENCHMARKS.md).  Only the first test's guess: the build proves it."""
 BUILD_TABLE_SEEDS = 20
+EXACT_NODES = 10_000_000
+"""An entry's exact value is sought within this many nodes of the build's solver (10-20 s); beyond, the
+entry keeps the best lower bound proved, at least what the entry before it proved for it."""
 SIZE_LIMIT = 16 * 1024 * 1024
 SAVE_SECONDS = 60.0
 
@@ -80,6 +83,8 @@ class Proven:
     move: int
     value: int
     leaf: bool
+    exact: bool = True
+    """False: ``value`` is a proven lower bound (the exact value cost more than ``EXACT_NODES`` to find)."""
 
 
 Key = tuple[int, ...]
@@ -110,7 +115,8 @@ class OpeningProof:
         lines = []
         for key in sorted(self.entries):
             entry = self.entries[key]
-            lines.append(f"{','.join(map(str, key))}\t{entry.move}\t{entry.value}\t{int(entry.leaf)}")
+            lines.append(f"{','.join(map(str, key))}\t{entry.move}\t{entry.value}\t{int(entry.leaf)}\t"
+                         f"{int(entry.exact)}")
         return "\n".join(lines) + "\n"
 
     def to_text(self, header: dict[str, str] | None = None) -> str:
@@ -154,16 +160,16 @@ def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, 
     for offset, line in enumerate(body.split("\n")[:-1]):
         where = f"{source}:{number + offset + 1}"
         fields = line.split("\t")
-        if len(fields) != 4:
-            raise ProofError(f"{where}: expected 4 tab-separated fields (position, move, value, leaf), "
+        if len(fields) != 5:
+            raise ProofError(f"{where}: expected 5 tab-separated fields (position, move, value, leaf, exact), "
                              f"found {len(fields)}")
         try:
             key = tuple(int(count) for count in fields[0].split(","))
-            entry = Proven(int(fields[1]), int(fields[2]), fields[3] == "1")
+            entry = Proven(int(fields[1]), int(fields[2]), fields[3] == "1", fields[4] == "1")
         except ValueError:
             raise ProofError(f"{where}: a field is not a whole number") from None
-        if fields[3] not in ("0", "1"):
-            raise ProofError(f"{where}: the leaf field is 0 or 1, not {fields[3]!r}")
+        if fields[3] not in ("0", "1") or fields[4] not in ("0", "1"):
+            raise ProofError(f"{where}: the leaf and exact fields are 0 or 1, not {fields[3]!r} and {fields[4]!r}")
         if key in entries:
             raise ProofError(f"{where}: the position appears twice")
         entries[key] = entry
@@ -278,7 +284,7 @@ class Builder:
     def __init__(self, game: Kalah, build_tables: Any, play_tables: Any, megabytes: float,
                  leaf_nodes: int = LEAF_NODES, known: dict[Key, Proven] | None = None, guess: int | None = None,
                  log: Log | None = print, save: Callable[[dict[Key, Proven]], None] | None = None,
-                 leaf_megabytes: float = LEAF_MEGABYTES) -> None:
+                 leaf_megabytes: float = LEAF_MEGABYTES, exact_nodes: int = 0) -> None:
         from ai.kalah_solver import Solver
 
         self.game = game
@@ -295,6 +301,8 @@ class Builder:
         self.leaf_tests = 0
         self.leaf_test_nodes = 0
         self.guess = guess
+        self.exact_nodes = exact_nodes
+        self.bounds = 0
 
     def run(self) -> dict[Key, Proven]:
         game = self.game
@@ -303,24 +311,24 @@ class Builder:
         for move in game.legal_moves(start):          # North proves, from every first move of South's
             child = game.apply(start, move)
             guess = None if self.guess is None else -self.guess
+            promise = -self.entries[game.key(start)].value   # South's best keeps the start's value, no more
             if game.to_move(child) == 1:
-                self.position(child, guess)
+                self.position(child, guess, promise)
             else:                                     # an extra turn: South moves again first
-                self.replies(child, 1, guess)
+                self.replies(child, 1, promise)
         self._report(force=True)
         return self.entries
 
-    def position(self, state: KalahState, guess: int | None) -> None:
-        """The proving side is to move in ``state``: enter its proven move and go on after it."""
+    def position(self, state: KalahState, guess: int | None, promised: int | None = None) -> None:
+        """The proving side is to move in ``state``: enter its proven move and go on after it.  ``promised``: the
+        value the entry before proved this position keeps (a lower bound; None at the roots)."""
         game = self.game
         key = game.key(state)
         if key in self.entries or sum(state.pits) <= self.play_top:
             return
         entry = self.known.get(key)
         if entry is None:
-            proof = self.solver.solve(state, guess=guess)
-            assert proof.value is not None and proof.move is not None
-            entry = Proven(proof.move, proof.value, self._is_leaf(state, proof.value))
+            entry = self._prove(state, guess, promised)
         self.entries[key] = entry
         self._report()
         if not entry.leaf:
@@ -331,27 +339,51 @@ class Builder:
         if game.is_terminal(state):
             return
         if game.to_move(state) == prover:
-            self.position(state, value)
+            self.position(state, value, value)
             return
         for move in game.legal_moves(state):
             self.replies(game.apply(state, move), prover, value)
 
-    def _is_leaf(self, state: KalahState, value: int) -> bool:
+    def _prove(self, state: KalahState, guess: int | None, promised: int | None) -> Proven:
+        """The exact value and a move keeping it when found within ``exact_nodes``; else the best lower bound
+        proved (at least ``promised``) and a move keeping it."""
+        solver = self.solver
+        limit = solver.nodes + self.exact_nodes if promised is not None and self.exact_nodes else 0
+        proof = solver.solve(state, guess=guess, node_limit=limit)
+        if proof.value is not None and proof.move is not None:
+            return Proven(proof.move, proof.value, self._is_leaf(state, proof.value, True), True)
+        self.bounds += 1
+        lower, move = proof.lower, proof.move
+        if move is None or promised is not None and lower < promised:
+            assert promised is not None
+            found = self.solver.at_least(state, promised)
+            assert found is not None
+            lower, move = found
+        return Proven(move, lower, self._is_leaf(state, lower, False), False)
+
+    def _is_leaf(self, state: KalahState, value: int, exact: bool) -> bool:
         from ai.kalah_solver import Solver
 
         cold = Solver(self.game, self.play_tables, megabytes=self.leaf_megabytes)
-        proof = cold.solve(state, guess=value, node_limit=self.leaf_nodes)
+        if exact:
+            proof = cold.solve(state, guess=value, node_limit=self.leaf_nodes)
+            nodes, stopped = proof.nodes, proof.stopped
+            if not stopped and proof.value != value:
+                raise AssertionError(f"two provers disagree on {self.game.to_text(state)}: {value}, {proof.value}")
+        else:
+            before = cold.nodes
+            found = cold.at_least(state, value, self.leaf_nodes)
+            nodes, stopped = cold.nodes - before, found is None
         self.leaf_tests += 1
-        self.leaf_test_nodes += proof.nodes
-        if not proof.stopped and proof.value != value:
-            raise AssertionError(f"two provers disagree on {self.game.to_text(state)}: {value} and {proof.value}")
-        return not proof.stopped
+        self.leaf_test_nodes += nodes
+        return not stopped
 
     def _report(self, force: bool = False) -> None:
         now = time.perf_counter()
         if self.log is not None and (force or len(self.entries) % 200 == 0):
             leaves = sum(entry.leaf for entry in self.entries.values())
-            self.log(f"{len(self.entries):,} entries ({leaves:,} leaves), {self.solver.nodes:,} solver nodes, "
+            self.log(f"{len(self.entries):,} entries ({leaves:,} leaves, {self.bounds:,} bounds), "
+                     f"{self.solver.nodes:,} solver nodes, "
                      f"{self.leaf_tests:,} leaf tests ({self.leaf_test_nodes:,} nodes), {now - self.started:.0f} s")
         if self.save is not None and (force or now - self.saved >= SAVE_SECONDS):
             self.save({**self.known, **self.entries})
@@ -376,8 +408,9 @@ def _read_partial(path: Path, game: Kalah) -> dict[Key, Proven]:
             raise ValueError("another game, or damaged")
         entries = {}
         for line in body.split("\n")[:-1]:
-            key_text, move, value, leaf = line.split("\t")
-            entries[tuple(int(c) for c in key_text.split(","))] = Proven(int(move), int(value), leaf == "1")
+            key_text, move, value, leaf, *exact = line.split("\t")
+            entries[tuple(int(c) for c in key_text.split(","))] = Proven(int(move), int(value), leaf == "1",
+                                                                          exact != ["0"])
         return entries
     except (OSError, StopIteration, ValueError) as error:
         print(f"{path}: not a usable partial build ({error}); starting afresh", file=sys.stderr)
@@ -394,6 +427,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     build.add_argument("--memory", type=float, default=4096, help="the solver's table in MB (default 4096)")
     build.add_argument("--leaf-nodes", type=int, default=LEAF_NODES,
                        help=f"a cold proof within this many nodes makes a leaf (default {LEAF_NODES:,})")
+    build.add_argument("--exact-nodes", type=int, default=EXACT_NODES,
+                       help=f"nodes spent on an entry's exact value before a lower bound is kept (default "
+                            f"{EXACT_NODES:,}; 0: no limit)")
     build.add_argument("--guess", type=int, help="the first test of the start's value (default: the published value, "
                        "+10 with the empty-capture rule, +8 without; a wrong guess costs time, never a wrong proof)")
     build.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
@@ -415,13 +451,15 @@ def main(argv: Iterable[str] | None = None) -> int:
     started = time.perf_counter()
     loaded, _ = build_kalah_tables(folder, 6, empty_capture, BUILD_TABLE_SEEDS, threads=1)
     play = load_kalah_tables(folder, 6, empty_capture, PLAY_TABLE_SEEDS)
-    header = {"built by": f"python -m ai.kalah_proofs build --rule {args.rule} --leaf-nodes {args.leaf_nodes}",
+    header = {"built by": f"python -m ai.kalah_proofs build --rule {args.rule} --leaf-nodes {args.leaf_nodes} "
+                          f"--exact-nodes {args.exact_nodes}",
               "leaf": f"a cold proof within {args.leaf_nodes} nodes with the 0..{PLAY_TABLE_SEEDS} tables",
               "play table seeds": str(PLAY_TABLE_SEEDS),
-              "fields": "position (Kalah.key: the ring from the side to move), move, value, leaf"}
+              "fields": "position (Kalah.key: the ring from the side to move), move, value, leaf, exact",
+              "exact": f"the value is exact when found within {args.exact_nodes} nodes, else a proven lower bound"}
     guess = args.guess if args.guess is not None else PUBLISHED[empty_capture]
     builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game),
-                      guess,
+                      guess, exact_nodes=args.exact_nodes,
                       save=lambda entries: _write(partial, game, entries, {**header, "partial": "yes"}))
     entries = builder.run()
     proof = OpeningProof(game, entries, header)

@@ -206,6 +206,20 @@ class Solver:
         return Proof(value, move, lower + stores, upper + stores, self.nodes - first_nodes,
                      time.perf_counter() - started, tests, stopped)
 
+    def at_least(self, state: KalahState, value: int, node_limit: int = 0) -> tuple[int, int] | None:
+        """One null-window test that ``state`` is worth at least ``value`` to the side to move (stores
+        included): the lower bound it proved (fail-soft: ``value`` or more) and a move keeping it, or None when
+        ``node_limit`` more nodes (0: no limit) ran out first.  ValueError when the position is worth less."""
+        board, stores = board_of(self.game, state)
+        limit = self.nodes + node_limit if node_limit else 0
+        result, cut, aborted = self.core.test(board, value - stores, bytearray(1), limit)
+        if aborted:
+            return None
+        if result < value - stores:
+            raise ValueError(f"the position is worth less than {value}: at most {result + stores}")
+        lower = int(result) + stores
+        return lower, int(cut) if cut is not None else self.best_move(state, lower)
+
     def best_move(self, state: KalahState, value: int) -> int:
         """A move of ``state`` whose value is at least ``value`` (the proven value): each child tested once."""
         game = self.game

@@ -199,8 +199,13 @@ class PerfectEngine(Engine):
             knowledge.after = self.game.apply(state, entry.move)
             knowledge.player = self.game.to_move(state)
             knowledge.secured = entry.value
-        info: dict[str, Any] = {"proven": True, "value": entry.value, "source": "opening proof"}
-        return SearchResult(entry.move, proven_score(entry.value), 0, 1, (entry.move,), budget.elapsed(), True, info)
+        if entry.exact:
+            info: dict[str, Any] = {"proven": True, "value": entry.value, "source": "opening proof"}
+            score = proven_score(entry.value)
+        else:  # the proof keeps a lower bound here (its exact value cost too much to find)
+            info = {"proven": False, "bound": entry.value, "source": "opening proof"}
+            score = proven_score(entry.value) if entry.value > 0 else float(entry.value)
+        return SearchResult(entry.move, score, 0, 1, (entry.move,), budget.elapsed(), entry.exact, info)
 
     def exact_margin(self, state: State, player: int, loaded: Any) -> int:
         """The exact final margin for ``player`` of a position the tables hold (or a finished one)."""

@@ -251,8 +251,9 @@ class _AnalysisRun:
     # -- the stages --------------------------------------------------------------------------------------------
     def _exact_at_once(self) -> None:
         """Finished games, table positions and the opening proof's (``ai.kalah_proofs``): exact at once.  The
-        proof holds a position's exact value where the proving side is to move: the move it names from the root
-        keeps the root's value, and every child the proof holds has its own."""
+        proof holds a position's exact value where the proving side is to move (or only a lower bound, which is
+        left to the search): the move it names from the root keeps the root's value, and every child the proof
+        holds has its own."""
         game, tables = self.game, self.engine.tables
         proof = opening_proof(game)
         here = proof.lookup(self.state) if proof is not None else None
@@ -266,9 +267,9 @@ class _AnalysisRun:
                     entry.settle(proven_score(self._ours(entry.child, margin)), "table")
                     continue
             held = proof.lookup(entry.child) if proof is not None else None
-            if held is not None:
+            if held is not None and held.exact:
                 entry.settle(proven_score(self._ours(entry.child, held.value)), "proof")
-            elif here is not None and entry.move == here.move:
+            elif here is not None and here.exact and entry.move == here.move:
                 entry.settle(proven_score(here.value), "proof")
 
     def _solve_round(self) -> None:
