@@ -10,8 +10,10 @@ start) and one with North proving (from every South first move), and a position 
 
 Each entry is a position with the proving side to move: the move that keeps the position's exact value, that
 value (the final margin for the side to move, stores included), and whether the prover takes over after it
-(*leaf*).  The value is exact at every entry, after the opponent's mistakes too: from any position of the tree
-the Perfect level keeps the position's own value, not only the opening's.  Boards the endgame tables a player
+(*leaf*).  The value is exact, after the opponent's mistakes too: from any position of the tree the Perfect level
+keeps the position's own value, not only the opening's; where the exact value cost the build more than
+``EXACT_NODES``, the entry holds the best lower bound proved instead (at least what the entry before it promised)
+and says so (``exact`` 0).  Boards the endgame tables a player
 has (``PLAY_TABLE_SEEDS``) are not entered: the Perfect level reads those from the tables.
 
 What the file guarantees (``check``):

@@ -203,6 +203,9 @@ def test_the_shipped_proofs_read_check_and_prove_the_published_values(spec):
     assert proof.value == kalah_proofs.PUBLISHED[game.empty_capture]
     leaves = [key for key, entry in proof.entries.items() if entry.leaf]
     assert leaves and len(proof) > 10
+    assert check(proof, closed=True) == ""            # what the game leaves to the SHA-256 on load
+    start = proof.lookup(game.initial_state())
+    assert start is not None and start.exact
 
 
 @pytest.fixture(scope="module")
@@ -221,15 +224,18 @@ def test_a_sample_of_the_shipped_leaves_is_proved_again_from_nothing_within_the_
     proof = kalah_proofs.proof_for(game)
     assert proof is not None
     leaves = sorted(key for key, entry in proof.entries.items() if entry.leaf)
-    for key in random.Random(spec).sample(leaves, 6):
+    for number, key in enumerate(random.Random(spec).sample(leaves, 4)):
         entry = proof.entries[key]
         state = kalah_proofs.state_of(game, key)
         cold = Solver(game, play_tables[spec].tables, megabytes=kalah_proofs.LEAF_MEGABYTES)
-        found = cold.solve(state, guess=entry.value, node_limit=kalah_proofs.LEAF_NODES)
-        assert not found.stopped and found.value == entry.value, (game.to_text(state), entry, found)
-        cold = Solver(game, play_tables[spec].tables, megabytes=kalah_proofs.LEAF_MEGABYTES)
-        unguided = cold.solve(state, node_limit=40 * kalah_proofs.LEAF_NODES)   # no guess: the value itself
-        assert unguided.value == entry.value
+        if entry.exact:
+            found = cold.solve(state, guess=entry.value, node_limit=kalah_proofs.LEAF_NODES)
+            assert not found.stopped and found.value == entry.value, (game.to_text(state), entry, found)
+        else:
+            assert cold.at_least(state, entry.value, kalah_proofs.LEAF_NODES) is not None
+        if number < 2 and entry.exact:                # no guess: the value found by itself
+            cold = Solver(game, play_tables[spec].tables, megabytes=kalah_proofs.LEAF_MEGABYTES)
+            assert cold.solve(state, node_limit=16 * kalah_proofs.LEAF_NODES).value == entry.value
 
 
 @pytest.mark.parametrize("spec", SHIPPED)
