@@ -203,6 +203,37 @@ def first_turns(game: Kalah) -> list[KalahState]:
     return ends
 
 
+def north_roots(game: Kalah, entries: dict[Key, Proven]) -> list[KalahState]:
+    """``first_turns``, the one South's proven moves reach first (when the entries say), then the others."""
+    line, state = None, game.initial_state()
+    while not game.is_terminal(state) and game.to_move(state) == 0 and game.key(state) in entries:
+        state = game.apply(state, entries[game.key(state)].move)
+        line = state
+    ends = first_turns(game)
+    return sorted(ends, key=lambda end: end != line)
+
+
+def covered_roots(proof: OpeningProof) -> list[KalahState] | str:
+    """The North roots the proof covers (its header's ``north roots``: ``all``, or the roots' keys separated by
+    ``;``), or what is wrong with that field."""
+    game = proof.game
+    field = proof.header.get("north roots", "all")
+    ends = first_turns(game)
+    if field == "all":
+        return ends
+    by_key = {game.key(end): end for end in ends}
+    roots = []
+    for text in field.split(";") if field else []:
+        try:
+            key = tuple(int(count) for count in text.split(","))
+        except ValueError:
+            return f"the header's north roots {text!r} is not a position"
+        if key not in by_key:
+            return f"the header's north root {text!r} is not where South's first turn can end"
+        roots.append(by_key[key])
+    return roots
+
+
 def check(proof: OpeningProof, closed: bool = True) -> str:
     """What is wrong with ``proof`` (see the module docstring), or an empty string.  ``closed``: also walk every
     reply after every entry's move (a few seconds for a shipped proof; the build, ``check`` and the tests do)."""
@@ -212,7 +243,10 @@ def check(proof: OpeningProof, closed: bool = True) -> str:
     except ValueError:
         return "the header's play table seeds is not a whole number"
     total = 2 * game.pits * game.seeds
-    needed = [game.initial_state()] + first_turns(game)
+    roots = covered_roots(proof)
+    if isinstance(roots, str):
+        return roots
+    needed = [game.initial_state()] + roots
     for state in needed:
         if not game.is_terminal(state) and game.key(state) not in proof.entries:
             return f"the position {game.to_text(state)} (the start or after South's first turn) has no entry"
@@ -310,14 +344,10 @@ class Builder:
         game = self.game
         start = game.initial_state()
         self.position(start, self.guess)              # South proves, from the start
-        for move in game.legal_moves(start):          # North proves, from every first move of South's
-            child = game.apply(start, move)
-            guess = None if self.guess is None else -self.guess
-            promise = -self.entries[game.key(start)].value   # South's best keeps the start's value, no more
-            if game.to_move(child) == 1:
-                self.position(child, guess, promise)
-            else:                                     # an extra turn: South moves again first
-                self.replies(child, 1, promise)
+        promise = -self.entries[game.key(start)].value   # South's best keeps the start's value, no more
+        for root in north_roots(game, self.entries):  # North proves, from wherever South's first turn ends
+            if not game.is_terminal(root):
+                self.position(root, promise, promise)
         self._report(force=True)
         return self.entries
 
@@ -392,6 +422,41 @@ class Builder:
             self.saved = now
 
 
+def complete_trees(game: Kalah, entries: dict[Key, Proven], play_top: int
+                   ) -> tuple[dict[Key, Proven], list[KalahState]] | None:
+    """The entries of a partial build's complete trees: South's (None when it is not complete) and those of the
+    North roots whose trees are, with those roots."""
+    memo: dict[Key, bool] = {}
+
+    def complete(state: KalahState, prover: int, keep: set[Key]) -> bool:
+        if game.is_terminal(state):
+            return True
+        if game.to_move(state) != prover:
+            return all([complete(game.apply(state, move), prover, keep) for move in game.legal_moves(state)])
+        key = game.key(state)
+        if sum(state.pits) <= play_top:
+            return True
+        entry = entries.get(key)
+        if entry is None:
+            return False
+        keep.add(key)
+        if key not in memo:
+            memo[key] = True                     # a position on its own line (cannot happen in Kalah) counts once
+            memo[key] = entry.leaf or complete(game.apply(state, entry.move), prover, keep)
+        return memo[key]
+
+    kept: set[Key] = set()
+    if not complete(game.initial_state(), 0, kept):
+        return None
+    roots = []
+    for root in first_turns(game):
+        found: set[Key] = set()
+        if game.is_terminal(root) or complete(root, 1, found):
+            roots.append(root)
+            kept |= found
+    return {key: entries[key] for key in kept}, roots
+
+
 def _write(path: Path, game: Kalah, entries: dict[Key, Proven], header: dict[str, str]) -> None:
     files.write_atomically(path, OpeningProof(game, entries, header).to_text(header))
 
@@ -435,11 +500,18 @@ def main(argv: Iterable[str] | None = None) -> int:
     build.add_argument("--guess", type=int, help="the first test of the start's value (default: the published value, "
                        "+10 with the empty-capture rule, +8 without; a wrong guess costs time, never a wrong proof)")
     build.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
+    finish = sub.add_parser("finish", help="ship the complete trees of a partial build (South's and the North "
+                                           "roots whose trees are complete)")
+    finish.add_argument("--rule", choices=("empty-capture", "standard"), required=True)
+    finish.add_argument("--partial", required=True, help="the build's .partial file")
+    finish.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
     checking = sub.add_parser("check", help="read and check the shipped proofs (or the files named)")
     checking.add_argument("paths", nargs="*")
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.command == "check":
         return _check_command(args.paths)
+    if args.command == "finish":
+        return _finish_command(args.rule, Path(args.partial), args.output)
     from ai.tables import build_kalah_tables, load_kalah_tables
 
     empty_capture = args.rule == "empty-capture"
@@ -475,6 +547,35 @@ def main(argv: Iterable[str] | None = None) -> int:
     partial.unlink(missing_ok=True)
     print(f"{len(entries):,} entries (value {proof.value:+d} for South) written to {output} in "
           f"{time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def _finish_command(rule: str, partial: Path, output_name: str | None) -> int:
+    game = rules.parse_game_spec(f"kalah:pits=6,seeds=4,empty_capture={str(rule == 'empty-capture').lower()}")
+    assert isinstance(game, Kalah)
+    entries = _read_partial(partial, game)
+    text = files.read_text(partial, SIZE_LIMIT) if entries else ""
+    header = {line[2:].partition(": ")[0]: line[2:].partition(": ")[2] for line in text.split("\n")[1:]
+              if line.startswith("# ")}
+    for field in ("partial", "game", "entries", "sha256"):
+        header.pop(field, None)
+    found = complete_trees(game, entries, int(header.get("play table seeds", PLAY_TABLE_SEEDS)))
+    if found is None:
+        print(f"{partial}: South's tree is not complete yet: nothing to ship", file=sys.stderr)
+        return 1
+    kept, roots = found
+    ends = first_turns(game)
+    header["north roots"] = "all" if len(roots) == len(ends) else ";".join(
+        ",".join(map(str, game.key(root))) for root in roots if not game.is_terminal(root))
+    proof = OpeningProof(game, kept, header)
+    problem = check(proof)
+    if problem:
+        print(f"the complete trees do not check: {problem}", file=sys.stderr)
+        return 1
+    output = Path(output_name) if output_name else DATA / PROOF_FILES[game.spec]
+    _write(output, game, kept, header)
+    print(f"{len(kept):,} of {len(entries):,} entries (South's tree and {len(roots)} of {len(ends)} North roots) "
+          f"written to {output}")
     return 0
 
 

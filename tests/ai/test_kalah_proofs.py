@@ -302,3 +302,28 @@ def test_the_analysis_reads_the_proof_so_a_hint_agrees_with_perfect(spec, small_
     for value in held:
         child = game.apply(after, value.move)
         assert value.score == pytest.approx(perfect.proven_score(-proof.lookup(child).value))
+
+
+def test_a_partial_build_ships_its_complete_trees_and_names_the_north_roots_it_covers(small_proofs, tmp_path):
+    proof = small_proofs[SMALL[1]]
+    game = proof.game
+    ends = kalah_proofs.first_turns(game)
+    assert kalah_proofs.covered_roots(proof) == ends          # a whole build covers every North root
+    line = kalah_proofs.north_roots(game, proof.entries)[0]
+    state = game.initial_state()
+    while game.to_move(state) == 0:
+        state = game.apply(state, proof.lookup(state).move)
+    assert line == state                                     # the root South's proven moves reach comes first
+    entries = dict(proof.entries)
+    dropped = next(end for end in ends if end != line and not proof.entries[game.key(end)].leaf)
+    del entries[game.key(dropped)]                           # that root's tree is not finished
+    kept, roots = kalah_proofs.complete_trees(game, entries, PLAY_SEEDS)
+    assert dropped not in roots and line in roots and len(roots) == len(ends) - 1
+    header = {"play table seeds": str(PLAY_SEEDS),
+              "north roots": ";".join(",".join(map(str, game.key(root))) for root in roots)}
+    shipped = parse(OpeningProof(game, kept, header).to_text(), "p")
+    assert kalah_proofs.covered_roots(shipped) == roots and shipped.lookup(dropped) is None
+    with pytest.raises(ProofError, match="no entry"):        # a covered root without its entry is refused
+        parse(OpeningProof(game, {k: v for k, v in kept.items() if k != game.key(line)}, header).to_text(), "p")
+    assert kalah_proofs.complete_trees(game, {k: v for k, v in entries.items()
+                                              if k != game.key(game.initial_state())}, PLAY_SEEDS) is None
