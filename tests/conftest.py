@@ -186,6 +186,21 @@ class Gui:
         assert condition(), f"condition not met after {limit} frames"
         return limit
 
+    def updates_until(self, condition, limit: int = 600, dt: float = 1 / 60) -> int:  # type: ignore[no-untyped-def]
+        """Like ``frames_until``, but the frames in between are updates only (events and a fixed ``dt``, no draw
+        or flip), and one whole frame is drawn at the end.  For waits whose subject is what ``on_update`` moves
+        (the stones' physics settling), not the pictures in between: a drawn frame costs ten times an update.
+        Not for a view whose drawing feeds its state (the title's stones keep clear of what it drew)."""
+        for count in range(limit):
+            if condition():
+                self.frame()
+                return count
+            self.window.dispatch_events()
+            self.window._dispatch_updates(dt)
+        assert condition(), f"condition not met after {limit} updates"
+        self.frame()
+        return limit
+
     def click(self, x: float, y: float, button: int = 1) -> None:
         self.window.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
         self.window.dispatch_event("on_mouse_press", int(x), int(y), button, 0)

@@ -161,7 +161,7 @@ def test_a_store_of_35_to_44_stones_keeps_them_inside_its_hollow(gui):  # type: 
             state = KALAH.from_text(f"pits=1,0,0,0,0,0/1,0,0,0,0,0 stores={stones},{46 - stones} move=S")
             view = open_match(gui, Session(KALAH, (Seat(), Seat()), state))
             scene = view.scene
-            gui.frames_until(lambda: scene.field.resting, limit=900)
+            gui.updates_until(lambda: scene.field.resting, limit=900)  # the physics settling; drawn once rested
             for player in (0, 1):
                 place = scene.layout.places[view.spec.store(player)]
                 radius = scene.layout.stone_radius
