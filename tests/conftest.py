@@ -176,6 +176,12 @@ class Gui:
             self.window.dispatch_event("on_draw")
             self.window.flip()
 
+    def update(self, dt: float = 1 / 60) -> None:
+        """A frame's events and update without its draw (for a caller that draws the frame itself next, as
+        ``journeys.violations`` does)."""
+        self.window.dispatch_events()
+        self.window._dispatch_updates(dt)
+
     def frames_until(self, condition, limit: int = 600, dt: float = 1 / 60) -> int:  # type: ignore[no-untyped-def]
         """Step frames until ``condition()`` is true; the number of frames taken (fails after ``limit``)."""
         for count in range(limit):
@@ -195,8 +201,7 @@ class Gui:
             if condition():
                 self.frame()
                 return count
-            self.window.dispatch_events()
-            self.window._dispatch_updates(dt)
+            self.update(dt)
         assert condition(), f"condition not met after {limit} updates"
         self.frame()
         return limit

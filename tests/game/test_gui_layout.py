@@ -24,8 +24,7 @@ def _open(gui, name: str, width: int, height: int):  # type: ignore[no-untyped-d
     # (compared once, all 69 cases) and cost four fifths of the test's time.
     gui.frame(1, 1 / 30)
     for _ in range(27):
-        gui.window.dispatch_events()
-        gui.window._dispatch_updates(1 / 30)
+        gui.update(1 / 30)
     gui.frame(2, 1 / 30)
     return gui.window.current_view
 
