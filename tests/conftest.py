@@ -176,6 +176,12 @@ class Gui:
             self.window.dispatch_event("on_draw")
             self.window.flip()
 
+    def update(self, dt: float = 1 / 60) -> None:
+        """A frame's events and update without its draw (for a caller that draws the frame itself next, as
+        ``journeys.violations`` does)."""
+        self.window.dispatch_events()
+        self.window._dispatch_updates(dt)
+
     def frames_until(self, condition, limit: int = 600, dt: float = 1 / 60) -> int:  # type: ignore[no-untyped-def]
         """Step frames until ``condition()`` is true; the number of frames taken (fails after ``limit``)."""
         for count in range(limit):
@@ -184,6 +190,20 @@ class Gui:
             self.frame(dt=dt)
             time.sleep(0.0005)  # let a search thread run
         assert condition(), f"condition not met after {limit} frames"
+        return limit
+
+    def updates_until(self, condition, limit: int = 600, dt: float = 1 / 60) -> int:  # type: ignore[no-untyped-def]
+        """Like ``frames_until``, but the frames in between are updates only (events and a fixed ``dt``, no draw
+        or flip), and one whole frame is drawn at the end.  For waits whose subject is what ``on_update`` moves
+        (the stones' physics settling), not the pictures in between: a drawn frame costs ten times an update.
+        Not for a view whose drawing feeds its state (the title's stones keep clear of what it drew)."""
+        for count in range(limit):
+            if condition():
+                self.frame()
+                return count
+            self.update(dt)
+        assert condition(), f"condition not met after {limit} updates"
+        self.frame()
         return limit
 
     def click(self, x: float, y: float, button: int = 1) -> None:

@@ -28,7 +28,7 @@ def test_the_top_bar_announces_the_next_mover_only_when_the_stones_have_landed(g
     assert view.scene.is_animating
     assert view.top_bar.turn.text.startswith("South to move") and view.top_bar.last.text == "No move yet"
     assert view.top_bar.scores.text == "South 0   North 0"
-    gui.frames_until(lambda: not view.scene.is_animating, limit=900)
+    gui.updates_until(lambda: not view.scene.is_animating, limit=900)
     gui.frame()
     assert view.top_bar.turn.text.startswith("North to move")
     assert view.top_bar.last.text == "South sows pit 1 (4 seeds)"

@@ -3,10 +3,10 @@ exception and the journeys' invariants holding after every burst (``journeys.vio
 window, nothing overlapping or cut off, readable sizes, the game screens' bars, panel and board where they
 belong), and resizes in the middle of a sowing animation or a puzzle round.
 
-Events are dispatched in bursts with one frame (update and draw) after each burst, so any handler, update or
-draw that raises fails the test.  Quit is replaced by a flag (the session window must stay open); F11 changes
-the setting and writes it, but the test fixture does not switch the virtual display to full screen (that
-only slows the run down).
+Events are dispatched in bursts with one frame (update, then the draw the invariants are checked on) after each
+burst, so any handler, update or draw that raises fails the test.  Quit is replaced by a flag (the session window
+must stay open); F11 changes the setting and writes it, but the test fixture does not switch the virtual display to
+full screen (that only slows the run down).
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_random_clicks_and_keys_never_raise(gui):  # type: ignore[no-untyped-def
                     window.dispatch_event("on_key_press", symbol, modifiers)
                     window.dispatch_event("on_key_release", symbol, modifiers)
                 events += 1
-            gui.frame(dt=rng.choice((1 / 60, 0.05, 0.2)))
+            gui.update(dt=rng.choice((1 / 60, 0.05, 0.2)))  # the burst's frame: its draw is the check's
             _assert_invariants(window, screen)
     assert events >= 2000
     assert {"TitleView", "SowingView", "SettingsView"} <= visited
@@ -157,7 +157,7 @@ def test_every_screen_survives_resizes_f11_drags_scrolls_and_keys(gui):  # type:
                 visited.add(type(window.current_view).__name__)
                 kind = _window_event(window, rng)
                 kinds[kind] = kinds.get(kind, 0) + 1
-            gui.frame(dt=rng.choice((1 / 60, 0.05, 0.2)))
+            gui.update(dt=rng.choice((1 / 60, 0.05, 0.2)))  # the burst's frame: its draw is the check's
             _assert_invariants(window, screen)
     assert sum(kinds.values()) >= 430 and kinds["resize"] == len(MORE_SCREENS) and kinds["f11"] >= 10
     assert kinds["drag"] >= 60 and kinds["scroll"] >= 30

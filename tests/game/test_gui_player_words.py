@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import arcade
 import pytest
@@ -30,6 +31,23 @@ TWO_PLAYER = registered.two_player()
 PUZZLES = registered.with_scene("puzzle")
 VARIANTS = ("dose", "lewis")
 """Solitaire Mancala's deals (``game.puzzle_session.Puzzle.from_seed``)."""
+
+
+class OcrReadings:
+    """Tesseract's readings of the screenshots, each read on a thread of its own while the walk goes on (the
+    screenshot is taken on the window's thread; tesseract, about a second a screenshot, runs beside it)."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1)
+        self.pending: list[Future[str]] = []
+
+    def read(self, image, folder, name: str) -> None:  # type: ignore[no-untyped-def]
+        self.pending.append(self.pool.submit(ocr, image, folder, name))
+
+    def texts(self) -> list[str]:
+        """Every reading (waits for those still running)."""
+        self.pool.shutdown(wait=True)
+        return [future.result() for future in self.pending]
 
 
 def collect(gui, frames: int = 1) -> list[str]:  # type: ignore[no-untyped-def]
@@ -50,7 +68,7 @@ def watch_texts(gui, until, limit: int = 900) -> list[str]:  # type: ignore[no-u
     return texts
 
 
-def play_a_game(gui, name: str, tmp_path, ocr_texts: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+def play_a_game(gui, name: str, tmp_path, ocr_texts: OcrReadings) -> list[str]:  # type: ignore[no-untyped-def]
     """A game of ``name`` against its Hard level (the computer moves first), the analysis panel open, a hint."""
     game = rules.get_game(name)
     gui.context.settings.set("think_time", 0.5)
@@ -69,7 +87,7 @@ def play_a_game(gui, name: str, tmp_path, ocr_texts: list[str]) -> list[str]:  #
                          and "thinking" not in view.controller.hint_text, limit=3000)
     assert view.controller.hint_text.startswith("Hint: ") and "thinking" not in view.controller.hint_text
     if shutil.which("tesseract"):
-        ocr_texts.append(ocr(gui.screenshot(tmp_path / f"{name}.png"), tmp_path, name))
+        ocr_texts.read(gui.screenshot(tmp_path / f"{name}.png"), tmp_path, name)
     view.cancel_search()
     return texts
 
@@ -85,7 +103,7 @@ def a_game_over(gui, name: str) -> list[str]:  # type: ignore[no-untyped-def]
     gui.context.show_match(match)
     view = gui.window.current_view
     view.play(match.next_redo)
-    gui.frames_until(lambda: view.game_over_shown, limit=1500)
+    gui.updates_until(lambda: view.game_over_shown, limit=1500)  # the move lands, then the panel: its words count
     texts = collect(gui, 2)
     view.cancel_search()
     return texts
@@ -108,7 +126,7 @@ def review_texts(gui, name: str) -> list[str]:  # type: ignore[no-untyped-def]
     return texts
 
 
-def puzzle_texts(gui, variant: str, tmp_path, ocr_texts: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+def puzzle_texts(gui, variant: str, tmp_path, ocr_texts: OcrReadings) -> list[str]:  # type: ignore[no-untyped-def]
     """A deal of Solitaire Mancala's ``variant`` with its hint and Watch."""
     name = f"solitaire-{variant}"
     from game.puzzle_session import Puzzle
@@ -123,7 +141,7 @@ def puzzle_texts(gui, variant: str, tmp_path, ocr_texts: list[str]) -> list[str]
     gui.press("Watch")
     texts += watch_texts(gui, lambda: "proven" in view.controller.watch.text, limit=900)
     if shutil.which("tesseract"):
-        ocr_texts.append(ocr(gui.screenshot(tmp_path / f"{name}.png"), tmp_path, name))
+        ocr_texts.read(gui.screenshot(tmp_path / f"{name}.png"), tmp_path, name)
     view.cancel_search()
     return texts
 
@@ -138,6 +156,9 @@ def settings_texts(gui) -> list[str]:  # type: ignore[no-untyped-def]
     assert isinstance(view, SettingsView)
     settings = gui.context.settings
     texts = collect(gui)
+    # The general rows (display, sound...) read only the plain settings, which the walk below never changes:
+    # read once.  The engine rows and the "Saved" line depend on the game, role and choice: read for each.
+    texts += [text for row in view._general_rows(600) for text in view_texts(row)]
     for entry in catalogue.games():
         if not entry.available:
             continue
@@ -149,7 +170,7 @@ def settings_texts(gui) -> list[str]:  # type: ignore[no-untyped-def]
             view.role = role
             for choice in choices if role == "opponent" else choices[:1]:
                 settings.set_engine_choice(game, role, choice)
-                for row in view._general_rows(600) + view._engine_rows(600):
+                for row in view._engine_rows(600):
                     texts += view_texts(row)
                 view._store_engine(choice)  # the "Saved: ..." line
                 texts.append(view._message.text)
@@ -181,7 +202,7 @@ def menu_texts(gui) -> list[str]:  # type: ignore[no-untyped-def]
 
 def test_no_engine_words_on_any_player_screen(gui, tmp_path):  # type: ignore[no-untyped-def]
     assert not gui.context.settings.values.get("details", False), "Details is off by default"
-    ocr_texts: list[str] = []
+    ocr_texts = OcrReadings()
     texts = menu_texts(gui) + settings_texts(gui)
     for name in TWO_PLAYER:
         texts += play_a_game(gui, name, tmp_path, ocr_texts)
@@ -191,7 +212,7 @@ def test_no_engine_words_on_any_player_screen(gui, tmp_path):  # type: ignore[no
         texts += puzzle_texts(gui, variant, tmp_path, ocr_texts)
     assert len(texts) > 200, "the walk read the screens"
     found = sorted(set(engine_words(texts)))
-    read = [f"OCR {name}: {line.strip()!r}" for reading in ocr_texts for line in reading.splitlines()
+    read = [f"OCR {name}: {line.strip()!r}" for reading in ocr_texts.texts() for line in reading.splitlines()
             for name, pattern in OCR_WORDS.items() if pattern.search(line)]
     assert not found + read, "engine words on a player's screen:\n" + "\n".join(found + read)
 

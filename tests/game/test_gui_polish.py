@@ -57,9 +57,9 @@ def test_a_game_won_against_the_computer_is_counted_shown_and_kept(gui):  # type
     view = gui.window.current_view
     assert isinstance(view, SowingView)
     view.play(match.next_redo)
-    gui.frames_until(lambda: view.game_over_shown, limit=1200)
+    gui.updates_until(lambda: view.game_over_shown, limit=1200)
     view.toggle_panel()  # the layout changes: the game-over panel is shown again
-    gui.frames_until(lambda: view.game_over_shown, limit=300)
+    gui.updates_until(lambda: view.game_over_shown, limit=300)
     saved = yaml.safe_load((gui.config_dir / "statistics.yaml").read_text())
     assert len(saved["games"]) == 1
     expected = "drawn" if outcome.winner is None else ("won" if outcome.winner == 0 else "lost")
@@ -101,7 +101,7 @@ def test_a_game_opened_already_over_is_not_counted(gui):  # type: ignore[no-unty
     match = finished_match((Seat(), Seat("random", 0.1)), 5)
     gui.context.show_match(match)
     view = gui.window.current_view
-    gui.frames_until(lambda: view.game_over_shown, limit=300)
+    gui.updates_until(lambda: view.game_over_shown, limit=300)
     assert not (gui.config_dir / "statistics.yaml").exists()
     assert gui.context.statistics.records == []
 
@@ -200,7 +200,7 @@ def test_the_sound_setting_reaches_the_game_screens(gui):  # type: ignore[no-unt
     gui.context.show_match(Session.new(rules.get_game("kalah"), (Seat(), Seat())))
     view = gui.window.current_view
     view.play(view.match.legal_moves[0])
-    gui.frames_until(lambda: not view.scene.is_animating, limit=600)
+    gui.updates_until(lambda: not view.scene.is_animating, limit=600)
     assert "drop" in played
     # Turning sound off in the settings silences the real bank.
     context = gui.context

@@ -113,20 +113,20 @@ def test_the_kalah_guide_keeps_its_board_and_shows_the_end(gui):  # type: ignore
     gui.key(arcade.key.ENTER)  # step 2: sow pit 1
     scene = view.scene
     gui.key(arcade.key.ENTER)  # plays it; North's answer follows once the seeds land
-    gui.frames_until(lambda: not view.answer_due and not view.scene.is_animating, limit=1200)
+    gui.updates_until(lambda: not view.answer_due and not view.scene.is_animating, limit=1200)
     assert view.state == KALAH.from_text(view.tutorial.steps[2].position)
     gui.key(arcade.key.ENTER)  # step 3, on the same board: nothing reset
     assert view.index == 2 and view.scene is scene and view.scene.field.counts() == {k: v for k, v in _counts(view).items() if v}
     gui.key(arcade.key.ENTER)
-    gui.frames_until(lambda: not view.scene.is_animating, limit=1200)
+    gui.updates_until(lambda: not view.scene.is_animating, limit=1200)
     gui.key(arcade.key.ENTER)  # step 4 continues too
     assert view.index == 3 and view.scene is scene
     gui.key(arcade.key.ENTER)
-    gui.frames_until(lambda: not view.scene.is_animating, limit=1200)
+    gui.updates_until(lambda: not view.scene.is_animating, limit=1200)
     gui.key(arcade.key.ENTER)  # the last step: a move that ends the game, played on the board
     assert view.index == 4 and view.waiting_for_move
     gui.key(arcade.key.ENTER)
-    gui.frames_until(lambda: not view.scene.is_animating, limit=1200)
+    gui.updates_until(lambda: not view.scene.is_animating, limit=1200)
     assert KALAH.is_terminal(view.state) and KALAH.outcome(view.state).scores == (26, 22)
     assert "you won 26" in view._message.text
 
@@ -140,7 +140,7 @@ def test_the_cave_guide_plays_and_names_whites_answer(gui):  # type: ignore[no-u
     gui.frame()
     scene = view.scene
     gui.key(arcade.key.ENTER)  # A4
-    gui.frames_until(lambda: not view.answer_due and not view.scene.is_animating, limit=1200)
+    gui.updates_until(lambda: not view.answer_due and not view.scene.is_animating, limit=1200)
     assert sorted(view.scene.bricks) == [24, 31] and "White answered on H4" in view._message.text
     gui.key(arcade.key.ENTER)
     assert view.index == 1 and view.scene is scene  # the same cave: H4's brick did not appear from nowhere
@@ -161,7 +161,7 @@ def test_a_store_of_35_to_44_stones_keeps_them_inside_its_hollow(gui):  # type: 
             state = KALAH.from_text(f"pits=1,0,0,0,0,0/1,0,0,0,0,0 stores={stones},{46 - stones} move=S")
             view = open_match(gui, Session(KALAH, (Seat(), Seat()), state))
             scene = view.scene
-            gui.frames_until(lambda: scene.field.resting, limit=900)
+            gui.updates_until(lambda: scene.field.resting, limit=900)  # the physics settling; drawn once rested
             for player in (0, 1):
                 place = scene.layout.places[view.spec.store(player)]
                 radius = scene.layout.stone_radius

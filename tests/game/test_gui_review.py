@@ -90,7 +90,7 @@ def test_from_the_game_over_panel_to_a_turning_point_and_play_on(gui, with_table
     saved = recorded_kalah()
     gui.context.show_match(Session.from_saved(saved))
     match = gui.window.current_view
-    gui.frames_until(lambda: match.game_over_shown, limit=600)
+    gui.updates_until(lambda: match.game_over_shown, limit=600)
     gui.press("Review")
     view = finished(gui)
     assert view.return_to is match
@@ -143,7 +143,7 @@ def test_a_cave_game_reviews_from_its_game_over_panel(gui, by_depth):  # type: i
     gui.context.show_match(Session.from_saved(saved))
     match = gui.window.current_view
     assert isinstance(match, CaveView)
-    gui.frames_until(lambda: match.game_over_shown, limit=600)
+    gui.updates_until(lambda: match.game_over_shown, limit=600)
     gui.press("Review")
     view = finished(gui)
     points = view.review.turning_points
@@ -164,7 +164,7 @@ def test_a_cave_game_reviews_from_its_game_over_panel(gui, by_depth):  # type: i
 def test_back_returns_to_the_finished_game(gui, with_tables, by_depth):  # type: ignore[no-untyped-def]
     gui.context.show_match(Session.from_saved(recorded_kalah()))
     match = gui.window.current_view
-    gui.frames_until(lambda: match.game_over_shown, limit=600)
+    gui.updates_until(lambda: match.game_over_shown, limit=600)
     gui.press("Review")
     finished(gui)
     for _ in range(3):  # Tab to Back; Enter then presses it (not the list's Enter)
@@ -252,7 +252,7 @@ def test_the_game_over_panel_with_review_fits(gui, size):  # type: ignore[no-unt
     gui.window.dispatch_event("on_resize", *size)
     gui.context.show_match(Session.from_saved(recorded_kalah()))
     match = gui.window.current_view
-    gui.frames_until(lambda: match.game_over_shown, limit=600)
+    gui.updates_until(lambda: match.game_over_shown, limit=600)
     gui.frame(2)
     texts = [w.text for w in gui.widgets(arcade.gui.UIFlatButton)]
     assert "Review" in texts and "Replay" in texts

@@ -45,7 +45,7 @@ def test_kalah_guide_from_the_play_menu_by_clicks(gui):  # type: ignore[no-untyp
     gui.click(x, y)
     assert view.played and view.state != before
     assert view.state == view.game.apply(before, view.step.move)
-    gui.frames_until(lambda: not view.scene.is_animating, limit=900)
+    gui.updates_until(lambda: not view.scene.is_animating, limit=900)
     gui.key(arcade.key.ENTER)
     assert view.index == 2
     gui.key(arcade.key.ESCAPE)
