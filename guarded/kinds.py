@@ -178,9 +178,9 @@ KINDS: tuple[FileKind, ...] = (
                "print(book.book_for(rules.parse_game_spec('kalah:pits=6,seeds=4,empty_capture=false')))")),
     FileKind(
         "opening-proof", "a Kalah opening proof (the Perfect level's moves from the first one)",
-        "package:ai/data/*_proof.txt", "package:ai/data/kalah_6_4_standard_proof.txt", "text",
+        "package:ai/data/*_proof.txt", "package:ai/data/kalah_6_4_empty_capture_proof.txt", "text",
         probe=("import rules\nfrom ai import kalah_proofs\n"
-               "try:\n    print(kalah_proofs.proof_for(rules.parse_game_spec('kalah:pits=6,seeds=4,empty_capture=false'))"
+               "try:\n    print(kalah_proofs.proof_for(rules.parse_game_spec('kalah:pits=6,seeds=4'))"
                ".value)\nexcept kalah_proofs.ProofError as error:  # what Perfect names and plays on without\n"
                "    print(error)")),
     FileKind(
