@@ -131,19 +131,23 @@ class OpeningProof:
         return "\n".join(head) + "\n" + body
 
 
+def _split(text: str) -> tuple[dict[str, str], str, int]:
+    """A proof's header fields (the ``# name: value`` lines after the first), its body, and the body's first
+    line number."""
+    lines = text.split("\n")
+    number = 1
+    while number < len(lines) and lines[number].startswith("# "):
+        number += 1
+    header = dict(line[2:].partition(": ")[::2] for line in lines[1:number])
+    return header, "\n".join(lines[number:]), number
+
+
 def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, closed: bool = True) -> OpeningProof:
     """Read a proof's text and ``check`` it (ProofError naming the line and the fault); ``closed=False`` leaves
     out the walk over every reply (what the game does on load: the SHA-256 stands for it)."""
-    lines = text.split("\n")
-    if not lines or lines[0] != f"# {FORMAT}":
+    if not text.startswith(f"# {FORMAT}\n"):
         raise ProofError(f"{source}: not an opening proof (the first line should be '# {FORMAT}')")
-    header: dict[str, str] = {}
-    number = 1
-    while number < len(lines) and lines[number].startswith("# "):
-        name, _, value = lines[number][2:].partition(": ")
-        header[name] = value
-        number += 1
-    body = "\n".join(lines[number:])
+    header, body, number = _split(text)
     for field in ("game", "entries", "sha256"):
         if field not in header:
             raise ProofError(f"{source}: the header has no '{field}:' line")
@@ -461,16 +465,12 @@ def _write(path: Path, game: Kalah, entries: dict[Key, Proven], header: dict[str
     files.write_atomically(path, OpeningProof(game, entries, header).to_text(header))
 
 
-def _read_partial(path: Path, game: Kalah) -> dict[Key, Proven]:
-    """A partial build's entries (its SHA-256 and game checked; a partial proof is not closed yet)."""
+def _read_partial(path: Path, game: Kalah) -> tuple[dict[Key, Proven], dict[str, str]]:
+    """A partial build's entries and header (its SHA-256 and game checked; a partial proof is not closed yet)."""
     if not files.is_regular(path):
-        return {}
+        return {}, {}
     try:
-        text = files.read_text(path, SIZE_LIMIT)
-        lines = text.split("\n")
-        start = next(i for i, line in enumerate(lines) if not line.startswith("# "))
-        header = dict(line[2:].partition(": ")[::2] for line in lines[1:start])
-        body = "\n".join(lines[start:])
+        header, body, _ = _split(files.read_text(path, SIZE_LIMIT))
         if header.get("game") != game.spec or hashlib.sha256(body.encode()).hexdigest() != header.get("sha256"):
             raise ValueError("another game, or damaged")
         entries = {}
@@ -478,10 +478,10 @@ def _read_partial(path: Path, game: Kalah) -> dict[Key, Proven]:
             key_text, move, value, leaf, *exact = line.split("\t")
             entries[tuple(int(c) for c in key_text.split(","))] = Proven(int(move), int(value), leaf == "1",
                                                                           exact != ["0"])
-        return entries
-    except (OSError, StopIteration, ValueError) as error:
+        return entries, header
+    except (OSError, ValueError) as error:
         print(f"{path}: not a usable partial build ({error}); starting afresh", file=sys.stderr)
-        return {}
+        return {}, {}
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -532,7 +532,7 @@ def main(argv: Iterable[str] | None = None) -> int:
               "fields": "position (Kalah.key: the ring from the side to move), move, value, leaf, exact",
               "exact": f"the value is exact when found within {args.exact_nodes} nodes, else a proven lower bound"}
     guess = args.guess if args.guess is not None else PUBLISHED[empty_capture]
-    builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game),
+    builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game)[0],
                       guess, exact_nodes=args.exact_nodes,
                       save=lambda entries: _write(partial, game, entries, {**header, "partial": "yes"}))
     entries = builder.run()
@@ -553,10 +553,7 @@ def main(argv: Iterable[str] | None = None) -> int:
 def _finish_command(rule: str, partial: Path, output_name: str | None) -> int:
     game = rules.parse_game_spec(f"kalah:pits=6,seeds=4,empty_capture={str(rule == 'empty-capture').lower()}")
     assert isinstance(game, Kalah)
-    entries = _read_partial(partial, game)
-    text = files.read_text(partial, SIZE_LIMIT) if entries else ""
-    header = {line[2:].partition(": ")[0]: line[2:].partition(": ")[2] for line in text.split("\n")[1:]
-              if line.startswith("# ")}
+    entries, header = _read_partial(partial, game)
     for field in ("partial", "game", "entries", "sha256"):
         header.pop(field, None)
     found = complete_trees(game, entries, int(header.get("play table seeds", PLAY_TABLE_SEEDS)))
