@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from ai import registry
+from ai import kalah_proofs, registry
 from ai.base import SearchResult
 from game import savegame
 from game.console.manager import Console, main
@@ -147,7 +147,21 @@ def test_undo_in_a_human_game_takes_back_one_move_and_a_new_move_forgets_redo():
     assert invalid_lines(output)[-1].startswith("Invalid input: there is no undone move to replay")
 
 
-def test_hint_names_a_legal_move():
+def test_hint_at_the_start_is_the_opening_proofs_move_in_words():
+    code, output, console = drive(HUMAN_VS_RANDOM + ["hint", "quit", "quit", "no"])
+    hint = next(line for line in output.splitlines() if line.startswith("Hint: "))
+    move = hint.split()[1]
+    game = console.session.game
+    state = game.initial_state()
+    assert game.parse_label(state, move) in game.legal_moves(state)
+    # the start of Kalah(6,4) is in the shipped opening proof: the hint is its move and its proven value
+    proven = kalah_proofs.proof_for(game).lookup(state)
+    assert game.parse_label(state, move) == proven.move
+    assert f"Pit {move} wins by {proven.value}, proven." in hint and "the analysis" in hint and "score" not in hint
+
+
+def test_hint_off_the_opening_proof_keeps_the_engines_depth(monkeypatch):
+    monkeypatch.setattr(kalah_proofs, "proof_for", lambda game: None)  # a position no proof holds
     code, output, console = drive(HUMAN_VS_RANDOM + ["hint", "quit", "quit", "no"])
     hint = next(line for line in output.splitlines() if line.startswith("Hint: "))
     move = hint.split()[1]
