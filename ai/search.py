@@ -16,8 +16,8 @@
 
 - An opening book (``ai.book``, built offline by deep fixed-depth searches) can answer the first plies,
   when the search is limited by time only (a depth or node limit searches, exactly).  It is off by default
-  (``engine.book = book_for(game)`` turns it on): against OpenSpiel's MCTS the depth-18 Kalah book scored
-  worse as North than the 1 s search it replaces (BENCHMARKS.md).
+  (``engine.book = book_for(game)`` turns it on): no measurement so far has shown a book stronger than the
+  1 s search it replaces, so none is played unless asked for.
 - Time: the clock is polled about every millisecond (``Budget.poll`` adapts its node interval to the
   measured speed; the compiled search reads it every 32 nodes).  The search uses all of its time: when the
   clock stops an iteration whose first root move (the previous best) is already searched, the best root move

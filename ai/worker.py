@@ -163,9 +163,13 @@ class SearchWorker(Mailbox):
     for tests and command-line tools, never for a window).
     """
 
-    def __init__(self, engine: Engine, state: State, limits: Limits | None = None) -> None:
+    def __init__(self, engine: Engine, state: State, limits: Limits | None = None, watchdog: bool = True) -> None:
         super().__init__()
         self.engine = engine
+        self.watchdog = watchdog
+        """Answer at the deadline without waiting for the engine (a computer's move).  False for an engine that
+        keeps its own promise past the deadline (the analysis completes its first iteration, so every move has a
+        value): the answer is then the engine's own."""
         self.state = state
         self.limits = limits if limits is not None else Limits()
         self.token = CancelToken()
@@ -191,7 +195,7 @@ class SearchWorker(Mailbox):
             target=self._run, name=f"search-{self.engine.name}-{next(_numbers)}", daemon=True
         )
         self._thread.start()
-        if self.token.deadline is not None:
+        if self.token.deadline is not None and self.watchdog:
             self._watchdog = threading.Thread(target=self._watch, name=f"{self._thread.name}-deadline", daemon=True)
             self._watchdog.start()
 

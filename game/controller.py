@@ -240,7 +240,8 @@ class MatchController(MatchTexts):
     def show_hint(self, result: SearchResult) -> None:
         """The hint found: its move marked on the board, its advice in words."""
         self.hint_move = result.move
-        advice = explain.hint_text(self.session.game, self.session.state, result, result.info.get("alternatives"))
+        advice = explain.hint_text(self.session.game, self.session.state, result, result.info.get("alternatives"),
+                                   self.details)  # Details on: the search's depth too
         self.hint_text = "Hint: " + advice
         self.say("Hint: " + advice.replace("\n", " "))
 

@@ -35,7 +35,10 @@ class Analysis:
         self.state = state
         self.seconds = seconds
         self.depth = depth
-        self.worker = SearchWorker(AnalysisEngine(game, memory, max_depth), state, Limits(depth=depth, time=seconds))
+        # No watchdog: on a busy machine the first snapshot (the engine and its tables built, the exact values,
+        # the first iteration) can come after a short deadline, and the analysis promises a value for every move.
+        self.worker = SearchWorker(AnalysisEngine(game, memory, max_depth), state, Limits(depth=depth, time=seconds),
+                                   watchdog=False)
         self._snapshot: Snapshot | None = None
         self.error: str | None = None
         self.started = time.monotonic()

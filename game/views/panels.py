@@ -218,10 +218,6 @@ class SidePanel(_Panel):
         if fits < lines:
             _set(self.moves, "\n".join(trim_list(self._moves, fits)) or "(no moves yet)")
 
-    def visible_lines(self) -> int:
-        """Move-list lines that fit above the computer's heading (12 pt mono lines are about 19 px apart)."""
-        return max(3, int((self.height - 280 * self.scale) / (19 * self.scale)))
-
     def background(self, mesh: Mesh) -> None:
         mesh.rectangle(self.left, self.bottom, self.width, self.height, theme.PANEL)
         mesh.rectangle(self.left - 1, self.bottom, 2, self.height, theme.PANEL_EDGE)

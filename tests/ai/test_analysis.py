@@ -542,3 +542,18 @@ def test_even_a_moments_analysis_values_every_move(name, no_tables):
     assert snapshot.depth >= 2 and all(value.scored for value in snapshot.moves)
     found = advice(game, state, snapshot)
     assert found is not None and snapshot.best is not None and found.move == snapshot.best.move
+
+
+@pytest.mark.parametrize("name", registered.two_player())
+def test_even_a_moments_hint_through_the_worker_values_every_move(name, no_tables):
+    """The same promise through the shared analysis (the window's hint): the worker does not answer for the
+    analysis at its deadline, so a busy machine that builds the engine after the deadline still gets advice."""
+    from ai.analysis import Asking, Shelf
+
+    game = get_game(name)
+    state = game.initial_state()
+    asking = Asking(Shelf(game), state, 1e-6)
+    hint = asking.wait(60)
+    assert hint is not None, asking.error
+    assert asking.snapshot is not None and all(value.scored for value in asking.snapshot.moves)
+    assert hint.move in game.legal_moves(state)

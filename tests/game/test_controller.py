@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from ai.base import SearchResult
 from game.autosave import Autosave
 from game.controller import REPLY_GAP, SPEEDS, WATCH_GAP, MatchController
 from game.savegame import Seat
@@ -142,6 +143,15 @@ def test_a_hint_names_a_legal_move_and_goes_when_the_position_changes():
     assert controller.hint_move in controller.session.legal_moves and f"pit {controller.hint_move + 1}" in controller.hint_text.lower()
     controller.play(controller.hint_move)
     assert controller.hint_move is None and controller.hint_text == ""
+
+
+def test_a_hint_shows_the_searchs_depth_only_with_details_on():
+    controller = controller_for((HUMAN, COMPUTER))
+    searched = SearchResult(controller.session.legal_moves[0], score=2.5, depth=18)  # an estimate, not a proof
+    for details in (False, True):
+        controller.settings.values["details"] = details  # the Details switch
+        controller.show_hint(searched)
+        assert ("(18 plies)" in controller.hint_text) == details, controller.hint_text
 
 
 def test_no_hint_on_the_computers_turn():
