@@ -19,5 +19,6 @@ def worded(game: Game, state: State, snapshot: Snapshot) -> Snapshot:
 
 def worded_value(game: Game, state: State, value: MoveValue) -> MoveValue:
     """One move's value with its ``name`` and ``words`` filled in."""
-    words = value_words(game, value.score, value.proven, value.depth, value.exact, state) if value.scored else UNSCORED
+    words = (value_words(game, value.score, value.proven, value.depth, value.exact, state,
+                         expectation=value.expectation) if value.scored else UNSCORED)
     return replace(value, name=move_name(game, state, value.move), words=words)

@@ -91,11 +91,12 @@ def expectation_of(game: Game, score: float, proven: bool, exact: bool = True, s
 
 
 def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool = True, state: Any = None,
-                details: bool = False) -> str:
+                details: bool = False, expectation: Expectation | None = None) -> str:
     """A move's value as a player reads it: ``wins by 6, proven``, ``loses by 2, proven``, ``draws, proven``,
     ``about 3 seeds ahead``; the cave's ``wins, proven``, ``slightly ahead``.  ``details``: the search's depth
-    after it for engine developers (``about 3 seeds ahead (18 plies)``)."""
-    phrase = value_phrase(game, score, proven, exact, state)
+    after it for engine developers (``about 3 seeds ahead (18 plies)``).  ``expectation``: the analysis's own
+    reading of the score (``MoveValue.expectation``, which the position's proven value may cap), when it has one."""
+    phrase = value_phrase(game, score, proven, exact, state, expectation=expectation)
     if phrase == UNSCORED:
         return phrase
     if is_settled_phrase(game, score, proven, exact):
@@ -104,12 +105,14 @@ def value_words(game: Game, score: float, proven: bool, depth: int, exact: bool 
 
 
 def value_phrase(game: Game, score: float, proven: bool, exact: bool = True, state: Any = None,
-                 distance: int | None = None) -> str:
+                 distance: int | None = None, expectation: Expectation | None = None) -> str:
     """A value from the side to move, without ``proven``: ``wins by 6``, ``about 3 seeds ahead``, ``winning``;
     ``distance``: the moves to a proven cave result where a solver gives it (``wins in 7``)."""
     if math.isnan(score):
         return UNSCORED
-    return expectation_phrase(expectation_of(game, score, proven, exact, state), distance, unit_of(game))
+    if expectation is None:
+        expectation = expectation_of(game, score, proven, exact, state)
+    return expectation_phrase(expectation, distance, unit_of(game))
 
 
 def expectation_phrase(expected: Expectation, distance: int | None = None, unit: str = "seed") -> str:
@@ -274,7 +277,8 @@ def row_words(game: Game, rows: Sequence[Valued], index: int, state: Any = None,
     if math.isnan(row.score):
         return UNSCORED
     if has_seeds(game) or index == 0 or is_settled_phrase(game, row.score, row.proven, row.exact):
-        phrase = value_phrase(game, row.score, row.proven, row.exact, state)
+        phrase = value_phrase(game, row.score, row.proven, row.exact, state,
+                              expectation=getattr(row, "expectation", None))
         depth = getattr(row, "depth", 0)
         if details and depth and not is_settled_phrase(game, row.score, row.proven, row.exact):
             phrase += f" ({plies(depth)})"

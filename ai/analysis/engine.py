@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any, Hashable
 
 from ai import games
@@ -96,9 +97,14 @@ class _Entry:
         self.score, self.proven, self.exact, self.depth, self.source = (
             other.score, other.proven, other.exact, other.depth, other.source)
 
-    def value(self, game: Game, state: State) -> MoveValue:
+    def value(self, game: Game, state: State, ceiling: int | None = None) -> MoveValue:
+        """``ceiling``: the position's own exact value when known (the opening proof's), which no move's
+        estimate may read above: a move searched, not proven, never looks better than the proven best."""
         scored = not math.isnan(self.score)
         expectation = expected(game, state, self.score, self.proven, self.exact) if scored else None
+        if (expectation is not None and ceiling is not None and not self.proven
+                and expectation.margin is not None and expectation.margin > ceiling):
+            expectation = replace(expectation, margin=float(ceiling))
         return MoveValue(self.move, self.score + 0.0, self.proven, self.depth, self.exact, self.source, expectation)
 
 
@@ -198,6 +204,8 @@ class _AnalysisRun:
         self.solving = 0.0
         self.solver_rounds = 0
         self.working: tuple[int, int, int] | None = None
+        self.ceiling: int | None = None
+        """The position's exact value for its side to move, when the opening proof holds it."""
         self.published = 0.0
         """``time.perf_counter()`` of the last snapshot sent."""
 
@@ -257,6 +265,8 @@ class _AnalysisRun:
         game, tables = self.game, self.engine.tables
         proof = opening_proof(game)
         here = proof.lookup(self.state) if proof is not None else None
+        if here is not None and here.exact:
+            self.ceiling = here.value
         for entry in self.leaders:
             if game.is_terminal(entry.child):
                 entry.settle(final_score(game, entry.child, self.mover), "end")
@@ -370,7 +380,7 @@ class _AnalysisRun:
     def _result(self, finished: bool) -> SearchResult:
         for twin, leader in self.twins:
             twin.copy(leader)
-        moves = ranked((entry.value(self.game, self.state), entry.index) for entry in self.entries)
+        moves = ranked((entry.value(self.game, self.state, self.ceiling), entry.index) for entry in self.entries)
         elapsed = time.perf_counter() - self.started
         snapshot = Snapshot(moves, self.depth, finished, self.nodes, elapsed,
                             working=None if finished else self.working)

@@ -327,3 +327,25 @@ def test_a_partial_build_ships_its_complete_trees_and_names_the_north_roots_it_c
         parse(OpeningProof(game, {k: v for k, v in kept.items() if k != game.key(line)}, header).to_text(), "p")
     assert kalah_proofs.complete_trees(game, {k: v for k, v in entries.items()
                                               if k != game.key(game.initial_state())}, PLAY_SEEDS) is None
+
+
+@pytest.mark.parametrize("spec", sorted(kalah_proofs.PROOF_FILES))
+def test_no_move_searched_reads_better_than_the_positions_proven_value(spec):
+    """Where the proof holds a position's exact value, a move the analysis only searched may not read above it
+    (a beginner would take "about 13 seeds ahead" over "wins by 10, proven"): its estimate is capped there."""
+    import re
+
+    from ai.analysis import analyse
+    from game.analysis import worded
+
+    game = rules.parse_game_spec(spec)
+    proof = kalah_proofs.proof_for(game)
+    exact = sorted(key for key, entry in proof.entries.items() if entry.exact and not entry.leaf)
+    states = [game.initial_state()] + [kalah_proofs.state_of(game, key) for key in random.Random(5).sample(exact, 4)]
+    for state in states:
+        ceiling = proof.lookup(state).value
+        snapshot = worded(game, state, analyse(game, state, Limits(depth=14)))
+        for value in snapshot.moves:
+            assert value.expectation is not None and value.expectation.margin <= ceiling, (game.to_text(state), value)
+            ahead = re.search(r"about (\d+) seeds? ahead", value.words)
+            assert ahead is None or int(ahead.group(1)) <= ceiling, (game.to_text(state), value.words, ceiling)
