@@ -120,7 +120,14 @@ class PoolRunner:
         return 2 * self._jobs
 
     def submit(self, task: Any) -> None:
-        future = self._pool.submit(self._play, task)
+        try:
+            future = self._pool.submit(self._play, task)
+        except BrokenProcessPool:
+            # A worker died before its lost games came back through ``next_record``: the pool refuses new games
+            # at once.  Start the fresh pool now; the lost games still come back (of the old generation) and are
+            # submitted again to this one.
+            self._renew()
+            future = self._pool.submit(self._play, task)
         self._flight[future] = (task, self._generation)
         future.add_done_callback(self._done.put)
 
@@ -145,10 +152,13 @@ class PoolRunner:
                 "flight (killed, perhaps out of memory); giving up: run with fewer --jobs or less memory per engine")
         self._replays[id(task)] = replays
         if generation == self._generation:  # the first loss of this pool's breakage: start a fresh pool
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._generation += 1
-            self._pool = self._new_pool()
+            self._renew()
         self.submit(task)
+
+    def _renew(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._generation += 1
+        self._pool = self._new_pool()
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

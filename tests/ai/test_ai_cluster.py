@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from ai.base import EngineError
 from ai.checkpoint import CheckpointError
-from ai.cluster import DaskRunner, import_distributed
+from ai.cluster import DaskRunner, PoolRunner, import_distributed
 from ai.sprt import H0, H1, SprtSettings
 from ai.tournament import compare, main, play_game
 
@@ -193,6 +194,34 @@ def test_a_pool_worker_that_dies_loses_only_its_game_which_is_played_again(tmp_p
     survived = compare(SMALL, *PAIR, games=6, seed=6, jobs=2, play=play_or_die)
     assert marker.exists()  # a worker really died in game 3
     assert outline(survived) == outline(whole)
+
+
+def square_or_die(number):
+    """Kill the worker process the first time 3 is played (a marker file remembers), else square it."""
+    marker = Path(os.environ[DIE_MARKER])
+    if number == 3 and not marker.exists():
+        marker.write_text("died")
+        os._exit(1)
+    return number * number
+
+
+def test_a_game_submitted_after_a_worker_died_starts_the_fresh_pool_and_nothing_is_lost(tmp_path, monkeypatch):
+    """The race the run above can lose: the pool is broken before the lost game comes back, and the next
+    ``submit`` meets it first (the executor refuses new work at once)."""
+    monkeypatch.setenv(DIE_MARKER, str(tmp_path / "died"))
+    runner = PoolRunner(square_or_die, 2)
+    try:
+        runner.submit(3)
+        broken = runner._pool
+        deadline = time.monotonic() + 60
+        while not broken._broken:  # the executor's own flag: set once it saw its worker die
+            assert time.monotonic() < deadline, "the worker did not die"
+            time.sleep(0.01)
+        runner.submit(4)  # raised BrokenProcessPool
+        assert runner._pool is not broken
+        assert sorted(runner.next_record() for _ in range(2)) == [9, 16]
+    finally:
+        runner.close()
 
 
 def always_die(task):
