@@ -9,6 +9,8 @@
 - Under ``CI=true`` a skipped ``gui`` test is a failure: the window tests must really run in CI.
 - A compiled core that no longer matches its ``.pyx``/``.pxi`` sources (edited and not rebuilt) stops the run
   before collection, with the rebuild command: tests passing against an old build would prove nothing.
+- The slow jobs of child processes (a wheel, the other Pythons' suites, the generated attacks) start when
+  collection ends and run beside the suite (``tests/background.py``).
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests import background
 
 _XVFB: subprocess.Popen | None = None
 
@@ -79,6 +83,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                                               f"{', '.join(stale)}"), stacklevel=2)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the background jobs (``tests/background.py``) the collected tests need: those they are marked with
+    (``@pytest.mark.background(NAME)``) or use as a fixture of the job's name, in the order the tests come."""
+    names = []
+    for item in session.items:
+        names += [marker.args[0] for marker in item.iter_markers("background")]
+        names += [name for name in getattr(item, "fixturenames", ()) if name in background.JOBS]
+    background.start(names)
+
+
 def stale_core_message() -> str | None:
     """Why the suite must not run on this checkout's compiled core (it is stale), or None."""
     import importlib.util
@@ -132,6 +146,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Under CI the run must prove that the compiled core, not the pure-Python fallback, searched."""
+    background.clean()
     if not _in_ci() or session.testscollected < 50 or exitstatus != 0:
         return
     import ai.core

@@ -56,7 +56,7 @@ def test_a_stale_build_is_warned_about_named_by_doctor_and_refused_by_the_suite(
         shutil.copytree(ROOT / folder, tmp_path / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.c", "*.html"))
     (tmp_path / "tests").mkdir()
-    for name in ("conftest.py", "slow.txt", "cores.py", "__init__.py"):
+    for name in ("conftest.py", "background.py", "slow.txt", "cores.py", "__init__.py"):
         if (ROOT / "tests" / name).exists():
             shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
     (tmp_path / "tests" / "test_nothing.py").write_text("def test_nothing():\n    pass\n")

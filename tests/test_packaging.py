@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import background
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,24 +70,21 @@ def _run(command: list[str], timeout: float = 300, **options) -> subprocess.Comp
     return result
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``python -m build``: the sdist, then the wheel built from the unpacked sdist (with this machine's
-    compiler, in an isolated build environment)."""
-    out = tmp_path_factory.mktemp("dist")
+@background.job("dist")
+def build_and_install(folder: Path) -> dict[str, Path]:
+    """``python -m build``: the sdist, then the wheel built from the unpacked sdist (with this machine's compiler,
+    in an isolated build environment); then a fresh virtual environment outside the tree with the wheel
+    installed, no C compiler on its PATH.  Beside the rest of the suite (tests/background.py)."""
+    out = folder / "dist"
+    out.mkdir()
     built = _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=BUILD_TIMEOUT)
     (out / "build.log").write_text(built.stdout + built.stderr, encoding="utf-8")
-    return out
-
-
-@pytest.fixture(scope="module")
-def player(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A fresh virtual environment outside the tree with the wheel installed, no C compiler on its PATH."""
-    base = tmp_path_factory.mktemp("player")
+    base = folder / "player"
+    base.mkdir()
     assert ROOT not in base.parents
     venv = base / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
-    wheel = next(dist.glob("stonecave-*.whl"))
+    wheel = next(out.glob("stonecave-*.whl"))
     env = _no_compiler_env(venv)
     env["CC"] = env["CXX"] = "/bin/false"  # a compile would fail loudly; installing a wheel compiles nothing
     installed = _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-input", str(wheel)], env=env,
@@ -93,7 +92,19 @@ def player(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
     assert "Successfully installed" in installed.stdout and "stonecave-0" in installed.stdout
     home = base / "home"
     home.mkdir()
-    return {"venv": venv, "base": base, "home": home}
+    return {"dist": out, "venv": venv, "base": base, "home": home}
+
+
+@pytest.fixture(scope="module")
+def dist() -> Path:
+    """The folder of the sdist, the wheel and the build's log."""
+    return background.result("dist")["dist"]
+
+
+@pytest.fixture(scope="module")
+def player(dist: Path) -> dict[str, Path]:
+    """The player's environment: ``venv`` (the wheel installed), ``base`` and ``home`` folders."""
+    return background.result("dist")
 
 
 def _no_compiler_env(venv: Path) -> dict[str, str]:

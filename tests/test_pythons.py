@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import background
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: the same parser from PyPI (tomli, a test dependency there)
@@ -112,15 +114,24 @@ def test_requires_python_names_the_oldest_supported_version() -> None:
     assert current in versions, f"this run's Python {current} is not among the supported {versions}"
 
 
-@pytest.mark.slow
-def test_the_fast_suites_pass_on_every_supported_python_present(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+@background.job("other-pythons")
+def other_pythons(folder: Path) -> tuple[dict[str, str | None], dict[str, tuple[bool, str]]]:
+    """Each supported version's interpreter (None: absent), and the fast suites' outcome on each other one."""
     current = f"{sys.version_info.major}.{sys.version_info.minor}"
     found = {version: find_interpreter(version) for version in supported_versions()}
     others = {version: path for version, path in found.items() if path and version != current}
-    # All at once: each version's work is one process at a time (venv, pip, pytest), so two at a time on the two
-    # cores of CI left one core idle while the third version ran alone at the end.
-    with ThreadPoolExecutor(max_workers=max(1, len(others))) as pool:
-        outcomes = dict(zip(others, pool.map(lambda item: run_fast_suites(*item, tmp_path), others.items())))
+    # Two at a time, beside the rest of the suite (tests/background.py): each version's work is one process at
+    # a time (venv, pip, pytest).
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = dict(zip(others, pool.map(lambda item: run_fast_suites(*item, folder), others.items())))
+    return found, outcomes
+
+
+@pytest.mark.slow
+@pytest.mark.background("other-pythons")
+def test_the_fast_suites_pass_on_every_supported_python_present(request: pytest.FixtureRequest) -> None:
+    current = f"{sys.version_info.major}.{sys.version_info.minor}"
+    found, outcomes = background.result("other-pythons")
     lines, ran, failed = [], [current], []
     for version, path in found.items():
         if version == current:

@@ -43,6 +43,9 @@ WIDE = 360
 HEADING_ROOM = 30
 """Pixels a panel heading (the label size) takes."""
 PLOT_BACK = (22, 18, 16, 255)
+MARKER_CLEARANCE = 11
+"""Pixels (at scale 1) a move number at the graph's foot keeps from the current move's marker (its ring's radius
+and line): a number closer is not shown."""
 
 
 def panel_width(window_width: int, scale: float = 1.0) -> int:
@@ -364,16 +367,18 @@ class AnalysisPanel(arcade.Section):
             if first is not None and second is not None:
                 _area(mesh, first[:2], second[:2], middle)
         mesh.rectangle(left + 4, middle - 0.5, width - 8, 1, with_alpha(theme.TEXT_DIM, 110))
+        cx = self.point_x(self.current)
         step = next(step for step in (5, 10, 20, 50, 100, 1000) if len(self.states) // step <= len(self.ticks))
         for label, index in zip(self.ticks, [*range(step, len(self.states), step), *[None] * len(self.ticks)]):
             label.text = "" if index is None else str(index)  # a faint line and its move number at the foot
             if index is not None:
                 mesh.rectangle(self.point_x(index) - 0.5, bottom + 3, 1, height - 6, with_alpha(theme.TEXT_DIM, 45))
                 label.position = self.point_x(index), bottom + u(4)
+                if abs(label.x - cx) < label.content_width / 2 + u(MARKER_CLEARANCE):
+                    label.text = ""  # beside the current move's marker the number would touch it: the line stays
         for first, second in zip(located, located[1:]):
             if first is not None and second is not None:
                 mesh.polyline([first[:2], second[:2]], u(2), theme.TEXT)
-        cx = self.point_x(self.current)
         mesh.rectangle(cx - u(1), bottom + 3, u(2), height - 6, with_alpha(theme.LAST_MOVE, 120))
         for index, point in enumerate(located):
             if point is None:

@@ -23,11 +23,13 @@ from attack_files import MUTATIONS, Samples
 from attack_run import attack
 from attack_runner import Case, run
 from guarded.kinds import KINDS
+from tests import background
 
 SEED = int(os.environ.get("STONECAVE_FUZZ_SEED", "20261127"))
 TIMEOUT = 5.0
 """Seconds a case may run before its Ctrl-C (Python starts in 0.2 s; a loaded 2-core machine takes longer)."""
 WORKERS = 3
+BACKGROUND_WORKERS = 2
 """Cases run at once: three on two cores, because part of each case's time is spent in this process (its folder
 made, its files hashed, its result judged) while the other cases' processes run (58-65 s against 71-84 s with two,
 the short run on the shared 2-core machine)."""
@@ -125,10 +127,17 @@ def test_every_sample_is_made_and_read_cleanly(tmp_path):
 
 
 # -- the short run ---------------------------------------------------------------------------------------------
+@background.job("attacks")
+def generated_attacks(folder):  # type: ignore[no-untyped-def]
+    """The short run, beside the rest of the suite: two cases at a time (the suite's own process takes a core)."""
+    return attack(SEED, per_option=2, every_reader=False, timeout=TIMEOUT, workers=BACKGROUND_WORKERS)
+
+
+@pytest.mark.background("attacks")
 def test_the_generated_attacks_find_no_failure():
     """One hostile value per option (and one duplicate), each file kind in each damage read by one reader in
     turn; every option and every kind-damage pair attacked at least once."""
-    report = attack(SEED, per_option=2, every_reader=False, timeout=TIMEOUT, workers=WORKERS)
+    report = background.result("attacks")
     assert report.sample_problems == []
     expected = {f"{kind.name} {mutation}" for kind in KINDS for mutation in MUTATIONS}
     expected |= {f"{command} {action.option_strings[-1] if action.option_strings else action.dest}"

@@ -327,3 +327,22 @@ def test_an_analysis_that_cannot_start_is_said_not_raised(gui, monkeypatch):  # 
     assert view.analysis.subline.text.endswith("...")  # cut to the panel's width
     assert listed(view) == [] and view.window.current_view is view
     assert not layout.problems(layout.boxes(view), 800, 500)
+
+
+def test_no_move_number_at_the_graphs_foot_touches_the_current_moves_marker(gui):  # type: ignore[no-untyped-def]
+    """A long cave game: as moves are added the last number comes up beside the marker (it crowded it)."""
+    view = open_game(gui, "magnetic-cave", moves=30)
+    gui.key(arcade.key.A)
+    panel: AnalysisPanel = view.analysis
+    checked = 0
+    while not view.match.is_over and len(view.match.moves) < 48:
+        view.controller.play(view.match.legal_moves[0])
+        view.scene.finish()
+        gui.frame(1)
+        cx = panel.point_x(panel.current)
+        for tick in panel.ticks:
+            if tick.text:
+                checked += 1
+                assert abs(tick.x - cx) >= tick.content_width / 2 + 11 * panel.scale, (
+                    len(view.match.moves), tick.text, tick.x, cx)
+    assert checked > 10
