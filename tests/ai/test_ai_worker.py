@@ -341,3 +341,29 @@ def test_the_mailbox_posts_one_final_message_and_nothing_after_it():
     assert messages[1] == Finished(early, True)
     assert box.result is early and box.done and not box.running and box.wait(0)
     assert box.poll() == []
+
+
+def test_gc_is_paused_while_mcts_grows_its_tree_and_restored_after():
+    """The collector's full passes over a 3 s tree took up to 60 ms, past a move's deadline when one came last."""
+    import gc
+
+    import rules
+    from ai.registry import make_engine
+
+    for _ in range(200):  # as above: a cancelled search of an earlier test may still be unwinding
+        if gc.isenabled():
+            break
+        time.sleep(0.01)
+    game = rules.get_game("kalah")
+    engine = make_engine(game, "mcts:iterations=50,seed=1")
+    seen = []
+    original = engine._iterate
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    engine._iterate = spy
+    result = engine.search(game.initial_state())
+    assert result.move in game.legal_moves(game.initial_state())
+    assert len(seen) == 50 and not any(seen) and gc.isenabled()
