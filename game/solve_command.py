@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--folder", type=Path, default=None, help="the tables' folder (default: the settings folder)")
     parser.add_argument("--no-tables", action="store_true", help="search without the endgame tables")
     parser.add_argument("--no-pv", action="store_true", help="print the value only, not a principal variation")
+    parser.add_argument("--no-proof", action="store_true",
+                        help="prove from nothing even where the opening proof shipped with StoneCave holds the "
+                             "position (Kalah(6,4): its start and the openings after it)")
     parser.add_argument("--memory", default=None, metavar="MB",
                         help="transposition table in MB (default: sized to the game, 1024 for Kalah(6,4))")
     parser.add_argument("--deepening", action="store_true",
@@ -139,11 +142,86 @@ def _main(argv: list[str]) -> int:
     if game.is_terminal(state):
         print(f"the game is over: {game.outcome(state)}")
         return 0
+    if not args.no_proof:
+        answered = from_opening_proof(game, state, not args.no_pv)
+        if answered is not None:
+            return answered
     if args.prover == "board" and not args.deepening:
         from game.solve_board import solve_boards
 
         return solve_boards(args, game, state, memory, pv_seconds)
     return _solve(args, game, state, memory, pv_seconds)
+
+
+def from_opening_proof(game: Any, state: Any, with_pv: bool) -> int | None:
+    """The value read from the opening proof shipped for ``game`` (``ai.kalah_proofs``), when it holds ``state``
+    exactly: printed with where it comes from and how to prove it from nothing (``--no-proof``); 0.  None when
+    it does not (or the file is damaged, which is said): the proof runs."""
+    from ai.kalah_proofs import DATA, PROOF_FILES, ProofError, proof_for
+
+    try:
+        proof = proof_for(game)
+    except ProofError as error:
+        print(f"stonecave solve: the shipped opening proof is not used ({error}); proving from nothing",
+              file=sys.stderr)
+        return None
+    entry = proof.lookup(state) if proof is not None else None
+    if entry is None or not entry.exact:
+        return None
+    mover = "South" if game.to_move(state) == 0 else "North"
+    print(f"value: {entry.value:+d} for {mover} (the side to move) with best play; best move: pit "
+          f"{game.move_label(state, entry.move)}")
+    print(f"read from the opening proof shipped with StoneCave (ai/{DATA.name}/{PROOF_FILES[game.spec]}, "
+          f"{len(proof):,} positions, checked when read; rebuilt by python -m ai.kalah_proofs build); "
+          f"--no-proof proves it from nothing", flush=True)
+    if with_pv:
+        line = proof_line(proof, state)
+        labels, position = [], state
+        for move in line:
+            labels.append(game.move_label(position, move))
+            position = game.apply(position, move)
+        ending = "to the end of the game" if game.is_terminal(position) else f"first {len(line)} moves, as far as " \
+                 "the proof goes; --no-proof proves the rest"
+        print(f"principal variation ({ending}; pits numbered 1..{game.pits} from each mover's left): "
+              + " ".join(labels))
+    return 0
+
+
+def proof_line(proof: Any, state: Any) -> list[int]:
+    """A line of best play from ``state`` read from ``proof`` alone: the proving side's proven move (an entry
+    whose exact value cost the build too much holds a lower bound, at least the value the line keeps, so its
+    move keeps that value too), and for the opponent a reply that leaves the proving side least (every reply's
+    exact value is in the proof, or the game ends); it stops where the proof does (a leaf, a bound among the
+    replies, or a board the endgame tables hold)."""
+    game = proof.game
+    prover = game.to_move(state)
+
+    def value(position: Any) -> int | None:
+        """``position``'s value for the proving side, from the proof alone (None: not held)."""
+        if game.is_terminal(position):
+            return int(game.outcome(position).margin(prover))
+        if game.to_move(position) == prover:
+            held = proof.lookup(position)
+            return held.value if held is not None and held.exact else None
+        values = [value(game.apply(position, move)) for move in game.legal_moves(position)]
+        return None if None in values else min(v for v in values if v is not None)
+
+    line: list[int] = []
+    position = state
+    while not game.is_terminal(position):
+        if game.to_move(position) == prover:
+            held = proof.lookup(position)
+            if held is None:
+                break
+            move = held.move
+        else:
+            replies = [(value(game.apply(position, move)), move) for move in game.legal_moves(position)]
+            if any(found is None for found, _ in replies):
+                break
+            move = min(replies, key=lambda reply: (reply[0], reply[1]))[1]
+        line.append(move)
+        position = game.apply(position, move)
+    return line
 
 
 def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:

@@ -176,3 +176,64 @@ def test_a_checkpoint_that_cannot_be_written_is_one_line_before_the_proof(tmp_pa
 def test_a_checkpoint_needs_the_board_prover() -> None:
     error = one_line_error(solve("kalah:pits=3,seeds=2", "--checkpoint", "x.ckpt"))
     assert "--prover board" in error
+
+
+# -- the shipped opening proof -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", ["kalah:pits=6,seeds=4", "kalah:pits=6,seeds=4,empty_capture=false"])
+def test_a_start_the_opening_proof_holds_is_answered_at_once_and_says_where_from(spec: str) -> None:
+    """What a user types first (`stonecave solve kalah:pits=6,seeds=4`) gave no answer in 10 minutes: the
+    proof's value, move and line come back at once, named as the shipped proof's, with the way to prove it."""
+    import rules
+    from ai import kalah_proofs
+
+    game = rules.parse_game_spec(spec)
+    proof = kalah_proofs.proof_for(game)
+    start = game.initial_state()
+    result = solve(spec)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    lines = result.stdout.splitlines()
+    entry = proof.lookup(start)
+    assert lines[0] == (f"value: {entry.value:+d} for South (the side to move) with best play; best move: pit "
+                        f"{game.move_label(start, entry.move)}")
+    assert "opening proof shipped" in lines[1] and "--no-proof" in lines[1]
+    labels = lines[2].split(": ")[-1].split()
+    assert lines[2].startswith("principal variation") and len(labels) >= 2
+    state = start
+    for label in labels:  # the line keeps the value: every proving side's position on it holds the start's value
+        if game.to_move(state) == 0:
+            assert proof.lookup(state).value == entry.value, game.to_text(state)
+        state = game.apply(state, game.parse_label(state, label))
+
+
+def test_the_proof_line_gives_the_opponent_its_best_reply() -> None:
+    import rules
+    from ai import kalah_proofs
+    from game.solve_command import proof_line
+
+    game = rules.get_game("kalah")
+    proof = kalah_proofs.proof_for(game)
+    north_root = game.apply(game.initial_state(), proof.lookup(game.initial_state()).move)
+    while game.to_move(north_root) == 0:
+        north_root = game.apply(north_root, proof.lookup(north_root).move)
+    line = proof_line(proof, game.initial_state())
+    assert line[:2] == [proof.lookup(game.initial_state()).move, line[1]]
+    # the opponent's reply on the line is one of those that leave South least
+    state = game.initial_state()
+    for move in line:
+        if game.to_move(state) == 1:
+            values = {reply: proof.lookup(game.apply(state, reply)) for reply in game.legal_moves(state)}
+            if all(held is not None and game.to_move(game.apply(state, reply)) == 0 for reply, held in values.items()):
+                assert values[move].value == min(held.value for held in values.values())
+        state = game.apply(state, move)
+
+
+def test_no_proof_goes_to_the_prover_from_nothing() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "game", "solve", "kalah:pits=6,seeds=4", "--no-proof", "--no-tables", "--memory", "16"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT, stdin=subprocess.DEVNULL)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("plan: no endgame tables")  # the proof from nothing begins
+    finally:
+        process.kill()
+        process.communicate(timeout=10)
