@@ -233,6 +233,34 @@ def test_every_registered_engine_answers_a_cancel_with_a_legal_move_and_leaves_t
     assert (game.to_text(state), hash(state)) == snapshot
 
 
+def collector_back_on() -> bool:
+    """Whether the cyclic collector is on, after waiting up to 2 s: a search an earlier test cancelled may still
+    be unwinding on its thread (the worker answered at once; a fresh table's first pages can take a tenth of a
+    second), and the collector is back on once it has."""
+    import gc
+
+    for _ in range(200):
+        if gc.isenabled():
+            return True
+        time.sleep(0.01)
+    return gc.isenabled()
+
+
+def collector_states(engine, method: str) -> list[bool]:  # type: ignore[no-untyped-def]
+    """Replace ``engine.method`` by a spy: the list it fills with whether the collector was on at each call."""
+    import gc
+
+    seen: list[bool] = []
+    original = getattr(engine, method)
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    setattr(engine, method, spy)
+    return seen
+
+
 def test_gc_is_paused_during_a_single_agent_search_and_restored_after():
     import gc
 
@@ -240,13 +268,7 @@ def test_gc_is_paused_during_a_single_agent_search_and_restored_after():
     from ai.base import gc_paused
     from ai.registry import make_engine
 
-    # A search an earlier test cancelled may still be unwinding on its thread (the worker answered at once; a
-    # fresh table's first pages can take a tenth of a second): the collector is back on once it has.
-    for _ in range(200):
-        if gc.isenabled():
-            break
-        time.sleep(0.01)
-    assert gc.isenabled()
+    assert collector_back_on()
     with gc_paused():
         assert not gc.isenabled()
         with gc_paused():  # nested (two searches at once) keeps it off until the last ends
@@ -262,14 +284,7 @@ def test_gc_is_paused_during_a_single_agent_search_and_restored_after():
 
     game = rules.get_game("solitaire")
     engine = make_engine(game, "astar:time=0.05")
-    seen = []
-    original = engine.solve
-
-    def spy(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return original(*args, **kwargs)
-
-    engine.solve = spy
+    seen = collector_states(engine, "solve")
     engine.search(game.initial_state(seed=3))
     assert seen == [False] and gc.isenabled()
 
@@ -350,20 +365,10 @@ def test_gc_is_paused_while_mcts_grows_its_tree_and_restored_after():
     import rules
     from ai.registry import make_engine
 
-    for _ in range(200):  # as above: a cancelled search of an earlier test may still be unwinding
-        if gc.isenabled():
-            break
-        time.sleep(0.01)
+    assert collector_back_on()
     game = rules.get_game("kalah")
     engine = make_engine(game, "mcts:iterations=50,seed=1")
-    seen = []
-    original = engine._iterate
-
-    def spy(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return original(*args, **kwargs)
-
-    engine._iterate = spy
+    seen = collector_states(engine, "_iterate")
     result = engine.search(game.initial_state())
     assert result.move in game.legal_moves(game.initial_state())
     assert len(seen) == 50 and not any(seen) and gc.isenabled()
