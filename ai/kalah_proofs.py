@@ -217,6 +217,35 @@ def north_roots(game: Kalah, entries: dict[Key, Proven]) -> list[KalahState]:
     return sorted(ends, key=lambda end: end != line)
 
 
+def open_positions(game: Kalah, entries: dict[Key, Proven], root: KalahState, play_top: int) -> tuple[int, int]:
+    """How many positions of North's tree from ``root`` still lack an entry, and how many have one: the proving
+    side to move, reached through the entries' moves and every reply, not a finished game nor a board the play
+    tables hold ((0, n): the tree is complete; (1, 0): nothing is known of it)."""
+    prover = game.to_move(root)
+    seen: set[Key] = set()
+    missing = held = 0
+    stack = [root]
+    while stack:
+        state = stack.pop()
+        if game.is_terminal(state):
+            continue
+        if game.to_move(state) != prover:
+            stack.extend(game.apply(state, move) for move in game.legal_moves(state))
+            continue
+        key = game.key(state)
+        if key in seen or sum(state.pits) <= play_top:
+            continue
+        seen.add(key)
+        entry = entries.get(key)
+        if entry is None:
+            missing += 1
+            continue
+        held += 1
+        if not entry.leaf:
+            stack.append(game.apply(state, entry.move))
+    return missing, held
+
+
 def covered_roots(proof: OpeningProof) -> list[KalahState] | str:
     """The North roots the proof covers (its header's ``north roots``: ``all``, or the roots' keys separated by
     ``;``), or what is wrong with that field."""
@@ -324,7 +353,7 @@ class Builder:
     def __init__(self, game: Kalah, build_tables: Any, play_tables: Any, megabytes: float,
                  leaf_nodes: int = LEAF_NODES, known: dict[Key, Proven] | None = None, guess: int | None = None,
                  log: Log | None = print, save: Callable[[dict[Key, Proven]], None] | None = None,
-                 leaf_megabytes: float = LEAF_MEGABYTES, exact_nodes: int = 0) -> None:
+                 leaf_megabytes: float = LEAF_MEGABYTES, exact_nodes: int = 0, nearest: bool = False) -> None:
         from ai.kalah_solver import Solver
 
         self.game = game
@@ -343,13 +372,23 @@ class Builder:
         self.guess = guess
         self.exact_nodes = exact_nodes
         self.bounds = 0
+        self.nearest = nearest
+        """North's begun trees in the order of the positions they still lack (``open_positions``, fewest first,
+        from what is known), then the others, not the main line's first: a partial build ships complete trees
+        sooner."""
 
     def run(self) -> dict[Key, Proven]:
         game = self.game
         start = game.initial_state()
         self.position(start, self.guess)              # South proves, from the start
         promise = -self.entries[game.key(start)].value   # South's best keeps the start's value, no more
-        for root in north_roots(game, self.entries):  # North proves, from wherever South's first turn ends
+        roots = north_roots(game, self.entries)
+        if self.nearest:
+            known = {**self.known, **self.entries}
+            progress = {game.key(root): open_positions(game, known, root, self.play_top) for root in roots}
+            # begun trees by the positions they lack, fewest first; then those not begun (one lacking: the root)
+            roots.sort(key=lambda root: (progress[game.key(root)][1] == 0, progress[game.key(root)][0]))
+        for root in roots:                            # North proves, from wherever South's first turn ends
             if not game.is_terminal(root):
                 self.position(root, promise, promise)
         self._report(force=True)
@@ -500,6 +539,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     build.add_argument("--guess", type=int, help="the first test of the start's value (default: the published value, "
                        "+10 with the empty-capture rule, +8 without; a wrong guess costs time, never a wrong proof)")
     build.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
+    build.add_argument("--order", choices=("main-line", "nearest"), default="main-line",
+                       help="North's trees: the one after South's proven first turn first (main-line, default), "
+                            "or those nearest completion in the progress kept first (nearest)")
     finish = sub.add_parser("finish", help="ship the complete trees of a partial build (South's and the North "
                                            "roots whose trees are complete)")
     finish.add_argument("--rule", choices=("empty-capture", "standard"), required=True)
@@ -533,7 +575,7 @@ def main(argv: Iterable[str] | None = None) -> int:
               "exact": f"the value is exact when found within {args.exact_nodes} nodes, else a proven lower bound"}
     guess = args.guess if args.guess is not None else PUBLISHED[empty_capture]
     builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game)[0],
-                      guess, exact_nodes=args.exact_nodes,
+                      guess, exact_nodes=args.exact_nodes, nearest=args.order == "nearest",
                       save=lambda entries: _write(partial, game, entries, {**header, "partial": "yes"}))
     entries = builder.run()
     proof = OpeningProof(game, entries, header)

@@ -329,6 +329,53 @@ def test_a_partial_build_ships_its_complete_trees_and_names_the_north_roots_it_c
                                               if k != game.key(game.initial_state())}, PLAY_SEEDS) is None
 
 
+def test_a_build_in_nearest_order_finishes_the_begun_tree_lacking_least_first(small_proofs, small_tables):
+    """``--order nearest``: of North's begun trees the one lacking the fewest positions comes first, then those not
+    begun; ``open_positions`` counts what a tree lacks and holds."""
+    proof = small_proofs[SMALL[0]]
+    game = proof.game
+    _, built = small_tables
+    full, play = built[SMALL[0]]
+    ends = [end for end in kalah_proofs.north_roots(game, proof.entries)
+            if not game.is_terminal(end) and not proof.entries[game.key(end)].leaf]
+    assert len(ends) >= 3
+    sizes = {game.key(end): kalah_proofs.open_positions(game, proof.entries, end, PLAY_SEEDS) for end in ends}
+    assert all(missing == 0 and held > 0 for missing, held in sizes.values())  # a whole build lacks nothing
+    begun, nearer, untouched = ends[-1], ends[-2], ends[0]
+    entries = dict(proof.entries)
+    del entries[game.key(untouched)]  # nothing known of the main line's tree but the rest of it (dropped below)
+    def next_turns(state):  # type: ignore[no-untyped-def]
+        """North's next positions after ``state`` (South's replies played out) that the proof holds."""
+        if game.is_terminal(state):
+            return []
+        if game.to_move(state) == 1:
+            return [state] if game.key(state) in entries else []
+        return [found for move in game.legal_moves(state) for found in next_turns(game.apply(state, move))]
+
+    for end, count in ((nearer, 1), (begun, 3)):  # positions missing after the root's move
+        lacking = list({game.key(state): state for state in next_turns(game.apply(end, entries[game.key(end)].move))})
+        assert len(lacking) >= count
+        for key in lacking[:count]:
+            del entries[key]
+    missing = {name: kalah_proofs.open_positions(game, entries, end, PLAY_SEEDS)[0]
+               for name, end in (("begun", begun), ("nearer", nearer))}
+    assert 0 < missing["nearer"] < missing["begun"], missing
+    assert kalah_proofs.open_positions(game, entries, untouched, PLAY_SEEDS) == (1, 0)
+    order = []
+    builder = Builder(game, full.tables, play.tables, 16, leaf_nodes=40, log=None, leaf_megabytes=1,
+                      exact_nodes=3000, known=entries, nearest=True)
+    proving = builder.position
+
+    def recorded(state, guess, promised=None):  # type: ignore[no-untyped-def]
+        if state in ends and state not in order:
+            order.append(state)
+        return proving(state, guess, promised)
+
+    builder.position = recorded  # type: ignore[method-assign]
+    builder.run()
+    assert order.index(nearer) < order.index(begun) < order.index(untouched)
+
+
 @pytest.mark.parametrize("spec", sorted(kalah_proofs.PROOF_FILES))
 def test_no_move_searched_reads_better_than_the_positions_proven_value(spec):
     """Where the proof holds a position's exact value, a move the analysis only searched may not read above it
