@@ -34,7 +34,8 @@ Built by::
     python -m ai.kalah_proofs build --rule standard --tables-folder FOLDER
 
 (the 0..20 seed tables are built in FOLDER first when missing: about 80 s on one core).  A build saves its
-progress to the output file's ``.partial`` sibling every minute and resumes from it.
+progress to the output file's ``.partial`` sibling every minute and resumes from it; ``--order nearest`` takes
+North's begun trees lacking fewest positions first, and ``finish`` ships a partial build's complete trees.
 """
 from __future__ import annotations
 

@@ -165,7 +165,9 @@ def from_opening_proof(game: Any, state: Any, with_pv: bool) -> int | None:
         print(f"stonecave solve: the shipped opening proof is not used ({error}); proving from nothing",
               file=sys.stderr)
         return None
-    entry = proof.lookup(state) if proof is not None else None
+    if proof is None:
+        return None
+    entry = proof.lookup(state)
     if entry is None or not entry.exact:
         return None
     mover = "South" if game.to_move(state) == 0 else "North"

@@ -287,7 +287,8 @@ class GameLoop:
         reach = "every move proven" if settled else f"searched {snapshot.depth} plies deep"
         self.io.say(f"Moves of {player}, best first ({reach}, {snapshot.seconds:.1f} s{stopped}):")
         width = max(len(move.name) for move in snapshot.moves)
-        phrases = [value_phrase(game, move.score, move.proven, move.exact, session.state) for move in snapshot.moves]
+        phrases = [value_phrase(game, move.score, move.proven, move.exact, session.state, expectation=move.expectation)
+                   for move in snapshot.moves]  # the analysis's own reading (capped at a proven value it knows)
         phrase_width = max(len(phrase) for phrase in phrases)
         for move, phrase in zip(snapshot.moves, phrases):
             self.io.say(f"  {move.name:<{width}}  {phrase:<{phrase_width}}  {how_words(move)}")

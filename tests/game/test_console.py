@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 import types
@@ -169,6 +170,15 @@ def test_hint_off_the_opening_proof_keeps_the_engines_depth(monkeypatch):
     assert game.parse_label(game.initial_state(), move) in game.legal_moves(game.initial_state())
     # Kalah's hint is the analysis's best move, in words; the console keeps the engine's details (the depth)
     assert f"Pit {move}: " in hint and " plies)." in hint and "the analysis" in hint and "score" not in hint
+
+
+def test_analyse_at_the_start_reads_no_move_above_the_proven_value():
+    """The proof says pit 3 wins by 10; a move only searched read "about 13 seeds ahead" beside it."""
+    code, output, console = drive(HUMAN_VS_RANDOM + ["analyse 2", "quit", "quit", "no"])
+    rows = [line for line in output.splitlines() if line.startswith("  pit ")]
+    assert len(rows) == 6 and "wins by 10" in rows[0] and "proven (opening proof)" in rows[0], rows
+    ahead = [int(found) for row in rows for found in re.findall(r"about (\d+) seeds? ahead", row)]
+    assert all(seeds <= 10 for seeds in ahead), rows
 
 
 def test_a_kalah_hint_on_a_small_board_says_what_is_proven():
