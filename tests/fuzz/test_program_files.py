@@ -64,6 +64,7 @@ def test_a_damaged_main_menu_or_rules_page_or_settings_description_is_named(tmp_
     monkeypatch.setattr(catalogue, "GAMES_PATH", path)
     monkeypatch.setattr(rules_view, "RULES_PATH", path)
     catalogue._data.cache_clear()
+    catalogue.game_pages.cache_clear()  # an earlier test may have read the real games
     rules_view.pages.cache_clear()
     try:
         for read in (catalogue.main_menu, catalogue.games, rules_view.pages, lambda: SettingsSchema.load(path)):
@@ -71,6 +72,7 @@ def test_a_damaged_main_menu_or_rules_page_or_settings_description_is_named(tmp_
                 read()
     finally:
         catalogue._data.cache_clear()
+        catalogue.game_pages.cache_clear()  # an earlier test may have read the real games
         rules_view.pages.cache_clear()
 
 
@@ -93,6 +95,7 @@ def test_a_menu_entry_of_the_wrong_shape_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(catalogue, "MENU_PATH", menu)
     monkeypatch.setattr(catalogue, "GAMES_PATH", games)
     catalogue._data.cache_clear()
+    catalogue.game_pages.cache_clear()  # an earlier test may have read the real games
     try:
         with pytest.raises(ProgramFileDamaged, match=r"main\[0\]: expected a mapping"):
             catalogue.main_menu()
@@ -100,6 +103,7 @@ def test_a_menu_entry_of_the_wrong_shape_is_named(tmp_path, monkeypatch):
             catalogue.games()
     finally:
         catalogue._data.cache_clear()
+        catalogue.game_pages.cache_clear()  # an earlier test may have read the real games
 
 
 def test_the_shipped_files_still_load():
