@@ -237,3 +237,18 @@ def test_no_proof_goes_to_the_prover_from_nothing() -> None:
     finally:
         process.kill()
         process.communicate(timeout=10)
+
+
+def test_a_damaged_shipped_proof_is_named_and_the_proof_runs_instead(monkeypatch, capsys) -> None:
+    import rules
+    from ai import kalah_proofs
+    from game.solve_command import from_opening_proof
+
+    def damaged(game):  # type: ignore[no-untyped-def]
+        raise kalah_proofs.ProofError("kalah_6_4_empty_capture_proof.txt: its SHA-256 does not match its header")
+
+    monkeypatch.setattr(kalah_proofs, "proof_for", damaged)
+    game = rules.get_game("kalah")
+    assert from_opening_proof(game, game.initial_state(), True) is None  # the prover takes over
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not used" in err and "SHA-256 does not match" in err and "proving from nothing" in err
