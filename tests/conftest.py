@@ -86,6 +86,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the background jobs (``tests/background.py``) the collected tests need: those they are marked with
     (``@pytest.mark.background(NAME)``) or use as a fixture of the job's name, in the order the tests come."""
+    if session.config.option.collectonly:
+        return
     names = []
     for item in session.items:
         names += [marker.args[0] for marker in item.iter_markers("background")]
