@@ -19,6 +19,7 @@ import re
 from typing import Any, Sequence
 
 from ai.analysis import POSITION_SECONDS, Analysis, EvaluationHistory, Point, Shelf, Snapshot
+from ai.calibration import has_seeds
 from ai.evaluators import final_score
 from game.analysis import worded
 from game.analysis_words import side_words
@@ -151,6 +152,19 @@ def short_words(words: str) -> str:
 def point_words(game: Any, value: Point | None, state: State | None = None) -> str:
     """A graph point's value (South's side) in words, said of the side it favours: "North wins by 3, proven",
     "South is about 2 seeds ahead", "Black is slightly better", "White is winning", "even"."""
+    if state is not None and game.is_terminal(state):
+        return final_words(game, state)
     if value is None:
         return "not valued yet"
     return side_words(game, value.score, value.proven, True, state)  # ``state``: the position, for the calibration
+
+
+def final_words(game: Any, state: State) -> str:
+    """A finished game's result, said of the winner: "Black won", "North won by 3", "a draw" (a point at the
+    game's end is not a forced win still to come)."""
+    outcome = game.outcome(state)
+    if outcome.winner is None:
+        return "a draw"
+    name = game.player_names[outcome.winner]
+    margin = outcome.margin(outcome.winner)
+    return f"{name} won by {margin}" if has_seeds(game) and margin else f"{name} won"

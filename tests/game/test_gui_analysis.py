@@ -299,6 +299,25 @@ def test_point_words_read_from_the_side_ahead() -> None:
     assert short_words("about 3 seeds ahead (18 plies)") == "about 3 seeds ahead"
 
 
+def test_a_point_at_the_games_end_says_who_won_not_a_forced_win_to_come() -> None:
+    from ai.evaluators import WIN
+    from ai.analysis import Point
+
+    for name in ("kalah", "magnetic-cave"):
+        game = rules.get_game(name)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.apply(state, game.legal_moves(state)[0])
+        outcome = game.outcome(state)
+        words = point_words(game, Point(WIN + 1, True), state)
+        if outcome.winner is None:
+            assert words == "a draw"
+        else:
+            assert words.startswith(f"{game.player_names[outcome.winner]} won") and "forced" not in words, words
+            if name == "kalah":
+                assert words.endswith(f"won by {outcome.margin(outcome.winner)}"), words
+
+
 def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ignore[no-untyped-def]
     view = open_game(gui, "kalah", moves=10)  # the first legal move each time ends this game after 10 plies
     assert view.match.is_over
