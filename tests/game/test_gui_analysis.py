@@ -328,7 +328,9 @@ def test_a_finished_game_has_no_moves_to_weigh_and_ends_proven(gui):  # type: ig
     assert panel.feed.analysis is None  # nothing to search
     last = panel.points[-1]
     assert last is not None and last.proven
-    assert panel.caption.text.startswith("Move 10: ") and ", proven" in panel.caption.text
+    outcome = view.match.game.outcome(view.match.state)  # the caption says the result, not a win still to come
+    winner = view.match.game.player_names[outcome.winner]
+    assert panel.caption.text == f"Move 10: {winner} won by {outcome.margin(outcome.winner)}"
 
 
 def test_an_analysis_that_cannot_start_is_said_not_raised(gui, monkeypatch):  # type: ignore[no-untyped-def]
