@@ -117,10 +117,11 @@ class MatchTexts:
         return explain.result(self.session)
 
     def rules_text(self) -> str:
-        """The game's parameters that differ from the standard rules, or ``standard rules``."""
+        """The game's parameters that differ from the standard rules, in words (``pits 4, no empty capture``), or
+        ``standard rules``."""
         game = self.session.game
         defaults = {param.name: param.default for param in game.params}
-        changed = [f"{key} {value}" for key, value in game.parameters.items() if defaults.get(key) != value]
+        changed = [parameter_words(key, value) for key, value in game.parameters.items() if defaults.get(key) != value]
         return ", ".join(changed) if changed else "standard rules"
 
     def computer_name(self, player: int) -> str:
@@ -170,3 +171,15 @@ class MatchTexts:
         """The computer's reasoning for the last of its moves the board shows."""
         shown = [text for index, text in self._reasonings if index <= self.board_index]
         return shown[-1] if shown else ""
+
+
+def parameter_words(name: str, value: object) -> str:
+    """A rules parameter as a player reads it: ``empty capture`` / ``no empty capture`` for a switch, ``pits 4``,
+    ``grand slam forbidden`` for a value (never the spec's ``empty_capture False``)."""
+    if name == "no_capture_limit":  # Oware's: read as its name, "no capture limit 50" would say the opposite
+        return "no move limit without captures" if value == 0 else f"{value}-move limit without captures"
+    words = name.replace("_", " ")
+    if isinstance(value, bool):
+        return words if value else f"no {words}"
+    return f"{words} {str(value).replace('-', ' ')}"
+

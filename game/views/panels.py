@@ -105,17 +105,21 @@ class TopBar(_Panel):
     scale = 1.0
     """The window's type scale (``theme.type_scale``): the bar and its words grow with the window."""
 
+    VARIANT_SHARE = 0.3
+    """The variant line takes the room left of whose turn and the last move (centred), and at least this share of
+    the bar's width; it is shortened with "..." beyond: whose turn comes first."""
+
     def show(self, title: str, variant: str, turn: str, turn_colour: theme.Color, scores: str, last: str) -> None:
         self._last_text = last
-        before = (self.title.text, self.variant.text, self.turn.text, self.scores.text, self.last.text)
+        variant_before, self._variant_text = getattr(self, "_variant_text", None), variant  # placed (and shortened)
+        before = (self.title.text, variant_before, self.turn.text, self.scores.text, self.last.text)  # by ``place``
         _set(self.title, title)
-        _set(self.variant, variant)
         _set(self.turn, turn)
         if tuple(self.turn.color) != tuple(turn_colour):  # setting a colour re-lays the text out
             self.turn.color = turn_colour
         _set(self.scores, scores)
         _set(self.last, last)
-        if before != (self.title.text, self.variant.text, self.turn.text, self.scores.text, last):
+        if before != (self.title.text, variant, self.turn.text, self.scores.text, last):
             self._texts_changed = True
 
     def background(self, mesh: Mesh) -> None:
@@ -133,6 +137,16 @@ class TopBar(_Panel):
         self.title.position = self.left + 20 * scale, middle + 9 * scale
         self.variant.position = self.left + 20 * scale, middle - 17 * scale
         self.scores.position = self.right - 20 * scale, middle
+        _set(self.variant, getattr(self, "_variant_text", self.variant.text))
+        _set(self.last, getattr(self, "_last_text", self.last.text))
+        for text, size in ((self.turn, self.TURN_SIZE), (self.last, self.LAST_SIZE)):
+            if text.font_size != round(size * scale):
+                text.font_size = round(size * scale)
+        widest = max(self.turn.content_width, self.last.content_width)  # centred, at full size
+        variant_room = max(self.VARIANT_SHARE * self.width,
+                           self.left + self.width / 2 - widest / 2 - 24 * scale - self.variant.left)
+        while self.variant.content_width > variant_room and len(self.variant.text) > 4:
+            self.variant.text = self.variant.text[:-4] + "..."
         room_left = max(self.title.right, self.variant.right) + 16
         room_right = (self.scores.left if self.scores.text else self.right) - 16
         centre = self.left + self.width / 2

@@ -276,3 +276,36 @@ def test_the_computer_s_clock_starts_when_its_move_is_asked_for_not_when_its_eng
     worker = controller.worker
     assert worker is not None and worker.limits.deadline is not None
     assert worker.limits.deadline - asked <= worker.limits.time + 0.3  # not 0.6 s later
+
+
+def test_every_rules_parameter_changed_reads_as_words_in_the_top_bar():
+    """Generated from the games' own parameters: each changed from its default (a switch turned, a number one
+    more or less, another choice) reads as words, never the spec's name or Python's True and False."""
+    import re
+
+    for info in rules.list_games():
+        if info.num_players != 2:
+            continue  # Solitaire's screen says its rules its own way
+        name = info.name
+        game = rules.get_game(name)
+        for param in game.params:
+            if param.kind is bool:
+                value: Any = not param.default
+            elif param.choices:
+                value = next(choice for choice in param.choices if choice != param.default)
+            else:
+                value = param.default + 1 if param.maximum is None or param.default < param.maximum else param.default - 1
+            try:
+                variant = rules.get_game(name, **{param.name: value})
+            except rules.ParameterError:
+                continue  # a combination the rules refuse (oware: no limit needs repetition)
+            controller = MatchController(Session.new(variant, (HUMAN, HUMAN)), FakeSettings(), None, None)
+            said = controller.rules_text()
+            assert said != "standard rules" and not re.search(r"_|True|False", said), (name, param.name, said)
+            assert param.name.replace("_", " ") in said or param.name == "no_capture_limit", (name, param.name, said)
+    kalah = rules.get_game("kalah", pits=4, seeds=3, empty_capture=False)
+    assert MatchController(Session.new(kalah, (HUMAN, HUMAN)), FakeSettings(), None, None).rules_text() == \
+        "pits 4, seeds 3, no empty capture"
+    oware = rules.get_game("oware", no_capture_limit=50, grand_slam="forbidden")
+    assert MatchController(Session.new(oware, (HUMAN, HUMAN)), FakeSettings(), None, None).rules_text() == \
+        "grand slam forbidden, 50-move limit without captures"

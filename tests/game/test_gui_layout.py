@@ -92,3 +92,24 @@ def test_a_long_option_shrinks_to_fit_its_choice_and_a_short_one_grows_back(gui)
     gui.click(*choice.point(1))
     gui.frame(2)
     assert choice.value == "short" and choice.style["normal"].font_size == 13
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 720), (1920, 1080)])
+def test_a_long_variant_line_gives_way_to_whose_turn_it_is(gui, size):  # type: ignore[no-untyped-def]
+    """The rules changed in every way a player can (Oware's three) made the variant line push "South to move"
+    down to "S...": the variant is shortened instead, and the turn is said in full."""
+    import rules
+    from game.savegame import Seat
+    from game.session import Session
+
+    width, height = size
+    gui.window.set_size(width, height)
+    gui.window.dispatch_event("on_resize", width, height)
+    game = rules.get_game("oware", no_capture_limit=50, grand_slam="forbidden", skip_start=False)
+    gui.context.show_match(Session.new(game, (Seat(), Seat())))
+    gui.frame(3)
+    view = gui.window.current_view
+    bar = view.top_bar
+    assert bar.turn.text == view.controller.turn()[0], bar.turn.text  # in full
+    assert bar.variant.right + 8 <= bar.turn.left  # apart
+    assert bar.variant.right + 8 <= bar.last.left or not bar.last.text
