@@ -154,6 +154,10 @@ def test_the_wheel_carries_the_compiled_core_and_the_data_but_no_c_source(dist: 
     assert {"assets/fonts/Quicksand-Regular.ttf", "assets/fonts/OFL.txt", "assets/icons/stonecave.png",
             "assets/icons/stonecave.svg", "ai/core/_fingerprint.pxi", "ai/data/calibration.json"} <= set(names)
     assert not [name for name in names if name.endswith(".c") or name.startswith("tests/")]
+    from ai.kalah_proofs import PROOF_FILES
+
+    assert {f"ai/data/{name}" for name in PROOF_FILES.values()} <= set(names)  # Perfect's opening proofs
+    assert not [name for name in names if name.endswith(".partial")]  # a build's progress is for rebuilding only
 
 
 def test_doctor_in_the_players_environment_reports_the_compiled_core_and_the_data(player: dict[str, Path]) -> None:
