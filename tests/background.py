@@ -7,9 +7,15 @@ it is marked ``@pytest.mark.background("name")`` and reads ``background.result("
 every job a collected test is marked with, one after another in one thread; ``result`` waits for its job, or,
 when nothing started it (a test run on its own by another runner), runs it there and then.  A job's exception is
 raised in the test that reads it.
+
+A job's child processes get ``environ()``, the environment as it was when the jobs started, never the live one:
+the tests beside it change variables (``monkeypatch.setenv``), and a process forked while glibc reallocates its
+``environ`` array was seen to inherit a torn one (``chattr``: "Argument list too long"), or a test's temporary
+tables folder.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import threading
@@ -23,6 +29,7 @@ JOBS: dict[str, Job] = {}
 """Every job registered, by name (filled as the test modules are imported, at collection)."""
 _started: dict[str, Future] = {}
 _scratch: list[Path] = []
+_environment: dict[str, str] = {}
 
 
 def job(name: str) -> Callable[[Job], Job]:
@@ -52,6 +59,8 @@ def start(names: Iterable[str]) -> None:
         raise ValueError(f"tests are marked with background jobs nobody registered: {', '.join(unknown)}")
     for name, future in queued:
         _started[name] = future
+    if queued and not _environment:
+        _environment.update(os.environ)
 
     def work() -> None:
         for name, future in queued:
@@ -64,6 +73,14 @@ def start(names: Iterable[str]) -> None:
 
     if queued:
         threading.Thread(target=work, name="background-jobs", daemon=True).start()
+
+
+def environ(**changes: str) -> dict[str, str]:
+    """The environment for a job's child process (see above), with ``changes``; the live one before any job
+    started (a job run on its own)."""
+    env = dict(_environment or os.environ)
+    env.update(changes)
+    return env
 
 
 def result(name: str, timeout: float = 1800) -> Any:

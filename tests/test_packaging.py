@@ -65,6 +65,7 @@ sys.exit(app.run(["--config-dir", sys.argv[1], "--windowed"]))
 
 
 def _run(command: list[str], timeout: float = 300, **options) -> subprocess.CompletedProcess:  # type: ignore[no-untyped-def]
+    options.setdefault("env", background.environ())
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **options)
     assert result.returncode == 0, f"{' '.join(map(str, command))} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     return result
@@ -109,7 +110,7 @@ def player(dist: Path) -> dict[str, Path]:
 
 def _no_compiler_env(venv: Path) -> dict[str, str]:
     """The environment a player without a compiler has: the venv's bin folder as the whole PATH."""
-    env = {key: value for key, value in os.environ.items()
+    env = {key: value for key, value in background.environ().items()
            if key not in ("PYTHONPATH", "STONECAVE_CORE", "VIRTUAL_ENV", "CC", "CXX", "PYTHONHOME")}
     env["PATH"] = str(venv / "bin")
     return env

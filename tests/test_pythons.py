@@ -75,7 +75,7 @@ def find_interpreter(version: str) -> str | None:
             continue
         try:
             probe = subprocess.run([candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                                   capture_output=True, text=True, timeout=30)
+                                   capture_output=True, text=True, timeout=30, env=background.environ())
         except (OSError, subprocess.TimeoutExpired):
             continue
         if probe.stdout.strip() == version:
@@ -86,15 +86,17 @@ def find_interpreter(version: str) -> str | None:
 def run_fast_suites(version: str, interpreter: str, folder: Path) -> tuple[bool, str]:
     """Make a venv for ``interpreter``, install the fast suites' needs, run them: (passed, one-line summary)."""
     venv = folder / f"venv-{version}"
-    made = subprocess.run([interpreter, "-m", "venv", str(venv)], capture_output=True, text=True, timeout=300)
+    made = subprocess.run([interpreter, "-m", "venv", str(venv)], capture_output=True, text=True, timeout=300,
+                          env=background.environ())
     if made.returncode != 0:
         return False, f"cannot make a virtual environment ({made.stderr.strip().splitlines()[-1:]})"
     python = str(venv / "bin" / "python")
     installed = subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                                *suite_requirements(version)], capture_output=True, text=True, timeout=600)
+                                *suite_requirements(version)], capture_output=True, text=True, timeout=600,
+                               env=background.environ())
     if installed.returncode != 0:
         return False, f"pip install failed: {installed.stderr.strip()[-500:]}"
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONHOME", "VIRTUAL_ENV")}
+    env = {key: value for key, value in background.environ().items() if key not in ("PYTHONHOME", "VIRTUAL_ENV")}
     # CI's own rules (skips are failures, the compiled core must have run) are for the main run; here the
     # compiled cases are deselected and any skip is caught below
     env.update(PYTHONPATH=str(ROOT), CI="", PYTHONDONTWRITEBYTECODE="1")

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from guarded.kinds import KINDS, FileKind
-from attack_runner import ROOT, Case, environment
+from attack_runner import PLAIN, ROOT, Case, environment
 
 MUTATIONS = ("truncated", "empty", "bit-flipped", "wrong-shape", "hostile-value", "crlf-torn", "huge", "fifo",
              "symlink-loop", "symlink-zero", "device", "directory", "read-only")
@@ -154,7 +154,7 @@ def can_lock() -> bool:
 
 def make_read_only(path: Path) -> None:
     if can_lock():
-        subprocess.run(["chattr", "+i", str(path)], check=False, capture_output=True)
+        subprocess.run(["chattr", "+i", str(path)], check=False, capture_output=True, env=PLAIN)
     else:
         path.chmod(0o555 if path.is_dir() else 0o444)
 
@@ -162,7 +162,7 @@ def make_read_only(path: Path) -> None:
 def unlock_all(folder: Path) -> None:
     """Undo ``make_read_only`` everywhere under ``folder`` (before it is removed)."""
     if can_lock():
-        subprocess.run(["chattr", "-R", "-i", str(folder)], check=False, capture_output=True)
+        subprocess.run(["chattr", "-R", "-i", str(folder)], check=False, capture_output=True, env=PLAIN)
     for place, subfolders, names in os.walk(folder):
         for name in subfolders + names:
             try:

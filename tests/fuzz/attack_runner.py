@@ -95,9 +95,15 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (512 * 1024**2, 512 * 1024**2))
 
 
+PLAIN = {key: value for key, value in os.environ.items()
+         if key in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "SYSTEMROOT")}
+"""The variables every case keeps, read once at import: the attacks run on threads beside tests that change the
+environment, and a child forked while glibc reallocates ``environ`` can inherit a torn one (so every child here
+gets an explicit ``env``)."""
+
+
 def environment(case: Case) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if key in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "SYSTEMROOT")}
+    env = dict(PLAIN)
     env.update({"PYTHONPATH": case.pythonpath, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"})
     if case.display and os.environ.get("DISPLAY"):
         env["DISPLAY"] = os.environ["DISPLAY"]
