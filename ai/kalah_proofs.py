@@ -23,8 +23,10 @@ What the file guarantees (``check``):
 - *closed*: after an entry's move that is not a leaf, every reply of the opponent (through the opponent's extra
   turns) ends the game no lower than the value or reaches an entry, whose value is no lower (the opponent cannot
   improve on a proven value), or reaches a board the play tables hold.
-The game checks all but *closed* when it reads the file (a few hundredths of a second; the SHA-256 stands for the
-rest); the build, ``python -m ai.kalah_proofs check`` and the tests check everything.
+When the game reads the file it checks the SHA-256, the header, every line's form and the start's and the roots'
+entries (a few hundredths of a second for a hundred thousand entries: an entry is decoded when it is looked up, and
+checked then, so an entry that is not a legal position and move is never played); the SHA-256 stands for the
+rest.  The build, ``python -m ai.kalah_proofs check`` and the tests check everything.
 That the values are right is the build's work (the board solver, ``ai.kalah_solver``, with the 0..20 seed
 tables) and the tests': ``tests/ai/test_kalah_proofs.py`` proves a sample of entries again from nothing.
 
@@ -46,7 +48,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import rules
 from guarded import files
@@ -93,20 +95,51 @@ class Proven:
 Key = tuple[int, ...]
 
 
+class _Lines(Mapping[Key, Proven]):
+    """A read file's entries, each decoded when it is asked for: reading a file is one pass over its lines."""
+
+    __slots__ = ("_lines",)
+
+    def __init__(self, lines: dict[str, str]) -> None:
+        self._lines = lines
+        """The body's lines: the position's text to the rest of the line."""
+
+    def __getitem__(self, key: Key) -> Proven:
+        move, value, leaf, exact = self._lines[",".join(map(str, key))].split("\t")
+        return Proven(int(move), int(value), leaf == "1", exact == "1")
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and ",".join(map(str, key)) in self._lines
+
+    def __iter__(self) -> Iterator[Key]:
+        return (tuple(map(int, text.split(","))) for text in self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
 @dataclass
 class OpeningProof:
     """The entries of one rule's opening proof, keyed by ``Kalah.key``."""
 
     game: Kalah
-    entries: dict[Key, Proven]
+    entries: Mapping[Key, Proven]
     header: dict[str, str]
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def lookup(self, state: KalahState) -> Proven | None:
-        """The proven move of ``state``, or None when the proof does not hold it."""
-        return self.entries.get(self.game.key(state))
+        """The proven move of ``state``, or None when the proof does not hold it (or holds an entry that is not a
+        legal move there: only a file changed and sealed again by hand has one, and ``check`` names it)."""
+        key = self.game.key(state)
+        try:
+            entry = self.entries.get(key)
+        except ValueError:                   # a line whose fields are not whole numbers
+            return None
+        if entry is None or _entry_problem(self.game, key, entry):
+            return None
+        return entry
 
     @property
     def value(self) -> int:
@@ -144,8 +177,9 @@ def _split(text: str) -> tuple[dict[str, str], str, int]:
 
 
 def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, closed: bool = True) -> OpeningProof:
-    """Read a proof's text and ``check`` it (ProofError naming the line and the fault); ``closed=False`` leaves
-    out the walk over every reply (what the game does on load: the SHA-256 stands for it)."""
+    """Read a proof's text and ``check`` it (ProofError naming the line and the fault); ``closed=False`` checks
+    the form of every line and the start's and the roots' entries, and leaves each entry's own check to
+    ``lookup`` (what the game does on load: the SHA-256 stands for the rest)."""
     if not text.startswith(f"# {FORMAT}\n"):
         raise ProofError(f"{source}: not an opening proof (the first line should be '# {FORMAT}')")
     header, body, number = _split(text)
@@ -163,8 +197,17 @@ def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, 
         raise ProofError(f"{source}: the header's game: {error}") from None
     if not isinstance(game, Kalah):
         raise ProofError(f"{source}: proves {header['game']!r}, which is not Kalah")
+    lines = body.split("\n")[:-1]
+    if not closed and str(len(lines)) == header["entries"] and body.count("\t") == 4 * len(lines):
+        read = _Lines(dict(line.split("\t", 1) for line in lines))
+        if len(read) == len(lines):          # else a position appears twice: the loop below names the line
+            proof = OpeningProof(game, read, header)
+            problem = _roots_problem(proof)
+            if problem:
+                raise ProofError(f"{source}: {problem}")
+            return proof
     entries: dict[Key, Proven] = {}
-    for offset, line in enumerate(body.split("\n")[:-1]):
+    for offset, line in enumerate(lines):
         where = f"{source}:{number + offset + 1}"
         fields = line.split("\t")
         if len(fields) != 5:
@@ -183,7 +226,7 @@ def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, 
     if str(len(entries)) != header["entries"]:
         raise ProofError(f"{source}: the header says {header['entries']} entries, the body has {len(entries)}")
     proof = OpeningProof(game, entries, header)
-    problem = check(proof, closed)
+    problem = check(proof) if closed else _roots_problem(proof)
     if problem:
         raise ProofError(f"{source}: {problem}")
     return proof
@@ -276,26 +319,49 @@ def check(proof: OpeningProof, closed: bool = True) -> str:
         play_top = int(proof.header.get("play table seeds", PLAY_TABLE_SEEDS))
     except ValueError:
         return "the header's play table seeds is not a whole number"
-    total = 2 * game.pits * game.seeds
+    problem = _roots_problem(proof)
+    for key, entry in proof.entries.items():
+        if problem:
+            break
+        problem = _entry_problem(game, key, entry)
+        if closed and not problem:
+            text = ",".join(map(str, key))
+            problem = _closed(proof, game.apply(state_of(game, key), entry.move), 0, entry, text, play_top)
+    return problem
+
+
+def _roots_problem(proof: OpeningProof) -> str:
+    """What is wrong with the header's North roots, or which of the start and the roots has no entry."""
+    game = proof.game
     roots = covered_roots(proof)
     if isinstance(roots, str):
         return roots
-    needed = [game.initial_state()] + roots
-    for state in needed:
-        if not game.is_terminal(state) and game.key(state) not in proof.entries:
+    for state in [game.initial_state()] + roots:
+        if game.is_terminal(state):
+            continue
+        key = game.key(state)
+        if key not in proof.entries:
             return f"the position {game.to_text(state)} (the start or after South's first turn) has no entry"
-    for key, entry in proof.entries.items():
-        text = ",".join(map(str, key))
-        if len(key) != 2 * game.pits + 2 or min(key) < 0 or sum(key) != total:
-            return f"the position {text} is not a position of {game.title} ({total} seeds in {len(key)} places)"
-        state = state_of(game, key)
-        if game.is_terminal(state) or entry.move not in game.legal_moves(state):
-            return f"the move {entry.move} of the position {text} is not legal there"
-        if not -total <= entry.value <= total:
-            return f"the value {entry.value} of the position {text} is beyond the {total} seeds"
-        problem = _closed(proof, game.apply(state, entry.move), 0, entry, text, play_top) if closed else ""
+        try:
+            problem = _entry_problem(game, key, proof.entries[key])
+        except ValueError:
+            problem = f"the entry of the position {game.to_text(state)} has a field that is not a whole number"
         if problem:
             return problem
+    return ""
+
+
+def _entry_problem(game: Kalah, key: Key, entry: Proven) -> str:
+    """What is wrong with one entry on its own (its position, its move, its value), or an empty string."""
+    total = 2 * game.pits * game.seeds
+    text = ",".join(map(str, key))
+    if len(key) != 2 * game.pits + 2 or min(key) < 0 or sum(key) != total:
+        return f"the position {text} is not a position of {game.title} ({total} seeds in {len(key)} places)"
+    state = state_of(game, key)
+    if game.is_terminal(state) or entry.move not in game.legal_moves(state):
+        return f"the move {entry.move} of the position {text} is not legal there"
+    if not -total <= entry.value <= total:
+        return f"the value {entry.value} of the position {text} is beyond the {total} seeds"
     return ""
 
 
@@ -329,6 +395,11 @@ def proof_for(game: Any) -> OpeningProof | None:
     """The shipped opening proof of ``game``'s exact variant, read and checked once (None: there is none).
     A damaged file raises ProofError."""
     return _load(getattr(game, "spec", ""))
+
+
+def forget() -> None:
+    """Drop the proofs read: the next ``proof_for`` reads its file again (what a player's first move pays)."""
+    _load.cache_clear()
 
 
 @lru_cache(maxsize=None)

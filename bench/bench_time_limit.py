@@ -12,10 +12,10 @@ a player meets:
 - ``tournament``: one game of ``ai.game_play.play_game`` between two engines, its own per-move times.
 
 A move's *overrun* is its time from request to move minus its limit; the target is at most 10 ms.  Each
-(game, preset) starts with the endgame tables dropped from memory (``ai.tables.forget``), so its first move
-pays for loading them if anything does, as a player's first move does.  Positions are the start and positions
-after random plies (seeded), so openings, middlegames and endgames (tables, the prover, the cave's solver) all
-come up.
+(game, preset) starts with the endgame tables and Kalah's opening proofs dropped from memory
+(``ai.tables.forget``, ``ai.kalah_proofs.forget``), so its first move pays for loading them if anything does, as
+a player's first move does.  Positions are the start and positions after random plies (seeded), so openings,
+middlegames and endgames (tables, the prover, the cave's solver) all come up.
 
     python bench/bench_time_limit.py                 # 2-4 minutes: load 4, 8 moves of 0.5 s per case
     python bench/bench_time_limit.py --record        # also write bench/results/time_limit.json
@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import registry  # noqa: E402
+from ai import kalah_proofs, registry  # noqa: E402
 from ai import tables as endgame_tables  # noqa: E402
 from ai.base import CancelToken, Limits  # noqa: E402
 from ai.game_play import GameTask, play_game  # noqa: E402
@@ -144,7 +144,8 @@ def run_cases(args: argparse.Namespace) -> list[Case]:
         for preset, spec in specs_for(game, args.limit).items():
             for mode, move in modes.items():
                 case = Case(name, preset, mode, args.limit)
-                endgame_tables.forget()  # the first move pays for loading the tables, as a player's first move
+                endgame_tables.forget()  # the first move pays for loading the tables and the opening proof,
+                kalah_proofs.forget()    # as a player's first move does
                 for state in states:
                     elapsed, parts = move(game, spec, state, args.limit)
                     case.times.append(elapsed)
