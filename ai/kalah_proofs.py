@@ -445,6 +445,8 @@ class Builder:
         self.exact_nodes = exact_nodes
         self.bounds = 0
         self.nearest = nearest
+        self.cold: Any = None
+        """The leaf tests' prover, cleared before each."""
         """North's begun trees in the order of the positions they still lack (``open_positions``, fewest first,
         from what is known), then the others, not the main line's first: a partial build ships complete trees
         sooner."""
@@ -511,7 +513,10 @@ class Builder:
     def _is_leaf(self, state: KalahState, value: int, exact: bool) -> bool:
         from ai.kalah_solver import Solver
 
-        cold = Solver(self.game, self.play_tables, megabytes=self.leaf_megabytes)
+        if self.cold is None:
+            self.cold = Solver(self.game, self.play_tables, megabytes=self.leaf_megabytes)
+        cold = self.cold
+        cold.clear()                                  # a cold prover: as a new one, without a new table's cost
         if exact:
             proof = cold.solve(state, guess=value, node_limit=self.leaf_nodes)
             nodes, stopped = proof.nodes, proof.stopped

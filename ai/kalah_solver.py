@@ -126,6 +126,12 @@ class Solver:
     def nodes(self) -> int:
         return int(self.core.nodes)
 
+    def clear(self) -> None:
+        """Forget every position proved: the solver is then what a new one on a new table would be (node for
+        node), without the cost of the new table's first touches."""
+        self.core.clear()
+        self.bounds.clear()
+
     def solve(self, state: KalahState, guess: int | None = None, cancel: Any | None = None,
               progress: TestProgress | None = None, checkpoint: Callable[[], None] | None = None,
               checkpoint_nodes: int = 0, node_limit: int = 0, hint_depth: int = 0,

@@ -122,16 +122,22 @@ cdef inline void ks_store(KSCtx* k, const uint8_t* p, int lo, int hi, int move, 
     slot.work = w
 
 
-cdef inline int ks_lookup8(const KalahTableCtx* t, const uint8_t* first, const uint8_t* second,
-                           int seeds) noexcept nogil:
-    # kt_lookup for byte boards.
+cdef inline int64_t ks_index8(const KalahTableCtx* t, const uint8_t* first, const uint8_t* second,
+                              int seeds) noexcept nogil:
+    # The index of a byte board in its layer (kt_rank for byte boards).
     cdef int64_t index = 0
     cdef int r = seeds, parts = 2 * t.n, i, q
     for i in range(parts - 1):
         q = first[i] if i < t.n else second[i - t.n]
         index += KT_COMPOSITIONS[r][parts - i] - KT_COMPOSITIONS[r - q][parts - i]
         r -= q
-    return t.layers[seeds][index]
+    return index
+
+
+cdef inline int ks_lookup8(const KalahTableCtx* t, const uint8_t* first, const uint8_t* second,
+                           int seeds) noexcept nogil:
+    # kt_lookup for byte boards.
+    return t.layers[seeds][ks_index8(t, first, second, seeds)]
 
 
 cdef inline int ks_play(const KSCtx* k, const uint8_t* p, int pit, uint8_t* child, int* gained, int* seeds,
@@ -190,15 +196,33 @@ cdef inline int ks_play(const KSCtx* k, const uint8_t* p, int pit, uint8_t* chil
     return 0
 
 
+cdef inline KSEntry* ks_find(const KSEntry* e, uint64_t a, uint32_t b) noexcept nogil:
+    # The entry of key (a, b) in the bucket at e, or NULL.
+    cdef int i
+    for i in range(KS_BUCKET):
+        if e[i].work and e[i].a == a and e[i].b == b:
+            return <KSEntry*>&e[i]
+    return NULL
+
+
 cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
     # The board's value v (S seeds, the side to move's margin of them) against gamma, fail-soft: a result
     # r >= gamma proves v >= r, a result r < gamma proves v <= r.
-    cdef int n = k.n, i, j, pit, count = 0, best = -1000, v, r, g, cs, kind, tt_move = -1, cut_move = -1
+    # Every move is played first and the memory its child will be read from (its table value, or its
+    # transposition bucket) is prefetched, so the cache misses of the moves overlap instead of following one
+    # another (they are most of a node's time); then the moves are judged in the same order as before.
+    cdef int n = k.n, i, j, m, played = 0, pit, count = 0, best = -1000, v, r, g, cs, kind, tt_move = -1
+    cdef int cut_move = -1
     cdef uint8_t kids[12][KS_MAX_BOARD]
     cdef int kg[12]
     cdef int kseeds[12]
     cdef int kkind[12]
     cdef int kpit[12]
+    cdef int kvalue[12]
+    cdef const int8_t* kexact[12]
+    cdef KSEntry* kbucket[12]
+    cdef uint64_t ka[12]
+    cdef uint32_t kb[12]
     cdef int64_t kscore[12]
     cdef int64_t score, started
     cdef int order[12]
@@ -230,12 +254,28 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
         pit = n - 1 - i if k.use_order >= 3 else i   # rightmost first: it keeps the others' extra turns
         if p[pit] == 0:
             continue
-        kind = ks_play(k, p, pit, kids[count], &g, &cs, &v)
-        if kind != 2 and cs <= k.top:      # the tables hold the child: exact
-            if kind == 1:
-                v = g + ks_lookup8(k.tables, kids[count], kids[count] + n, cs)
-            else:
-                v = g - ks_lookup8(k.tables, kids[count], kids[count] + n, cs)
+        m = played
+        played += 1
+        kpit[m] = pit
+        kind = ks_play(k, p, pit, kids[m], &kg[m], &kseeds[m], &kvalue[m])
+        kexact[m] = NULL
+        kbucket[m] = NULL
+        if kind != 2 and kseeds[m] <= k.top:    # the tables hold the child: exact
+            kexact[m] = k.tables.layers[kseeds[m]] + ks_index8(k.tables, kids[m], kids[m] + n, kseeds[m])
+            sc_prefetch(kexact[m])
+        elif kind != 2 and k.tt != NULL:
+            ks_key(k, kids[m], &ka[m], &kb[m])
+            kbucket[m] = ks_bucket(k, ka[m], kb[m])
+            sc_prefetch(kbucket[m])
+        kkind[m] = kind
+    for m in range(played):
+        pit = kpit[m]
+        kind = kkind[m]
+        g = kg[m]
+        cs = kseeds[m]
+        v = kvalue[m]
+        if kexact[m] != NULL:
+            v = g + kexact[m][0] if kind == 1 else g - kexact[m][0]
             kind = 2
         if kind == 2:
             if v >= gamma:
@@ -249,8 +289,8 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
             if g + cs > best:
                 best = g + cs
             continue
-        if k.use_etc and S >= k.etc_min:
-            e = ks_probe(k, kids[count])
+        if k.use_etc and S >= k.etc_min and kbucket[m] != NULL:
+            e = ks_find(kbucket[m], ka[m], kb[m])
             if e != NULL:
                 if kind == 1:
                     clo = g + e.lo
@@ -266,10 +306,6 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
                     if chi > best:
                         best = chi
                     continue
-        kg[count] = g
-        kseeds[count] = cs
-        kkind[count] = kind
-        kpit[count] = pit
         if k.use_order == 0:
             score = -pit
         elif pit == tt_move:
@@ -278,15 +314,15 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
             score = ((<int64_t>1 << 50) + g) if kind == 1 else (<int64_t>g << 40) + k.history[pit]
         else:                               # seeds gained, then the seeds kept on the own side, then history
             side = 0
-            for v in range(n):
-                side += kids[count][v] - kids[count][n + v]
+            for j in range(n):
+                side += kids[m][j] - kids[m][n + j]
             if kind == 0:
                 side = -side
             score = ((<int64_t>(4 * g + side + (8 if kind == 1 else 0) + 256)) << 40) + k.history[pit]
             if kind == 1 and k.use_order >= 3:
                 score += <int64_t>1 << 52      # extra turns before every other move
-        kscore[count] = score
-        order[count] = count
+        kscore[m] = score
+        order[count] = m
         count += 1
     for i in range(1, count):               # insertion sort, best first
         j = i
@@ -458,6 +494,14 @@ cdef class KalahSolver:
     @property
     def nodes(self):
         return self.ctx.nodes
+
+    def clear(self):
+        """Forget everything: the table emptied, the history and the counters zero, as a new solver on a new
+        buffer (a new buffer costs a page fault on every page a test touches: clearing one is far cheaper)."""
+        if self.ctx.tt != NULL:
+            memset(self.ctx.tt, 0, (self.ctx.buckets_mask + 1) * KS_BUCKET * sizeof(KSEntry))
+        memset(self.ctx.history, 0, sizeof(self.ctx.history))
+        self.ctx.nodes = self.ctx.table_hits = self.ctx.etc_cuts = self.ctx.futile = self.ctx.stored = 0
 
     def tune(self, int etc_min):
         """Enhanced transposition cutoffs only at boards of ``etc_min`` seeds or more (0: everywhere)."""

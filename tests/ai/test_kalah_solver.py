@@ -107,6 +107,31 @@ def test_tables_change_nodes_never_values(tmp_path, empty_capture):
     assert tabled.nodes < plain.nodes
 
 
+@pytest.mark.parametrize("empty_capture", [True, False])
+def test_a_cleared_solver_is_a_new_one_node_for_node(tmp_path, empty_capture):
+    """What the opening proofs' leaf tests do (a cold prover, cleared instead of made anew): after ``clear``
+    every proof, its node count and its counters are a new solver's, with or without tables, however much the
+    solver proved before."""
+    game = get_game("kalah", pits=4, seeds=3, empty_capture=empty_capture)
+    loaded, _ = tables.build_kalah_tables(tmp_path, 4, empty_capture, 8, threads=1)
+    for board_tables in (None, loaded.tables):
+        reused = Solver(game, board_tables, megabytes=1)
+        for state in positions(game, 6, seed=11):
+            reused.solve(game.initial_state())                  # the table, the history and the counters filled
+            reused.clear()
+            assert reused.nodes == 0 and reused.bounds == {}
+            fresh = Solver(game, board_tables, megabytes=1)
+            for limit in (3000, 0):                               # stopped part way, then to the end
+                again, first = reused.solve(state, node_limit=limit), fresh.solve(state, node_limit=limit)
+                assert _untimed(again) == _untimed(first), game.to_text(state)
+                assert reused.core.stats == fresh.core.stats
+
+
+def _untimed(proof):  # type: ignore[no-untyped-def]
+    return (proof.value, proof.move, proof.lower, proof.upper, proof.nodes, proof.stopped,
+            [(test.gamma, test.result, test.nodes) for test in proof.tests])
+
+
 def test_a_small_table_still_proves_exactly():
     """One bucket: nearly every entry is replaced, the values stay exact."""
     game = get_game("kalah", pits=4, seeds=2)
