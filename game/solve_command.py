@@ -168,9 +168,14 @@ def from_opening_proof(game: Any, state: Any, with_pv: bool) -> int | None:
     if proof is None:
         return None
     entry = proof.lookup(state)
-    if entry is None or not entry.exact:
+    if entry is None:
         return None
     mover = "South" if game.to_move(state) == 0 else "North"
+    if not entry.exact:                      # the build kept a lower bound here: the prover finds the value
+        print(f"the opening proof shipped with StoneCave holds at least {entry.value:+d} for {mover} here (pit "
+              f"{game.move_label(state, entry.move)} keeps it; the exact value cost its build too much): proving "
+              "the exact value", flush=True)
+        return None
     print(f"value: {entry.value:+d} for {mover} (the side to move) with best play; best move: pit "
           f"{game.move_label(state, entry.move)}")
     print(f"read from the opening proof shipped with StoneCave (ai/{DATA.name}/{PROOF_FILES[game.spec]}, "

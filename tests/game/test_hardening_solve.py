@@ -227,6 +227,28 @@ def test_the_proof_line_gives_the_opponent_its_best_reply() -> None:
         state = game.apply(state, move)
 
 
+def test_a_position_the_proof_holds_only_a_bound_for_says_the_bound_and_proves(capsys) -> None:
+    """The build keeps a lower bound where the exact value cost too much (North's root after pit 1 without empty
+    capture): solve says what the proof holds there, then proves the exact value."""
+    import rules
+    from ai import kalah_proofs
+    from game.solve_command import from_opening_proof
+
+    for spec in kalah_proofs.PROOF_FILES:
+        game = rules.parse_game_spec(spec)
+        proof = kalah_proofs.proof_for(game)
+        bound = next((key for key, entry in proof.entries.items() if not entry.exact), None)
+        if bound is not None:
+            break
+    assert bound is not None, "no shipped entry holds a bound"
+    state = kalah_proofs.state_of(game, bound)
+    entry = proof.lookup(state)
+    assert from_opening_proof(game, state, True) is None                     # the prover takes over
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and f"holds at least {entry.value:+d} for South here" in out, out
+    assert f"pit {game.move_label(state, entry.move)} keeps it" in out and "proving the exact value" in out
+
+
 def test_no_proof_goes_to_the_prover_from_nothing() -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "game", "solve", "kalah:pits=6,seeds=4", "--no-proof", "--no-tables", "--memory", "16"],
