@@ -458,9 +458,12 @@ def against_proofs(args: argparse.Namespace) -> int:
             violations += tally.violations
             summary = tally.summary(args.time)
             print(f"{label}, Perfect vs {opponent_spec(game, kind, args.time)}: {summary}", flush=True)
-            record(args.record, AREA, f"games below the proven value, Perfect vs {kind} from the opening proof "
-                   f"(the start and {len(starts) - 2} positions in it), {label}, at {args.time:g} s a move",
-                   len(tally.violations), f"of {len(tally.above)} games", target="0", yardstick=summary)
+            # the figure's name leaves out how many positions it starts from (they change as the proofs
+            # grow), so a new run replaces the last one's row instead of standing beside it
+            record(args.record, AREA, f"games below the proven value, Perfect vs {kind} from the start and "
+                   f"positions in the opening proof, {label}, at {args.time:g} s a move",
+                   len(tally.violations), f"of {len(tally.above)} games (from the start and {len(starts) - 2} "
+                   "positions in the proof)", target="0", yardstick=summary)
     if not played:
         raise SystemExit(f"bench_perfect: no opening proof of {args.game} under {', '.join(games_by_rule)}: "
                          "nothing to play (give --proof-file FILE, or wait for ai/data/ to hold the proofs)")
