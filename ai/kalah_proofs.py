@@ -23,8 +23,8 @@ What the file guarantees (``check``):
 - *closed*: after an entry's move that is not a leaf, every reply of the opponent (through the opponent's extra
   turns) ends the game no lower than the value or reaches an entry, whose value is no lower (the opponent cannot
   improve on a proven value), or reaches a board the play tables hold.
-When the game reads the file it checks the SHA-256, the header, every line's form and the start's and the roots'
-entries (a few hundredths of a second for a hundred thousand entries: an entry is decoded when it is looked up, and
+When the game reads the file it checks the SHA-256, the header, the count of lines and fields and the start's and
+the roots' entries (a few hundredths of a second for a hundred thousand entries: an entry is decoded when it is looked up, and
 checked then, so an entry that is not a legal position and move is never played); the SHA-256 stands for the
 rest.  The build, ``python -m ai.kalah_proofs check`` and the tests check everything.
 That the values are right is the build's work (the board solver, ``ai.kalah_solver``, with the 0..20 seed
@@ -178,7 +178,7 @@ def _split(text: str) -> tuple[dict[str, str], str, int]:
 
 def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, closed: bool = True) -> OpeningProof:
     """Read a proof's text and ``check`` it (ProofError naming the line and the fault); ``closed=False`` checks
-    the form of every line and the start's and the roots' entries, and leaves each entry's own check to
+    the count of lines and fields and the start's and the roots' entries, and leaves each entry's own check to
     ``lookup`` (what the game does on load: the SHA-256 stands for the rest)."""
     if not text.startswith(f"# {FORMAT}\n"):
         raise ProofError(f"{source}: not an opening proof (the first line should be '# {FORMAT}')")
@@ -445,11 +445,11 @@ class Builder:
         self.exact_nodes = exact_nodes
         self.bounds = 0
         self.nearest = nearest
-        self.cold: Any = None
-        """The leaf tests' prover, cleared before each."""
         """North's begun trees in the order of the positions they still lack (``open_positions``, fewest first,
         from what is known), then the others, not the main line's first: a partial build ships complete trees
         sooner."""
+        self.cold: Any = None
+        """The leaf tests' prover, cleared before each."""
 
     def run(self) -> dict[Key, Proven]:
         game = self.game
