@@ -124,8 +124,10 @@ def test_perfect_plays_from_the_file_given_every_start_against_each_opponent_wit
     assert len(summaries) == 2 and all("4 games, 0 violations" in line and "% opening proof" in line
                                        for line in summaries)
     assert [args[3] for args, _ in recorded] == [0, 0]          # the violations, with the games as the unit
-    assert recorded[0][0][2].startswith("games below the proven value, Perfect vs greedy from the opening proof")
-    assert recorded[0][0][4] == "of 4 games" and recorded[0][1]["target"] == "0"
+    assert recorded[0][0][2] == ("games below the proven value, Perfect vs greedy from the start and positions in the "
+                                 "opening proof, Kalah(4,4) empty-capture, at 1 s a move")   # no count: reruns replace it
+    assert recorded[0][0][4] == "of 4 games (from the start and 2 positions in the proof)"
+    assert recorded[0][1]["target"] == "0"
 
 
 def test_a_perfect_that_throws_the_game_away_is_caught_and_named(restored, capsys, monkeypatch):
