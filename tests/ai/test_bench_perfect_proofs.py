@@ -9,7 +9,8 @@ import pytest
 import ai.core
 import rules
 from ai import kalah_proofs, perfect, tables
-from ai.kalah_proofs import Builder, OpeningProof, parse
+from ai.kalah_proof_build import Builder
+from ai.kalah_proofs import OpeningProof, parse
 from bench import bench_perfect
 from bench.bench_perfect import ProofTally, proof_positions, proof_starts
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import random
+from pathlib import Path
 
 import pytest
 
 import ai.core
 import rules
-from ai import kalah_proofs, perfect, registry, tables
+from ai import kalah_proof_build, kalah_proofs, perfect, registry, tables
 from ai.base import Limits
-from ai.kalah_proofs import Builder, OpeningProof, ProofError, Proven, check, parse
+from ai.kalah_proof_build import Builder
+from ai.kalah_proofs import OpeningProof, ProofError, Proven, check, parse
 from ai.kalah_solver import Solver
 
 pytestmark = pytest.mark.skipif(ai.core.module() is None, reason="the proofs are built by the compiled solver")
@@ -226,7 +228,7 @@ def test_the_shipped_proofs_read_check_and_prove_the_published_values(spec):
     kalah_proofs._load.cache_clear()
     proof = kalah_proofs.proof_for(game)
     assert proof is not None, f"{spec}: no opening proof shipped"
-    assert proof.value == kalah_proofs.PUBLISHED[game.empty_capture]
+    assert proof.value == kalah_proof_build.PUBLISHED[game.empty_capture]
     leaves = [key for key, entry in proof.entries.items() if entry.leaf]
     assert leaves and len(proof) > 10
     assert check(proof, closed=True) == ""            # what the game leaves to the SHA-256 on load
@@ -343,7 +345,7 @@ def test_a_partial_build_ships_its_complete_trees_and_names_the_north_roots_it_c
     entries = dict(proof.entries)
     dropped = next(end for end in ends if end != line and not proof.entries[game.key(end)].leaf)
     del entries[game.key(dropped)]                           # that root's tree is not finished
-    kept, roots = kalah_proofs.complete_trees(game, entries, PLAY_SEEDS)
+    kept, roots = kalah_proof_build.complete_trees(game, entries, PLAY_SEEDS)
     assert dropped not in roots and line in roots and len(roots) == len(ends) - 1
     header = {"play table seeds": str(PLAY_SEEDS),
               "north roots": ";".join(",".join(map(str, game.key(root))) for root in roots)}
@@ -351,7 +353,7 @@ def test_a_partial_build_ships_its_complete_trees_and_names_the_north_roots_it_c
     assert kalah_proofs.covered_roots(shipped) == roots and shipped.lookup(dropped) is None
     with pytest.raises(ProofError, match="no entry"):        # a covered root without its entry is refused
         parse(OpeningProof(game, {k: v for k, v in kept.items() if k != game.key(line)}, header).to_text(), "p")
-    assert kalah_proofs.complete_trees(game, {k: v for k, v in entries.items()
+    assert kalah_proof_build.complete_trees(game, {k: v for k, v in entries.items()
                                               if k != game.key(game.initial_state())}, PLAY_SEEDS) is None
 
 
@@ -422,3 +424,26 @@ def test_no_move_searched_reads_better_than_the_positions_proven_value(spec):
             assert value.expectation is not None and value.expectation.margin <= ceiling, (game.to_text(state), value)
             ahead = re.search(r"about (\d+) seeds? ahead", value.words)
             assert ahead is None or int(ahead.group(1)) <= ceiling, (game.to_text(state), value.words, ceiling)
+
+
+def test_the_check_command_runs_under_the_readers_name_and_fails_on_a_damaged_file(small_proofs, tmp_path):
+    """``python -m ai.kalah_proofs check`` (the command the shipped files and the docs cite) reaches the build
+    module's command line: a sound file checks (exit 0), one with a changed body is named and fails (exit 1)."""
+    import subprocess
+    import sys
+
+    proof = small_proofs[SMALL[0]]
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text(proof.to_text())
+    lines = proof.to_text().split("\n")
+    last = max(i for i, line in enumerate(lines) if line and not line.startswith("#"))
+    fields = lines[last].split("\t")
+    fields[2] = str(int(fields[2]) + 1)                 # a value changed: the SHA-256 no longer holds
+    lines[last] = "\t".join(fields)
+    bad.write_text("\n".join(lines))
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(kalah_proofs.__file__).resolve().parents[1])}
+    ran = subprocess.run([sys.executable, "-m", "ai.kalah_proofs", "check", str(good), str(bad)], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert ran.returncode == 1, ran.stderr
+    assert f"{good}: {proof.game.spec}, {len(proof):,} entries" in ran.stdout and "checked" in ran.stdout
+    assert f"{bad}: the body does not match the header's SHA-256" in ran.stdout
