@@ -14,6 +14,7 @@ against its header before the table is read), so a damaged or hostile one is ref
 from __future__ import annotations
 
 import json
+import queue
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,7 +27,8 @@ from rules.kalah import Kalah, KalahState
 
 BUCKET_BYTES = 64
 """A probe reads one bucket of four 16-byte entries."""
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = 2
+"""2: the table's entries are sealed for threads sharing it (a check word); a format-1 table reads as empty."""
 MAGIC = b"stonecave-kalah-proof\n"
 
 
@@ -105,11 +107,24 @@ TestProgress = Callable[[Test, int, int], None]
 """``progress(test, lower, upper)`` after each test (bounds on the whole value, stores included)."""
 
 
+GUESS_DEPTH = 24
+GUESS_NODES = 500_000
+"""A proof's first guess (``Solver.solve``'s ``hint_depth`` and ``hint_nodes`` as ``stonecave solve`` sets them):
+shallow searches 1, 2, ... plies deep until one takes more than ``GUESS_NODES`` nodes (a quarter of a second) or
+reaches ``GUESS_DEPTH``.  At the start of Kalah(6,4) they say +8 (the value is +10) in under a second, and their
+moves order the tests: the proof on one searcher took 174 M nodes instead of 378 M from the guess 0
+(BENCHMARKS.md)."""
+SPREAD = 0b101
+"""The plies at which a second searcher of the same test searches the moves in the reverse order: the root and
+two below, where a test that fails low must refute every move."""
+
+
 class Solver:
     """Exact values of one Kalah variant's positions; the table is kept across calls."""
 
     def __init__(self, game: Kalah, tables: Any | None = None, megabytes: float = 64.0,
-                 table: Any | None = None, etc: bool = True, futility: bool = True, ordering: int = 2) -> None:
+                 table: Any | None = None, etc: bool = True, futility: bool = True, ordering: int = 2,
+                 threads: int = 1) -> None:
         from ai.core import module
 
         core = module()
@@ -119,29 +134,36 @@ class Solver:
         self.table = table if table is not None else new_table(megabytes)
         self.core = core.KalahSolver(game.pits, bool(game.empty_capture), self.table, tables,
                                      etc, futility, ordering)
+        self.helpers = [core.KalahSolver(game.pits, bool(game.empty_capture), self.table, tables, etc, futility,
+                                         ordering) for _ in range(max(1, threads) - 1)]
+        """More searchers on the same table (``threads``): ``solve`` runs null-window tests of different values
+        at once on them; every bound one proves is the others' (the entries are true for ever and sealed)."""
         self.bounds: dict[tuple[int, ...], tuple[int, int, int | None]] = {}
         """Root bounds proved so far (board value), kept by checkpoints: board -> (lower, upper, move)."""
 
     @property
     def nodes(self) -> int:
-        return int(self.core.nodes)
+        return int(self.core.nodes) + sum(int(helper.nodes) for helper in self.helpers)
 
     def clear(self) -> None:
         """Forget every position proved: the solver is then what a new one on a new table would be (node for
         node), without the cost of the new table's first touches."""
         self.core.clear()
+        for helper in self.helpers:
+            helper.clear()
         self.bounds.clear()
 
     def solve(self, state: KalahState, guess: int | None = None, cancel: Any | None = None,
               progress: TestProgress | None = None, checkpoint: Callable[[], None] | None = None,
               checkpoint_nodes: int = 0, node_limit: int = 0, hint_depth: int = 0,
-              checkpoint_seconds: float = 0.0) -> Proof:
+              checkpoint_seconds: float = 0.0, hint_nodes: int = 0) -> Proof:
         """MTD(f) to the exact value of ``state`` (not over).  ``guess``: the first test's value (default the
         stores' difference, or the middle of what is already known).  ``cancel``: a CancelToken that stops it; ``node_limit``: stop after that many nodes in all (tests use it); either way
         the Proof has ``stopped`` and the bounds so far.  ``checkpoint()`` is called every ``checkpoint_nodes``
         nodes (the running test is stopped for it and started again: its proved part is in the table) and
         when the proof stops early; ``checkpoint_seconds`` does the same by the clock.  ``hint_depth``: shallow searches of 1..that many plies first, which leave
-        their best moves in the table for the tests (and give the first guess)."""
+        their best moves in the table for the tests (and give the first guess); ``hint_nodes``: none deeper after one
+        that took more nodes than that.  With ``threads`` above 1 the tests run on every searcher at once."""
         game = self.game
         if game.is_terminal(state):
             raise ValueError("the game is over: nothing to prove")
@@ -156,13 +178,13 @@ class Solver:
             threading.Thread(target=tick, name="checkpoint clock", daemon=True).start()
         try:
             return self._solve(state, board, stores, guess, cancel, flag, progress, checkpoint, checkpoint_nodes,
-                               node_limit, hint_depth)
+                               node_limit, hint_depth, hint_nodes)
         finally:
             ticking.set()
 
     def _solve(self, state: KalahState, board: tuple[int, ...], stores: int, guess: int | None, cancel: Any,
                flag: bytearray, progress: TestProgress | None, checkpoint: Callable[[], None] | None,
-               checkpoint_nodes: int, node_limit: int, hint_depth: int) -> Proof:
+               checkpoint_nodes: int, node_limit: int, hint_depth: int, hint_nodes: int = 0) -> Proof:
         seeds = sum(board)
         lower, upper, move = self.bounds.get(board, (-seeds, seeds, None))
         started, first_nodes = time.perf_counter(), self.nodes
@@ -171,12 +193,18 @@ class Solver:
         stopped = False
         if hint_depth and board not in self.bounds:
             for depth in range(1, hint_depth + 1):
+                before = self.nodes
                 hinted, aborted = self.core.hint(board, depth, flag, node_limit)
                 if aborted:
                     break
                 if guess is None:
                     g = hinted
-        while lower < upper:
+                if hint_nodes and self.nodes - before > hint_nodes:
+                    break
+        if self.helpers and lower < upper:
+            lower, upper, move, stopped = self._together(board, stores, lower, upper, move, g, cancel, flag, tests,
+                                                         progress, checkpoint, checkpoint_nodes, node_limit)
+        while lower < upper and not stopped:
             g = max(lower, min(upper, g))
             gamma = g + 1 if g == lower else g
             limit = 0
@@ -211,6 +239,97 @@ class Solver:
         value = lower + stores if lower == upper else None
         return Proof(value, move, lower + stores, upper + stores, self.nodes - first_nodes,
                      time.perf_counter() - started, tests, stopped)
+
+    def _together(self, board: tuple[int, ...], stores: int, lower: int, upper: int, move: int | None, g: int,
+                  cancel: Any, flag: bytearray, tests: list[Test], progress: TestProgress | None,
+                  checkpoint: Callable[[], None] | None, checkpoint_nodes: int, node_limit: int
+                  ) -> tuple[int, int, int | None, bool]:
+        """MTD(f) on every searcher at once: each runs a null-window test of another value near the guess
+        (the guess and the one above it: one proves the value at least the guess, the other at most it), a
+        test whose answer another's result implies is stopped, and a searcher that finishes takes the next
+        value wanted.  Returns (lower, upper, move, stopped) on the board's value."""
+        searchers = [self.core] + self.helpers
+        results: queue.Queue[tuple[int, int, Any, Any, bool, float, int]] = queue.Queue()
+        running: dict[int, tuple[int, bytearray, threading.Thread]] = {}     # searcher -> (gamma, stop, thread)
+        stopped = pausing = False
+        last_save = self.nodes
+
+        def start(index: int, gamma: int, spread: int = 0) -> None:
+            stop = bytearray(1)
+            searcher = searchers[index]
+            searcher.spread(spread)
+            limit = searcher.nodes + max(1, node_limit - self.nodes) if node_limit else 0
+
+            def run() -> None:
+                began, nodes = time.perf_counter(), searcher.nodes
+                result, cut, aborted = searcher.test(board, gamma, stop, limit)
+                results.put((index, gamma, result, cut, aborted, time.perf_counter() - began, searcher.nodes - nodes))
+
+            thread = threading.Thread(target=run, name=f"kalah proof test {index}", daemon=True)
+            running[index] = (gamma, stop, thread)
+            thread.start()
+
+        def wanted() -> list[int]:
+            guess = max(lower, min(upper, g))
+            if guess == lower:                       # the value is the lower bound or more: the next two up
+                values = [lower + 1, lower + 2]
+            elif guess == upper:                     # at least the upper bound, or less: the two below it
+                values = [upper, upper - 1]
+            else:                                    # at least the guess, and at most it
+                values = [guess, guess + 1]
+            return [value for value in values if lower < value <= upper]
+
+        while True:
+            if not pausing and not stopped:
+                busy = [gamma for gamma, _, _ in running.values()]
+                values = wanted()
+                for gamma in values:
+                    free = [index for index in range(len(searchers)) if index not in running]
+                    if gamma not in busy and free:
+                        start(free[0], gamma)
+                        busy.append(gamma)
+                for index in range(len(searchers)):       # a searcher left idle helps with the first test,
+                    if index not in running and values:   # from the other end of its refutations
+                        start(index, values[0], SPREAD)
+            if not running:
+                if not pausing:
+                    break
+                if checkpoint is not None:
+                    checkpoint()                     # every searcher stopped: the table is still
+                last_save, pausing = self.nodes, False
+                flag[0] = 0
+                continue
+            if cancel is not None and cancel.is_cancelled or node_limit and self.nodes >= node_limit:
+                stopped = True
+            elif flag[0] or checkpoint_nodes and self.nodes - last_save >= checkpoint_nodes:
+                pausing = True                       # the clock's or the node count's checkpoint
+            if stopped or pausing:
+                for _, stop, _ in running.values():
+                    stop[0] = 1
+            try:
+                index, gamma, result, cut, aborted, seconds, nodes = results.get(timeout=0.02)
+            except queue.Empty:
+                continue
+            running.pop(index)[2].join()
+            if aborted:
+                if node_limit and self.nodes >= node_limit:
+                    stopped = True
+                continue                             # stopped by us (implied, a pause) or the limit
+            if result >= gamma:
+                if result > lower:
+                    lower, move = result, cut
+            else:
+                upper = min(upper, result)
+            g = result
+            self.bounds[board] = (lower, upper, move)
+            test = Test(gamma + stores, result + stores, nodes, seconds)
+            tests.append(test)
+            if progress is not None:
+                progress(test, lower + stores, upper + stores)
+            for other, stop, _ in running.values():
+                if not lower < other <= upper:
+                    stop[0] = 1                      # its answer is known now
+        return lower, upper, move, stopped
 
     def at_least(self, state: KalahState, value: int, node_limit: int = 0) -> tuple[int, int] | None:
         """One null-window test that ``state`` is worth at least ``value`` to the side to move (stores
@@ -403,7 +522,7 @@ def _bounds(path: Path, header: dict[str, Any]) -> dict[tuple[int, ...], tuple[i
 
 
 def load_checkpoint(path: Path, game: Kalah, tables: Any | None,
-                    expect: dict[str, Any]) -> tuple[Solver, dict[str, Any]]:
+                    expect: dict[str, Any], threads: int = 1) -> tuple[Solver, dict[str, Any]]:
     """A solver whose table and bounds are the checkpoint's; CheckpointError when it is for another proof
     (``expect``'s keys must match) or damaged.  The file is copied into memory whole (``guarded.binary``)
     only when its size is the one its header gives, and its header is read again from that copy, so a file
@@ -428,6 +547,6 @@ def load_checkpoint(path: Path, game: Kalah, tables: Any | None,
         raise CheckpointError(f"{path} is {shape}: {snapshot.size:,} bytes, not {offset + size:,}")
     if _parse_header(path, snapshot.data) != header:
         raise CheckpointError(f"{path} changed while it was read")
-    solver = Solver(game, tables, table=memoryview(snapshot.data)[offset:])
+    solver = Solver(game, tables, table=memoryview(snapshot.data)[offset:], threads=threads)
     solver.bounds.update(bounds)
     return solver, header

@@ -5,7 +5,9 @@
 
 Each method runs in its own process (so its peak memory is its own) from an empty tables folder: the time
 counts building the tables (2 threads) and the proof.  Methods: ``pvs`` (``ai.kalah_solve``, the default of
-``stonecave solve``), ``board`` (``ai.kalah_solver``: MTD(f) over boards, ETC, futility, ordering 2),
+``stonecave solve``), ``board`` (``ai.kalah_solver`` as ``stonecave solve --prover board`` runs it: MTD(f)
+over boards, ETC, futility, ordering 2, the first guess from shallow searches, 2 searchers on one table),
+``board-1thread`` (the same on one searcher), and on one searcher without the guess's searches
 ``board-noetc``, ``board-nofutility``, ``board-order1`` and ``board-hint10`` (shallow searches to 10 plies
 first).  A method still running after ``--seconds`` is stopped and reported as such.
 """
@@ -24,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-METHODS = ("pvs", "board", "board-noetc", "board-nofutility", "board-order1", "board-hint10")
+METHODS = ("pvs", "board", "board-1thread", "board-noetc", "board-nofutility", "board-order1", "board-hint10")
 
 
 def one(spec: str, moves: str, method: str, table_seeds: int, seconds: float) -> dict:
@@ -56,13 +58,15 @@ def one(spec: str, moves: str, method: str, table_seeds: int, seconds: float) ->
             value = int(bounds.lower) if bounds.is_exact else None
             nodes = bounds.nodes
         else:
-            from ai.kalah_solver import Solver, default_megabytes
+            from ai.kalah_solver import GUESS_DEPTH, GUESS_NODES, Solver, default_megabytes
             from ai.search import machine_megabytes
 
+            solve = method in ("board", "board-1thread")       # as stonecave solve --prover board runs it
             solver = Solver(game, tables, default_megabytes(game, machine_megabytes()),
                             etc=method != "board-noetc", futility=method != "board-nofutility",
-                            ordering=1 if method == "board-order1" else 2)
-            proof = solver.solve(state, cancel=cancel, hint_depth=10 if method == "board-hint10" else 0)
+                            ordering=1 if method == "board-order1" else 2, threads=2 if method == "board" else 1)
+            proof = solver.solve(state, cancel=cancel, hint_depth=GUESS_DEPTH if solve else 10 if method ==
+                                 "board-hint10" else 0, hint_nodes=GUESS_NODES if solve else 0)
             value, nodes = proof.value, proof.nodes
     total = time.perf_counter() - started
     return {"method": method, "value": value, "nodes": nodes, "seconds": round(total, 2),

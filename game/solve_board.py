@@ -76,8 +76,8 @@ def prepare(args: argparse.Namespace, game: Any, rest: list[str]) -> tuple[int |
 
 def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float, pv_seconds: float) -> int:
     from ai.base import CancelToken
-    from ai.kalah_solver import (CheckpointError, Solver, load_checkpoint, read_checkpoint_header,
-                                 save_checkpoint, table_bytes)
+    from ai.kalah_solver import (GUESS_DEPTH, GUESS_NODES, CheckpointError, Solver, load_checkpoint,
+                                 read_checkpoint_header, save_checkpoint, table_bytes)
     from game.solve_command import interruptible
     from guarded import files
 
@@ -102,15 +102,17 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
         plan.append(f"a {table_bytes(memory) / (1 << 20):,.0f} MB transposition table (--memory)")
         plan.append(f"checkpoints to {args.checkpoint} every {args.checkpoint_minutes:g} min"
                     if args.checkpoint is not None else "no checkpoint (--checkpoint FILE)")
-    code, loaded, _ = prepare(args, game, plan + ["MTD(f) over boards"])
+    searchers = "1 searcher" if args.threads == 1 else f"{args.threads} searchers on one table (--threads)"
+    code, loaded, _ = prepare(args, game, plan + [f"MTD(f) over boards, {searchers}, the first guess from shallow "
+                                                  "searches"])
     if code is not None:
         return code
     held = None if loaded is None or loaded.top < 0 else loaded.tables
     try:
         if resume:
-            solver, _ = load_checkpoint(args.checkpoint, game, held, expect)
+            solver, _ = load_checkpoint(args.checkpoint, game, held, expect, args.threads)
         else:
-            solver = Solver(game, held, memory)
+            solver = Solver(game, held, memory, threads=args.threads)
     except CheckpointError as error:
         print(f"stonecave solve: {error}", file=sys.stderr)
         return 2
@@ -143,7 +145,8 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
     proof, interrupted = interruptible(
         lambda: solver.solve(state, cancel=cancel, progress=progress,
                              checkpoint=checkpoint if args.checkpoint is not None else None,
-                             checkpoint_seconds=60 * args.checkpoint_minutes), cancel, tick)
+                             checkpoint_seconds=60 * args.checkpoint_minutes, hint_depth=GUESS_DEPTH,
+                             hint_nodes=GUESS_NODES), cancel, tick)
     if interrupted or proof is None or not proof.is_exact:
         known = ""
         if proof is not None:

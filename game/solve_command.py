@@ -21,6 +21,7 @@ fraction of a second (the search runs in a thread and polls a cancel flag) and s
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import threading
@@ -59,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="save the proof there now and then (board prover), and resume from it if it exists")
     parser.add_argument("--checkpoint-minutes", default="10", metavar="M",
                         help="minutes between checkpoints (default 10)")
+    parser.add_argument("--threads", default=None, metavar="N",
+                        help="searchers on the board prover's table at once (default: this machine's cores, at "
+                             "most 2)")
     return parser
 
 
@@ -261,6 +265,11 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
     args.checkpoint_minutes = parse_number("--checkpoint-minutes", args.checkpoint_minutes, 0.01, 10_000, "minutes")
     if args.checkpoint is not None and not board:
         raise OptionError("--checkpoint is for the board prover: add --prover board (and no --deepening)")
+    if args.threads is not None and not board:
+        raise OptionError("--threads is for the board prover: add --prover board (and no --deepening)")
+    cores = os.cpu_count() or 1
+    args.threads = min(2, cores) if args.threads is None else int(parse_number(
+        "--threads", args.threads, 1, cores, "threads", " (this machine's cores)"))
     return game, state, min(memory, limit), pv_seconds
 
 

@@ -19,12 +19,14 @@ cdef enum:
     KS_POLL = 4095            # the cancel flag and the node limit are read every 4096 nodes
 
 
-cdef struct KSEntry:          # 16 bytes
-    uint64_t a                # pits 0..7 (a byte each)
+# 16 bytes, two words: threads share a table without locks.  ``check`` is the key's first word (pits 0..7, a
+# byte each) XOR the entry's second word, so an entry torn by two threads writing it at once matches no key.
+cdef struct KSEntry:
+    uint64_t check
     uint32_t b                # pits 8..11, or a hash of pits 8..23 for more than 6 pits a side
     int8_t lo                 # value >= lo
     int8_t hi                 # value <= hi
-    uint8_t move              # the move that proved the last lower bound (255: none)
+    uint8_t move              # the move that proved the lower bound (255: none), or a shallow search's best
     uint8_t work              # 1 + log2 of the nodes it took (0: an empty slot); the replacement keeps work
 
 
@@ -49,6 +51,8 @@ cdef struct KSCtx:
     int64_t stored
     uint64_t mask_a
     int etc_min               # enhanced transposition cutoffs at boards of this many seeds or more
+    int ply                   # the test's plies below its root at the node searched
+    uint32_t spread           # the plies (bits) whose moves are searched in the reverse order
     uint32_t mask_b
 
 
@@ -69,28 +73,52 @@ cdef inline KSEntry* ks_bucket(const KSCtx* k, uint64_t a, uint32_t b) noexcept 
     return &k.tt[(mix64(a ^ mix64(<uint64_t>b + <uint64_t>0x51ed270b27ULL)) & k.buckets_mask) * KS_BUCKET]
 
 
-cdef inline KSEntry* ks_probe(const KSCtx* k, const uint8_t* p) noexcept nogil:
+cdef inline uint64_t ks_second(const KSEntry* e) noexcept nogil:
+    cdef uint64_t word
+    memcpy(&word, (<const char*>e) + 8, 8)
+    return word
+
+
+cdef inline bint ks_copy(const KSEntry* e, uint64_t a, uint32_t b, KSEntry* out) noexcept nogil:
+    # Copy the slot at e to out (one read of each word) and say whether it is key (a, b), whole.
+    memcpy(out, e, sizeof(KSEntry))
+    return out.work != 0 and out.b == b and (out.check ^ ks_second(out)) == a
+
+
+cdef inline void ks_put(KSEntry* e, KSEntry* entry, uint64_t a) noexcept nogil:
+    # Write entry to the slot at e, sealed by its check word.
+    entry.check = a ^ ks_second(entry)
+    memcpy(e, entry, sizeof(KSEntry))
+
+
+cdef inline bint ks_find(const KSEntry* e, uint64_t a, uint32_t b, KSEntry* out) noexcept nogil:
+    # Copy the entry of key (a, b) in the bucket at e to out: False when it is not there.
+    cdef int i
+    for i in range(KS_BUCKET):
+        if ks_copy(&e[i], a, b, out):
+            return True
+    return False
+
+
+cdef inline bint ks_probe(const KSCtx* k, const uint8_t* p, KSEntry* out) noexcept nogil:
+    # Copy the entry of board p to out: False when the table holds none.
     cdef uint64_t a
     cdef uint32_t b
-    cdef KSEntry* e
-    cdef int i
     if k.tt == NULL:
-        return NULL
+        return False
     ks_key(k, p, &a, &b)
-    e = ks_bucket(k, a, b)
-    for i in range(KS_BUCKET):
-        if e[i].work and e[i].a == a and e[i].b == b:
-            return &e[i]
-    return NULL
+    return ks_find(ks_bucket(k, a, b), a, b, out)
 
 
 cdef inline void ks_store(KSCtx* k, const uint8_t* p, int lo, int hi, int move, int64_t work) noexcept nogil:
     # Merge the bounds into the board's entry, or take the slot of the bucket that cost least to fill.
+    # Another thread may write the same slot at once: each write is a whole entry of true bounds, one of
+    # them is lost or the slot is torn (then it matches no key): information lost, never a wrong bound.
     cdef uint64_t a
     cdef uint32_t b
     cdef KSEntry* e
-    cdef KSEntry* slot
-    cdef int i, w = 1
+    cdef KSEntry entry
+    cdef int i, w = 1, slot = 0, least = 256
     if k.tt == NULL or k.aborted:
         return
     while work > 1 and w < 255:
@@ -98,28 +126,27 @@ cdef inline void ks_store(KSCtx* k, const uint8_t* p, int lo, int hi, int move, 
         w += 1
     ks_key(k, p, &a, &b)
     e = ks_bucket(k, a, b)
-    slot = &e[0]
     for i in range(KS_BUCKET):
-        if e[i].work and e[i].a == a and e[i].b == b:
-            slot = &e[i]
-            if lo > slot.lo:
-                slot.lo = lo
-            if hi < slot.hi:
-                slot.hi = hi
-            if move >= 0:
-                slot.move = move
-            if w > slot.work:
-                slot.work = w
+        if ks_copy(&e[i], a, b, &entry):
+            if move >= 0 and lo >= entry.lo:   # the move proves the entry's lower bound (another thread's
+                entry.move = move              # higher bound keeps the move that proved it)
+            if lo > entry.lo:
+                entry.lo = lo
+            if hi < entry.hi:
+                entry.hi = hi
+            if w > entry.work:
+                entry.work = w
+            ks_put(&e[i], &entry, a)
             return
-        if e[i].work < slot.work:
-            slot = &e[i]
+        if entry.work < least:
+            slot, least = i, entry.work
     k.stored += 1
-    slot.a = a
-    slot.b = b
-    slot.lo = lo
-    slot.hi = hi
-    slot.move = 255 if move < 0 else move
-    slot.work = w
+    entry.b = b
+    entry.lo = lo
+    entry.hi = hi
+    entry.move = 255 if move < 0 else move
+    entry.work = w
+    ks_put(&e[slot], &entry, a)
 
 
 cdef inline int64_t ks_index8(const KalahTableCtx* t, const uint8_t* first, const uint8_t* second,
@@ -196,15 +223,6 @@ cdef inline int ks_play(const KSCtx* k, const uint8_t* p, int pit, uint8_t* chil
     return 0
 
 
-cdef inline KSEntry* ks_find(const KSEntry* e, uint64_t a, uint32_t b) noexcept nogil:
-    # The entry of key (a, b) in the bucket at e, or NULL.
-    cdef int i
-    for i in range(KS_BUCKET):
-        if e[i].work and e[i].a == a and e[i].b == b:
-            return <KSEntry*>&e[i]
-    return NULL
-
-
 cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
     # The board's value v (S seeds, the side to move's margin of them) against gamma, fail-soft: a result
     # r >= gamma proves v >= r, a result r < gamma proves v <= r.
@@ -226,7 +244,7 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
     cdef int64_t kscore[12]
     cdef int64_t score, started
     cdef int order[12]
-    cdef KSEntry* e
+    cdef KSEntry e
     cdef int clo, chi, side
     k.nodes += 1
     if (k.nodes & KS_POLL) == 0:
@@ -239,8 +257,7 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
             return S
         if -S >= gamma:
             return -S
-    e = ks_probe(k, p)
-    if e != NULL:
+    if ks_probe(k, p, &e):
         if e.lo >= gamma:
             k.table_hits += 1
             return e.lo
@@ -290,8 +307,7 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
                 best = g + cs
             continue
         if k.use_etc and S >= k.etc_min and kbucket[m] != NULL:
-            e = ks_find(kbucket[m], ka[m], kb[m])
-            if e != NULL:
+            if ks_find(kbucket[m], ka[m], kb[m], &e):
                 if kind == 1:
                     clo = g + e.lo
                     chi = g + e.hi
@@ -329,15 +345,20 @@ cdef int ks_test(KSCtx* k, const uint8_t* p, int S, int gamma) noexcept nogil:
         while j > 0 and kscore[order[j - 1]] < kscore[order[j]]:
             order[j - 1], order[j] = order[j], order[j - 1]
             j -= 1
+    if k.ply < 32 and (k.spread >> k.ply) & 1:    # a second searcher of the same test: from the other end
+        for i in range(count // 2):
+            order[i], order[count - 1 - i] = order[count - 1 - i], order[i]
     for i in range(count):
         j = order[i]
         g = kg[j]
+        k.ply += 1
         if kkind[j] == 1:
             r = ks_test(k, kids[j], kseeds[j], gamma - g)
             v = g + r
         else:
             r = ks_test(k, kids[j], kseeds[j], g - gamma + 1)
             v = g - r
+        k.ply -= 1
         if k.aborted:
             return 0
         if v >= gamma:
@@ -365,15 +386,14 @@ cdef int ks_hint(KSCtx* k, const uint8_t* p, int S, int depth, int alpha, int be
     cdef int kpit[12]
     cdef int64_t kscore[12]
     cdef int order[12]
-    cdef KSEntry* e
+    cdef KSEntry e
     k.nodes += 1
     if (k.nodes & KS_POLL) == 0:
         if (k.cancel != NULL and k.cancel[0]) or (k.limit and k.nodes >= k.limit):
             k.aborted = 1
     if k.aborted:
         return 0
-    e = ks_probe(k, p)
-    if e != NULL:
+    if ks_probe(k, p, &e):
         if e.lo == e.hi:
             return e.lo
         if e.move != 255:
@@ -434,12 +454,8 @@ cdef int ks_hint(KSCtx* k, const uint8_t* p, int S, int depth, int alpha, int be
                 alpha = v
     if best == -1000:
         return -S
-    if best_move >= 0 and not k.aborted and k.tt != NULL:
-        e = ks_probe(k, p)
-        if e != NULL:
-            e.move = best_move
-        else:
-            ks_store(k, p, -S, S, best_move, 1)
+    if best_move >= 0 and not k.aborted:
+        ks_store(k, p, -S, S, best_move, 1)      # the move into the entry (its bounds merged: kept)
     return best
 
 
@@ -507,6 +523,12 @@ cdef class KalahSolver:
         """Enhanced transposition cutoffs only at boards of ``etc_min`` seeds or more (0: everywhere)."""
         self.ctx.etc_min = etc_min
 
+    def spread(self, unsigned int plies):
+        """Search the moves in the reverse order at the plies below the root whose bits ``plies`` sets (0:
+        nowhere): a second searcher of the same test on a shared table then works from the other end of the
+        nodes where every move must be refuted."""
+        self.ctx.spread = plies
+
     @property
     def stats(self):
         """Counters since the solver was made: nodes, table_hits, etc_cuts, futile, stored."""
@@ -536,8 +558,9 @@ cdef class KalahSolver:
         cdef uint8_t p[KS_MAX_BOARD]
         cdef const unsigned char[::1] flag
         cdef int seeds = self._board(board, p), r
-        cdef KSEntry* e
+        cdef KSEntry e
         self.ctx.aborted = 0
+        self.ctx.ply = 0
         self.ctx.limit = limit
         self.ctx.cancel = NULL
         if cancel is not None:
@@ -549,9 +572,8 @@ cdef class KalahSolver:
         self.ctx.cancel = NULL
         if self.ctx.aborted:
             return 0, None, True
-        e = ks_probe(&self.ctx, p)
         move = None
-        if r >= gamma and e != NULL and e.move != 255 and e.lo >= gamma:
+        if r >= gamma and ks_probe(&self.ctx, p, &e) and e.move != 255 and e.lo >= gamma:
             move = e.move
         return r, move, False
 
@@ -577,7 +599,7 @@ cdef class KalahSolver:
         """What the table knows of ``board``: (lower, upper, move or None), or None."""
         cdef uint8_t p[KS_MAX_BOARD]
         cdef int seeds = self._board(board, p)
-        cdef KSEntry* e = ks_probe(&self.ctx, p)
-        if e == NULL:
+        cdef KSEntry e
+        if not ks_probe(&self.ctx, p, &e):
             return None
         return e.lo, e.hi, None if e.move == 255 else e.move

@@ -14,8 +14,8 @@ import pytest
 import ai.core
 from ai import tables
 from ai.base import CancelToken
-from ai.kalah_solver import (CheckpointError, Solver, load_checkpoint, planned_table_seeds, save_checkpoint,
-                             table_bytes, default_megabytes)
+from ai.kalah_solver import (CheckpointError, Solver, board_of, load_checkpoint, planned_table_seeds,
+                             save_checkpoint, table_bytes, default_megabytes)
 from rules import get_game
 
 pytestmark = pytest.mark.skipif(ai.core.module() is None, reason="the solver runs on the compiled core")
@@ -276,3 +276,89 @@ def test_the_plan_sizes():
     assert default_megabytes(get_game("kalah", pits=6, seeds=5), 24_000) == 3000      # an eighth of the machine
     assert default_megabytes(get_game("kalah", pits=3, seeds=2), 24_000) == 16
     assert table_bytes(1024) == 1 << 30
+
+
+# -- two searchers on one table --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("empty_capture", [True, False])
+@pytest.mark.parametrize("pits,seeds", [(2, 4), (3, 3), (4, 2), (5, 1)])
+def test_two_searchers_prove_minimaxs_values_and_moves(pits, seeds, empty_capture):
+    """The tests run at once on two searchers sharing a table (and a test whose answer the other's implies is
+    stopped): the values and moves are still plain minimax's, from the start and part way."""
+    game = get_game("kalah", pits=pits, seeds=seeds, empty_capture=empty_capture)
+    exact = negamax(game)
+    for state in positions(game, 8, seed=pits * 7 + seeds):
+        solver = Solver(game, megabytes=1, threads=2)
+        proof = solver.solve(state, hint_depth=6, hint_nodes=500)
+        assert proof.is_exact and proof.value == exact(state), game.to_text(state)
+        assert move_value(game, exact, state, proof.move) == proof.value
+        assert solver.nodes == sum(s.nodes for s in [solver.core] + solver.helpers) == proof.nodes
+
+
+def test_two_searchers_work_on_a_kalah_6_3_proof_at_once():
+    """On a proof long enough to overlap, both searchers search (each has nodes) and the tests they ran are the
+    proof's; the value is the one searcher's."""
+    game = get_game("kalah", pits=6, seeds=3)
+    state = game.apply(game.initial_state(), 1)
+    one = Solver(game, megabytes=16).solve(state)
+    solver = Solver(game, megabytes=16, threads=2)
+    two = solver.solve(state)
+    assert two.value == one.value and two.is_exact
+    assert solver.core.nodes > 0 and solver.helpers[0].nodes > 0
+    assert len(two.tests) >= 2 and two.lower == two.upper == two.value
+
+
+def test_an_entry_that_does_not_match_its_check_is_never_read():
+    """Threads share the table without locks: an entry torn by two writers at once fails its check word and is
+    not read (no bound, no move), and a proof on such a table is still exact."""
+    game = get_game("kalah", pits=4, seeds=3)
+    start = game.initial_state()
+    solver = Solver(game, megabytes=1)
+    value = solver.solve(start).value
+    board, _ = board_of(game, start)
+    assert solver.core.bounds(board) is not None
+    table = memoryview(solver.table).cast("B")
+    for at in range(12, len(table), 16):               # each entry's lower bound: its second word changed
+        table[at] = (table[at] + 1) & 0xFF
+    assert solver.core.bounds(board) is None
+    solver.bounds.clear()
+    assert solver.solve(start).value == value
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_proof_on_two_searchers_checkpoints_and_resumes(tmp_path: Path, threads):
+    game = get_game("kalah", pits=4, seeds=3, empty_capture=False)
+    path = tmp_path / "proof.ckpt"
+    solver = Solver(game, megabytes=8, threads=2)
+    saves = []
+
+    def checkpoint():
+        save_checkpoint(path, solver, {"game": game.spec})
+        saves.append(solver.nodes)
+
+    proof = solver.solve(game.initial_state(), checkpoint=checkpoint, checkpoint_nodes=2_000)
+    assert len(saves) >= 1 and proof.value == Solver(game, megabytes=8).solve(game.initial_state()).value
+    resumed, _ = load_checkpoint(path, game, None, {"game": game.spec}, threads)
+    assert len(resumed.helpers) == threads - 1
+    assert resumed.solve(game.initial_state()).value == proof.value
+
+
+def test_a_checkpoint_of_the_format_before_is_refused_by_name(tmp_path: Path):
+    """Format 1 tables have no check words: they are refused, not read as empty."""
+    import json
+    from ai.kalah_solver import MAGIC
+
+    game = get_game("kalah", pits=3, seeds=2)
+    solver = Solver(game, megabytes=1)
+    solver.solve(game.initial_state())
+    path = tmp_path / "proof.ckpt"
+    save_checkpoint(path, solver, {"game": game.spec})
+    data = path.read_bytes()
+    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+    header = json.loads(data[len(MAGIC) + 8:len(MAGIC) + 8 + size])
+    header["format"] = 1
+    raw = json.dumps(header).encode()
+    path.write_bytes(MAGIC + len(raw).to_bytes(8, "little") + raw + data[len(MAGIC) + 8 + size:])
+    with pytest.raises(CheckpointError, match="another format"):
+        load_checkpoint(path, game, None, {"game": game.spec})

@@ -274,3 +274,23 @@ def test_a_damaged_shipped_proof_is_named_and_the_proof_runs_instead(monkeypatch
     assert from_opening_proof(game, game.initial_state(), True) is None  # the prover takes over
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not used" in err and "SHA-256 does not match" in err and "proving from nothing" in err
+
+
+# -- --threads: the board prover's searchers ---------------------------------------------------------------------
+@pytest.mark.parametrize("threads", ["0", "-1", "x", "1.5e9", "٢", ""])
+def test_threads_is_checked_with_its_range(threads: str) -> None:
+    error = one_line_error(solve("kalah:pits=3,seeds=2", "--no-tables", "--prover", "board", "--threads", threads))
+    assert "--threads is a number of threads from 1 to" in error and "this machine's cores" in error
+
+
+def test_threads_is_for_the_board_prover() -> None:
+    error = one_line_error(solve("kalah:pits=3,seeds=2", "--no-tables", "--threads", "1"))
+    assert "--threads is for the board prover: add --prover board" in error
+
+
+@pytest.mark.parametrize("threads", ["1", str(min(2, os.cpu_count() or 1))])
+def test_the_board_prover_on_its_searchers_says_how_many_and_proves(threads: str) -> None:
+    result = solve("kalah:pits=4,seeds=3", "--no-tables", "--no-pv", "--prover", "board", "--threads", threads)
+    assert result.returncode == 0 and "value: +8 for South" in result.stdout, result.stderr
+    shown = "1 searcher," if threads == "1" else f"{threads} searchers on one table (--threads)"
+    assert shown in result.stdout
