@@ -42,11 +42,13 @@ class Builder:
     def __init__(self, game: Kalah, build_tables: Any, play_tables: Any, megabytes: float,
                  leaf_nodes: int = LEAF_NODES, known: dict[Key, Proven] | None = None, guess: int | None = None,
                  log: Log | None = print, save: Callable[[dict[Key, Proven]], None] | None = None,
-                 leaf_megabytes: float = LEAF_MEGABYTES, exact_nodes: int = 0, nearest: bool = False) -> None:
+                 leaf_megabytes: float = LEAF_MEGABYTES, exact_nodes: int = 0, nearest: bool = False,
+                 threads: int = 1) -> None:
         from ai.kalah_solver import Solver
 
         self.game = game
-        self.solver = Solver(game, build_tables, megabytes=megabytes)
+        self.solver = Solver(game, build_tables, megabytes=megabytes, threads=threads)
+        """The entries' prover (``threads`` searchers on its table); the leaf tests are one cold searcher's."""
         self.play_tables = play_tables
         self.play_top = int(play_tables.top) if play_tables is not None else -1
         self.leaf_nodes = leaf_nodes
@@ -233,6 +235,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     build.add_argument("--guess", type=int, help="the first test of the start's value (default: the published value, "
                        "+10 with the empty-capture rule, +8 without; a wrong guess costs time, never a wrong proof)")
     build.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
+    build.add_argument("--threads", type=int, choices=range(1, 9), default=1, metavar="N",
+                       help="searchers proving the entries on one table (default 1; the leaf tests stay on one)")
     build.add_argument("--order", choices=("main-line", "nearest"), default="main-line",
                        help="North's trees: the one after South's proven first turn first (main-line, default), "
                             "or those nearest completion in the progress kept first (nearest)")
@@ -269,7 +273,7 @@ def main(argv: Iterable[str] | None = None) -> int:
               "exact": f"the value is exact when found within {args.exact_nodes} nodes, else a proven lower bound"}
     guess = args.guess if args.guess is not None else PUBLISHED[empty_capture]
     builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game)[0],
-                      guess, exact_nodes=args.exact_nodes, nearest=args.order == "nearest",
+                      guess, exact_nodes=args.exact_nodes, nearest=args.order == "nearest", threads=args.threads,
                       save=lambda entries: _write(partial, game, entries, {**header, "partial": "yes"}))
     entries = builder.run()
     proof = OpeningProof(game, entries, header)

@@ -447,3 +447,20 @@ def test_the_check_command_runs_under_the_readers_name_and_fails_on_a_damaged_fi
     assert ran.returncode == 1, ran.stderr
     assert f"{good}: {proof.game.spec}, {len(proof):,} entries" in ran.stdout and "checked" in ran.stdout
     assert f"{bad}: the body does not match the header's SHA-256" in ran.stdout
+
+
+def test_a_build_on_two_searchers_checks_and_agrees_with_one(small_tables):
+    """``build --threads 2``: the entries' prover runs its tests on two searchers; the proof is closed and every
+    exact value it holds is the one-searcher build's for the same position."""
+    _, built = small_tables
+    spec = SMALL[0]
+    game = rules.parse_game_spec(spec)
+    full, play = built[spec]
+    one = Builder(game, full.tables, play.tables, 16, leaf_nodes=40, log=None, leaf_megabytes=1).run()
+    builder = Builder(game, full.tables, play.tables, 16, leaf_nodes=40, log=None, leaf_megabytes=1, threads=2)
+    two = builder.run()
+    assert len(builder.solver.helpers) == 1 and builder.solver.helpers[0].nodes > 0
+    proof = parse(OpeningProof(game, two, {"play table seeds": str(PLAY_SEEDS)}).to_text(), spec, game.spec)
+    assert check(proof) == ""
+    shared = [key for key in two if key in one and two[key].exact and one[key].exact]
+    assert len(shared) > 20 and all(two[key].value == one[key].value for key in shared)
