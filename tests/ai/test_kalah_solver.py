@@ -159,10 +159,12 @@ def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path: Path):
     assert again.principal_variation(start, rest.value)       # plays out to the proven value
 
 
-def test_checkpoints_on_the_way_do_not_change_the_value(tmp_path: Path):
+@pytest.mark.parametrize("threads,resumed_on", [(1, 1), (2, 1), (2, 2)])
+def test_checkpoints_on_the_way_do_not_change_the_value(tmp_path: Path, threads, resumed_on):
+    """On one searcher or two (every searcher stopped for each save), and resumed onto one or two."""
     game = get_game("kalah", pits=4, seeds=3, empty_capture=False)
     path = tmp_path / "proof.ckpt"
-    solver = Solver(game, megabytes=8)
+    solver = Solver(game, megabytes=8, threads=threads)
     saves = []
 
     def checkpoint():
@@ -171,7 +173,8 @@ def test_checkpoints_on_the_way_do_not_change_the_value(tmp_path: Path):
 
     proof = solver.solve(game.initial_state(), checkpoint=checkpoint, checkpoint_nodes=2_000)
     assert len(saves) >= 2 and proof.value == Solver(game, megabytes=8).solve(game.initial_state()).value
-    resumed, _ = load_checkpoint(path, game, None, {"game": game.spec})
+    resumed, _ = load_checkpoint(path, game, None, {"game": game.spec}, resumed_on)
+    assert len(resumed.helpers) == resumed_on - 1
     assert resumed.solve(game.initial_state()).value == proof.value
 
 
@@ -197,6 +200,10 @@ def test_a_checkpoint_of_another_proof_or_cut_short_is_refused(tmp_path: Path):
     (tmp_path / "other").write_bytes(b"not a checkpoint")
     with pytest.raises(CheckpointError, match="not a StoneCave"):
         load_checkpoint(tmp_path / "other", game, None, {})
+    save_checkpoint(path, solver, {"game": game.spec})
+    _header_with(path, format=1)                   # format 1: its table has no check words (refused by name)
+    with pytest.raises(CheckpointError, match="another format"):
+        load_checkpoint(path, game, None, {"game": game.spec})
 
 
 
@@ -325,40 +332,3 @@ def test_an_entry_that_does_not_match_its_check_is_never_read():
     solver.bounds.clear()
     assert solver.solve(start).value == value
 
-
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_proof_on_two_searchers_checkpoints_and_resumes(tmp_path: Path, threads):
-    game = get_game("kalah", pits=4, seeds=3, empty_capture=False)
-    path = tmp_path / "proof.ckpt"
-    solver = Solver(game, megabytes=8, threads=2)
-    saves = []
-
-    def checkpoint():
-        save_checkpoint(path, solver, {"game": game.spec})
-        saves.append(solver.nodes)
-
-    proof = solver.solve(game.initial_state(), checkpoint=checkpoint, checkpoint_nodes=2_000)
-    assert len(saves) >= 1 and proof.value == Solver(game, megabytes=8).solve(game.initial_state()).value
-    resumed, _ = load_checkpoint(path, game, None, {"game": game.spec}, threads)
-    assert len(resumed.helpers) == threads - 1
-    assert resumed.solve(game.initial_state()).value == proof.value
-
-
-def test_a_checkpoint_of_the_format_before_is_refused_by_name(tmp_path: Path):
-    """Format 1 tables have no check words: they are refused, not read as empty."""
-    import json
-    from ai.kalah_solver import MAGIC
-
-    game = get_game("kalah", pits=3, seeds=2)
-    solver = Solver(game, megabytes=1)
-    solver.solve(game.initial_state())
-    path = tmp_path / "proof.ckpt"
-    save_checkpoint(path, solver, {"game": game.spec})
-    data = path.read_bytes()
-    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
-    header = json.loads(data[len(MAGIC) + 8:len(MAGIC) + 8 + size])
-    header["format"] = 1
-    raw = json.dumps(header).encode()
-    path.write_bytes(MAGIC + len(raw).to_bytes(8, "little") + raw + data[len(MAGIC) + 8 + size:])
-    with pytest.raises(CheckpointError, match="another format"):
-        load_checkpoint(path, game, None, {"game": game.spec})
