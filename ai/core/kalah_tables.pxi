@@ -16,6 +16,7 @@ from libc.stdint cimport int8_t
 cdef enum:
     KT_MAX_SEEDS = 100    # a margin of the board's seeds fits an int8
     KT_MAX_PARTS = 24     # 2n pits, n <= 12
+    KT_MAX_PITS = 12      # a side's pits: a board's moves
     KT_UNKNOWN = -128     # a layer entry not solved yet (never a value: |value| <= 100)
 
 cdef int64_t KT_COMPOSITIONS[KT_MAX_SEEDS + 1][KT_MAX_PARTS + 1]
@@ -64,12 +65,17 @@ cdef inline int kt_lookup(const KalahTableCtx* t, const uint16_t* first, const u
 
 cdef int kt_solve(const KalahTableCtx* t, int8_t* layer, const uint16_t* ring, int seeds) noexcept nogil:
     # The value of the ring (2n + 2 fields, stores 0) holding `seeds` board seeds, every same-layer child
-    # solved first; written to `layer` at the ring's rank.
+    # solved first; written to `layer` at the ring's rank.  Every move is played first and the entry its value
+    # is read from (a smaller layer's, or this layer's) prefetched, then the moves are judged in that order:
+    # the cache misses of a board's moves overlap instead of following one another.
     cdef int n = t.n, cycle = 2 * n + 1
-    cdef int pit, count, laps, rest, f, i, last, opposite, taken, own_left, their_left, gained, child, value
-    cdef int best = -1000
-    cdef int64_t index
-    cdef uint16_t q[KT_MAX_PARTS + 2]
+    cdef int pit, count, laps, rest, f, i, m, moves = 0, last, opposite, taken, own_left, their_left, gained
+    cdef int child, value, best = -1000
+    cdef uint16_t q[KT_MAX_PITS][KT_MAX_PARTS + 2]   # each move's child ring
+    cdef const int8_t* where[KT_MAX_PITS]             # where its value is read (NULL: known already)
+    cdef int base[KT_MAX_PITS]                        # the part of its value known without reading
+    cdef int sign[KT_MAX_PITS]                        # +1: the mover again; -1: the opponent to move
+    cdef bint same[KT_MAX_PITS]                       # read from this layer (solved first if unknown)
     cdef uint16_t r[KT_MAX_PARTS + 2]
     own_left = 0
     for i in range(n):
@@ -81,47 +87,62 @@ cdef int kt_solve(const KalahTableCtx* t, int8_t* layer, const uint16_t* ring, i
         if count == 0:
             continue
         for i in range(2 * n + 2):
-            q[i] = ring[i]
-        q[pit] = 0
+            q[moves][i] = ring[i]
+        q[moves][pit] = 0
         laps = count // cycle
         rest = count - laps * cycle
         if laps:
             for f in range(cycle):
-                q[f] += laps
-        last = sow_rest(q, pit, rest, cycle)
-        if last < n and q[last] == 1:     # the last seed in an own pit that was empty: a capture
+                q[moves][f] += laps
+        last = sow_rest(q[moves], pit, rest, cycle)
+        if last < n and q[moves][last] == 1:   # the last seed in an own pit that was empty: a capture
             opposite = 2 * n - last
-            taken = q[opposite]
+            taken = q[moves][opposite]
             if taken or t.empty_capture:
-                q[n] += taken + 1
-                q[last] = 0
-                q[opposite] = 0
+                q[moves][n] += taken + 1
+                q[moves][last] = 0
+                q[moves][opposite] = 0
         own_left = 0
         their_left = 0
         for i in range(n):
-            own_left += q[i]
-            their_left += q[n + 1 + i]
-        gained = q[n]                     # board seeds the move put in the mover's store
+            own_left += q[moves][i]
+            their_left += q[moves][n + 1 + i]
+        gained = q[moves][n]              # board seeds the move put in the mover's store
+        base[moves] = gained
+        where[moves] = NULL
+        same[moves] = False
         if last == n:                     # an extra turn (kalah_expand's order of tests)
             if own_left == 0:
-                value = gained - their_left
+                base[moves] = gained - their_left
             else:
-                value = gained + kt_lookup(t, &q[0], &q[n + 1], seeds - gained)
+                sign[moves] = 1
+                where[moves] = t.layers[seeds - gained] + kt_rank(&q[moves][0], &q[moves][n + 1], n,
+                                                                   seeds - gained)
         elif own_left == 0 or their_left == 0:
-            value = gained + own_left - their_left
-        elif gained:
-            value = gained - kt_lookup(t, &q[n + 1], &q[0], seeds - gained)
-        else:                             # every seed still on the board: the same layer
-            index = kt_rank(&q[n + 1], &q[0], n, seeds)
-            child = layer[index]
-            if child == KT_UNKNOWN:
+            base[moves] = gained + own_left - their_left
+        else:
+            sign[moves] = -1
+            if gained:
+                where[moves] = t.layers[seeds - gained] + kt_rank(&q[moves][n + 1], &q[moves][0], n,
+                                                                   seeds - gained)
+            else:                         # every seed still on the board: the same layer
+                same[moves] = True
+                where[moves] = layer + kt_rank(&q[moves][n + 1], &q[moves][0], n, seeds)
+        if where[moves] != NULL:
+            sc_prefetch(where[moves])
+        moves += 1
+    for m in range(moves):
+        value = base[m]
+        if where[m] != NULL:
+            child = where[m][0]
+            if same[m] and child == KT_UNKNOWN:
                 for i in range(n):
-                    r[i] = q[n + 1 + i]
-                    r[n + 1 + i] = q[i]
+                    r[i] = q[m][n + 1 + i]
+                    r[n + 1 + i] = q[m][i]
                 r[n] = 0
                 r[2 * n + 1] = 0
                 child = kt_solve(t, layer, r, seeds)
-            value = -child
+            value += sign[m] * child
         if value > best:
             best = value
     layer[kt_rank(&ring[0], &ring[n + 1], n, seeds)] = <int8_t>best
