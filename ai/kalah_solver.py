@@ -258,7 +258,10 @@ class Solver:
             stop = bytearray(1)
             searcher = searchers[index]
             searcher.spread(spread)
-            limit = searcher.nodes + max(1, node_limit - self.nodes) if node_limit else 0
+            budgets = [node_limit - self.nodes] if node_limit else []
+            if checkpoint_nodes:                     # the searcher stops itself when a checkpoint is due
+                budgets.append(checkpoint_nodes - (self.nodes - last_save))
+            limit = searcher.nodes + max(1, min(budgets)) if budgets else 0
 
             def run() -> None:
                 began, nodes = time.perf_counter(), searcher.nodes
@@ -314,6 +317,8 @@ class Solver:
             if aborted:
                 if node_limit and self.nodes >= node_limit:
                     stopped = True
+                elif checkpoint_nodes and self.nodes - last_save >= checkpoint_nodes:
+                    pausing = True                   # its own checkpoint budget ran out
                 continue                             # stopped by us (implied, a pause) or the limit
             if result >= gamma:
                 if result > lower:

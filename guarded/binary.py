@@ -105,10 +105,24 @@ def _read_into(descriptor: int, want: int, size: int) -> bytearray:
 def anonymous_buffer(size: int) -> mmap.mmap:
     """``size`` zeroed, writable bytes backed by no file (an anonymous mapping): the system zeroes each page
     when it is first touched, so a multi-GB transposition table costs only the part a search uses (a
-    ``bytearray`` would write every byte at once).  No file is opened, so nothing on disk can change it."""
+    ``bytearray`` would write every byte at once).  No file is opened, so nothing on disk can change it.
+
+    The mapping is private and asks for huge pages where the system has them (``MADV_HUGEPAGE``): a table
+    probed at random then costs one TLB entry per 2 MB instead of one per 4 KB, and the board prover runs
+    twice as fast on two searchers (BENCHMARKS.md, "Kalah proofs from nothing").  A shared anonymous mapping,
+    ``mmap``'s default, is shared memory, which Linux gives huge pages only when told to for all of it."""
     if size <= 0:
         raise ValueError(f"an anonymous buffer holds at least one byte, not {size}")
-    return mmap.mmap(-1, size)
+    private = getattr(mmap, "MAP_PRIVATE", None)
+    if private is None:  # Windows: no flags; the mapping is the process's own already
+        return mmap.mmap(-1, size)
+    buffer = mmap.mmap(-1, size, flags=private | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            buffer.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:  # a kernel without transparent huge pages: small pages, as before
+            pass
+    return buffer
 
 
 def read_small(path: str | os.PathLike[str], limit: int = LOCK_LIMIT) -> Snapshot:
