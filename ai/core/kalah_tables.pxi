@@ -17,6 +17,7 @@ cdef enum:
     KT_MAX_SEEDS = 100    # a margin of the board's seeds fits an int8
     KT_MAX_PARTS = 24     # 2n pits, n <= 12
     KT_MAX_PITS = 12      # a side's pits: a board's moves
+    KT_AHEAD = 2          # boards planned before the first of them is judged (kt_build_range)
     KT_UNKNOWN = -128     # a layer entry not solved yet (never a value: |value| <= 100)
 
 cdef int64_t KT_COMPOSITIONS[KT_MAX_SEEDS + 1][KT_MAX_PARTS + 1]
@@ -63,90 +64,111 @@ cdef inline int kt_lookup(const KalahTableCtx* t, const uint16_t* first, const u
     return t.layers[seeds][kt_rank(first, second, t.n, seeds)]
 
 
-cdef int kt_solve(const KalahTableCtx* t, int8_t* layer, const uint16_t* ring, int seeds) noexcept nogil:
-    # The value of the ring (2n + 2 fields, stores 0) holding `seeds` board seeds, every same-layer child
-    # solved first; written to `layer` at the ring's rank.  Every move is played first and the entry its value
-    # is read from (a smaller layer's, or this layer's) prefetched, then the moves are judged in that order:
-    # the cache misses of a board's moves overlap instead of following one another.
+cdef struct KTPlan:
+    # One board's moves, played and their entries prefetched (kt_plan), waiting to be judged (kt_judge).
+    int moves
+    int best                                     # the value before any move (-seeds: nothing to move)
+    int64_t index                                # the board's own entry
+    uint16_t q[KT_MAX_PITS][KT_MAX_PARTS + 2]    # each move's child ring
+    const int8_t* where[KT_MAX_PITS]             # where its value is read (NULL: known already)
+    int base[KT_MAX_PITS]                        # the part of its value known without reading
+    int sign[KT_MAX_PITS]                        # +1: the mover again; -1: the opponent to move
+    bint same[KT_MAX_PITS]                       # read from this layer (solved first if unknown)
+
+
+cdef void kt_plan(const KalahTableCtx* t, const int8_t* layer, const uint16_t* ring, int seeds,
+                  KTPlan* plan) noexcept nogil:
+    # Play every move of the ring (2n + 2 fields, stores 0) holding `seeds` board seeds and prefetch the entry
+    # each one's value is read from (a smaller layer's, or this layer's).
     cdef int n = t.n, cycle = 2 * n + 1
-    cdef int pit, count, laps, rest, f, i, m, moves = 0, last, opposite, taken, own_left, their_left, gained
-    cdef int child, value, best = -1000
-    cdef uint16_t q[KT_MAX_PITS][KT_MAX_PARTS + 2]   # each move's child ring
-    cdef const int8_t* where[KT_MAX_PITS]             # where its value is read (NULL: known already)
-    cdef int base[KT_MAX_PITS]                        # the part of its value known without reading
-    cdef int sign[KT_MAX_PITS]                        # +1: the mover again; -1: the opponent to move
-    cdef bint same[KT_MAX_PITS]                       # read from this layer (solved first if unknown)
-    cdef uint16_t r[KT_MAX_PARTS + 2]
+    cdef int pit, count, laps, rest, f, i, moves = 0, last, opposite, taken, own_left, their_left, gained
+    cdef uint16_t* q
     own_left = 0
     for i in range(n):
         own_left += ring[i]
-    if own_left == 0:                     # nothing to move (the rules end the game first): all theirs
-        best = -seeds
+    plan.best = -seeds if own_left == 0 else -1000   # nothing to move (the rules end the game first): theirs
+    plan.index = kt_rank(&ring[0], &ring[n + 1], n, seeds)
     for pit in range(n):
         count = ring[pit]
         if count == 0:
             continue
+        q = plan.q[moves]
         for i in range(2 * n + 2):
-            q[moves][i] = ring[i]
-        q[moves][pit] = 0
+            q[i] = ring[i]
+        q[pit] = 0
         laps = count // cycle
         rest = count - laps * cycle
         if laps:
             for f in range(cycle):
-                q[moves][f] += laps
-        last = sow_rest(q[moves], pit, rest, cycle)
-        if last < n and q[moves][last] == 1:   # the last seed in an own pit that was empty: a capture
+                q[f] += laps
+        last = sow_rest(q, pit, rest, cycle)
+        if last < n and q[last] == 1:     # the last seed in an own pit that was empty: a capture
             opposite = 2 * n - last
-            taken = q[moves][opposite]
+            taken = q[opposite]
             if taken or t.empty_capture:
-                q[moves][n] += taken + 1
-                q[moves][last] = 0
-                q[moves][opposite] = 0
+                q[n] += taken + 1
+                q[last] = 0
+                q[opposite] = 0
         own_left = 0
         their_left = 0
         for i in range(n):
-            own_left += q[moves][i]
-            their_left += q[moves][n + 1 + i]
-        gained = q[moves][n]              # board seeds the move put in the mover's store
-        base[moves] = gained
-        where[moves] = NULL
-        same[moves] = False
+            own_left += q[i]
+            their_left += q[n + 1 + i]
+        gained = q[n]                     # board seeds the move put in the mover's store
+        plan.base[moves] = gained
+        plan.where[moves] = NULL
+        plan.same[moves] = False
         if last == n:                     # an extra turn (kalah_expand's order of tests)
             if own_left == 0:
-                base[moves] = gained - their_left
+                plan.base[moves] = gained - their_left
             else:
-                sign[moves] = 1
-                where[moves] = t.layers[seeds - gained] + kt_rank(&q[moves][0], &q[moves][n + 1], n,
-                                                                   seeds - gained)
+                plan.sign[moves] = 1
+                plan.where[moves] = t.layers[seeds - gained] + kt_rank(&q[0], &q[n + 1], n, seeds - gained)
         elif own_left == 0 or their_left == 0:
-            base[moves] = gained + own_left - their_left
+            plan.base[moves] = gained + own_left - their_left
         else:
-            sign[moves] = -1
+            plan.sign[moves] = -1
             if gained:
-                where[moves] = t.layers[seeds - gained] + kt_rank(&q[moves][n + 1], &q[moves][0], n,
-                                                                   seeds - gained)
+                plan.where[moves] = t.layers[seeds - gained] + kt_rank(&q[n + 1], &q[0], n, seeds - gained)
             else:                         # every seed still on the board: the same layer
-                same[moves] = True
-                where[moves] = layer + kt_rank(&q[moves][n + 1], &q[moves][0], n, seeds)
-        if where[moves] != NULL:
-            sc_prefetch(where[moves])
+                plan.same[moves] = True
+                plan.where[moves] = layer + kt_rank(&q[n + 1], &q[0], n, seeds)
+        if plan.where[moves] != NULL:
+            sc_prefetch(plan.where[moves])
         moves += 1
-    for m in range(moves):
-        value = base[m]
-        if where[m] != NULL:
-            child = where[m][0]
-            if same[m] and child == KT_UNKNOWN:
+    plan.moves = moves
+
+
+cdef int kt_judge(const KalahTableCtx* t, int8_t* layer, const KTPlan* plan, int seeds) noexcept nogil:
+    # The planned board's value, every same-layer child solved first; written to `layer` at its rank.
+    cdef int n = t.n, m, i, child, value, best = plan.best
+    cdef uint16_t r[KT_MAX_PARTS + 2]
+    for m in range(plan.moves):
+        value = plan.base[m]
+        if plan.where[m] != NULL:
+            child = plan.where[m][0]
+            if plan.same[m] and child == KT_UNKNOWN:
                 for i in range(n):
-                    r[i] = q[m][n + 1 + i]
-                    r[n + 1 + i] = q[m][i]
+                    r[i] = plan.q[m][n + 1 + i]
+                    r[n + 1 + i] = plan.q[m][i]
                 r[n] = 0
                 r[2 * n + 1] = 0
                 child = kt_solve(t, layer, r, seeds)
-            value += sign[m] * child
+            value += plan.sign[m] * child
         if value > best:
             best = value
-    layer[kt_rank(&ring[0], &ring[n + 1], n, seeds)] = <int8_t>best
+    layer[plan.index] = <int8_t>best
     return best
+
+
+cdef int kt_solve(const KalahTableCtx* t, int8_t* layer, const uint16_t* ring, int seeds) noexcept nogil:
+    # The value of the ring (2n + 2 fields, stores 0) holding `seeds` board seeds, every same-layer child
+    # solved first; written to `layer` at the ring's rank.  Every move is played first and the entry its value
+    # is read from prefetched, then the moves are judged in that order: the cache misses of a board's moves
+    # overlap instead of following one another.
+    cdef KTPlan plan
+    kt_plan(t, layer, ring, seeds, &plan)
+    return kt_judge(t, layer, &plan, seeds)
 
 
 cdef void kt_unrank(int64_t index, int parts, int seeds, uint16_t* out) noexcept nogil:
@@ -180,23 +202,33 @@ cdef inline void kt_next(uint16_t* parts_, int parts) noexcept nogil:
 
 cdef void kt_build_range(const KalahTableCtx* t, int8_t* layer, int seeds, int64_t start,
                          int64_t stop) noexcept nogil:
-    # Solve entries start..stop-1 of the layer (those still unknown; same-layer children are solved on the way).
-    cdef int n = t.n, i
+    # Solve entries start..stop-1 of the layer (those still unknown; same-layer children are solved on the
+    # way).  Boards are planned (their moves played, the entries they read prefetched) KT_AHEAD boards before
+    # they are judged, so the cache misses of several boards overlap.
+    cdef int n = t.n, i, planned = 0, judged = 0
     cdef uint16_t board[KT_MAX_PARTS]
     cdef uint16_t ring[KT_MAX_PARTS + 2]
     cdef int64_t index
+    cdef KTPlan plans[KT_AHEAD]
     if start >= stop:
         return
     kt_unrank(start, 2 * n, seeds, board)
     for index in range(start, stop):
         if layer[index] == KT_UNKNOWN:
+            if planned - judged == KT_AHEAD:
+                kt_judge(t, layer, &plans[judged % KT_AHEAD], seeds)
+                judged += 1
             for i in range(n):
                 ring[i] = board[i]
                 ring[n + 1 + i] = board[n + i]
             ring[n] = 0
             ring[2 * n + 1] = 0
-            kt_solve(t, layer, ring, seeds)
+            kt_plan(t, layer, ring, seeds, &plans[planned % KT_AHEAD])
+            planned += 1
         kt_next(board, 2 * n)
+    while judged < planned:
+        kt_judge(t, layer, &plans[judged % KT_AHEAD], seeds)
+        judged += 1
 
 
 def kalah_layer_size(int pits, int seeds):
