@@ -123,15 +123,20 @@ def test_a_small_game_reads_only_its_layers_and_a_table_of_its_size(tmp_path: Pa
 
 # -- issue 32: the plan first, tables built on the way, checkpoints ------------------------------------------------
 def test_the_plan_is_stated_in_one_line_before_the_tables_are_built(tmp_path: Path) -> None:
+    from ai.kalah_solver import planned_table_seeds
+    from rules import get_game
+
+    top = planned_table_seeds(get_game("kalah", pits=4, seeds=3))
+    assert 0 < top < 24
     result = solve("kalah:pits=4,seeds=3", "--folder", str(tmp_path), "--no-pv")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("plan: endgame tables 0..8 seeds") and "building 0..8" in lines[0]
+    assert lines[0].startswith(f"plan: endgame tables 0..{top} seeds") and f"building 0..{top}" in lines[0]
     assert "MB" in lines[0] and "about" in lines[0] and "--no-build" in lines[0]
-    assert lines[1].startswith("built the endgame tables 0..8 seeds")
+    assert lines[1].startswith(f"built the endgame tables 0..{top} seeds")
     assert "value: +8 for South" in result.stdout
     again = solve("kalah:pits=4,seeds=3", "--folder", str(tmp_path), "--no-pv")
-    assert again.stdout.startswith(f"plan: endgame tables 0..8 seeds from {tmp_path}")    # built once
+    assert again.stdout.startswith(f"plan: endgame tables 0..{top} seeds from {tmp_path}")    # built once
 
 
 def test_the_board_prover_resumes_from_its_checkpoint(tmp_path: Path) -> None:
