@@ -57,16 +57,17 @@ def default_megabytes(game: Kalah, machine_megabytes: float) -> float:
 
 def planned_table_seeds(game: Kalah) -> int:
     """The endgame tables a proof of ``game`` uses unless told otherwise: every layer up to the largest whose
-    layers 0..it fit 100 MB and three eighths of the game's seeds at most (0..18 seeds for Kalah(6,4): 83 MB,
-    about 8 s to build on two cores, and the fastest set to prove its start from nothing: 40 s in all, against
-    51-54 s with 0..17 or 0..20; bench/bench_kalah_solve.py)."""
+    layers 0..it fit 250 MB and five twelfths of the game's seeds at most (0..20 seeds for Kalah(6,4): 226 MB,
+    about 22 s to build on two cores).  Measured from nothing, tables included (bench/bench_kalah_solve.py), the
+    start took 42-51 s with 0..20 and 39-44 s with 0..18 by the empty-capture rule, but 118-149 s with 0..20 and
+    306-362 s with 0..18 by the standard rule, whose longer games the tables cut more."""
     from ai.tables import auto_seeds
 
     total = 2 * game.pits * game.seeds
-    return min(auto_seeds(game.pits, total - 1, TABLE_BYTES), 3 * total // 8)
+    return min(auto_seeds(game.pits, total - 1, TABLE_BYTES), 5 * total // 12)
 
 
-TABLE_BYTES = 100_000_000
+TABLE_BYTES = 250_000_000
 """The endgame tables' budget of a planned proof (``planned_table_seeds``)."""
 
 

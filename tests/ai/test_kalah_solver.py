@@ -299,8 +299,8 @@ def test_a_new_table_is_private_memory_marked_for_huge_pages():
 
 
 def test_the_plan_sizes():
-    assert planned_table_seeds(get_game("kalah", pits=6, seeds=4)) == 18
-    assert planned_table_seeds(get_game("kalah", pits=4, seeds=3)) == 9
+    assert planned_table_seeds(get_game("kalah", pits=6, seeds=4)) == 20
+    assert planned_table_seeds(get_game("kalah", pits=4, seeds=3)) == 10
     assert default_megabytes(get_game("kalah", pits=6, seeds=4), 24_000) == 1024
     assert default_megabytes(get_game("kalah", pits=6, seeds=5), 24_000) == 3000      # an eighth of the machine
     assert default_megabytes(get_game("kalah", pits=3, seeds=2), 24_000) == 16
