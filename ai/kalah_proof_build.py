@@ -6,8 +6,10 @@ Built by::
     python -m ai.kalah_proofs build --rule standard --tables-folder FOLDER
 
 (the 0..20 seed tables are built in FOLDER first when missing: about 80 s on one core).  A build saves its
-progress to the output file's ``.partial`` sibling every minute and resumes from it; ``--order nearest`` takes
-North's begun trees lacking fewest positions first, and ``finish`` ships a partial build's complete trees.
+progress to the output file's ``.partial`` sibling every minute and resumes from it (without one, from the output
+file's entries: a shipped file holds every entry its build had proved); ``--order nearest`` takes North's begun
+trees lacking fewest positions first, and ``finish`` ships a partial build's complete trees and, outside them, its
+other proven entries.
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import rules
-from ai.kalah_proofs import (DATA, LEAF_MEGABYTES, LEAF_NODES, PLAY_TABLE_SEEDS, PROOF_FILES, SIZE_LIMIT, Key,
-                             OpeningProof, Proven, _split, check, first_turns, north_roots, open_positions, parse)
+from ai.kalah_proofs import (DATA, LEAF_MEGABYTES, LEAF_NODES, PARTIAL_LIMIT, PLAY_TABLE_SEEDS, PROOF_FILES,
+                             SIZE_LIMIT, Key, OpeningProof, Proven, _split, check, first_turns, north_roots,
+                             open_positions, parse)
 from guarded import files
 from rules.kalah import Kalah, KalahState
 
@@ -205,7 +208,7 @@ def _read_partial(path: Path, game: Kalah) -> tuple[dict[Key, Proven], dict[str,
     if not files.is_regular(path):
         return {}, {}
     try:
-        header, body, _ = _split(files.read_text(path, SIZE_LIMIT))
+        header, body, _ = _split(files.read_text(path, PARTIAL_LIMIT))
         if header.get("game") != game.spec or hashlib.sha256(body.encode()).hexdigest() != header.get("sha256"):
             raise ValueError("another game, or damaged")
         entries = {}
@@ -241,17 +244,20 @@ def main(argv: Iterable[str] | None = None) -> int:
                        help="North's trees: the one after South's proven first turn first (main-line, default), "
                             "or those nearest completion in the progress kept first (nearest)")
     finish = sub.add_parser("finish", help="ship the complete trees of a partial build (South's and the North "
-                                           "roots whose trees are complete)")
+                                           "roots whose trees are complete) and its other proven entries")
     finish.add_argument("--rule", choices=("empty-capture", "standard"), required=True)
     finish.add_argument("--partial", required=True, help="the build's .partial file")
     finish.add_argument("--output", help="the file to write (default: the shipped file under ai/data/)")
+    finish.add_argument("--complete-only", action="store_true",
+                        help="leave out the entries of North's trees not complete yet (by default they are shipped "
+                             "too, outside the trees: each is proven, and the Perfect level plays it)")
     checking = sub.add_parser("check", help="read and check the shipped proofs (or the files named)")
     checking.add_argument("paths", nargs="*")
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.command == "check":
         return _check_command(args.paths)
     if args.command == "finish":
-        return _finish_command(args.rule, Path(args.partial), args.output)
+        return _finish_command(args.rule, Path(args.partial), args.output, args.complete_only)
     from ai.tables import build_kalah_tables, load_kalah_tables
 
     empty_capture = args.rule == "empty-capture"
@@ -261,7 +267,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     partial = output.with_name(output.name + ".partial")
     folder = Path(args.tables_folder)
     print(f"Proving both sides' openings of {game.spec}: the 0..{BUILD_TABLE_SEEDS} tables in {folder} "
-          f"(built if missing, about 80 s), a {args.memory:g} MB table; progress kept in {partial}", flush=True)
+          f"(built if missing, about 80 s), a {args.memory:g} MB table; progress kept in {partial} (without it, "
+          f"the entries of {output} are taken as known)", flush=True)
     started = time.perf_counter()
     loaded, _ = build_kalah_tables(folder, 6, empty_capture, BUILD_TABLE_SEEDS, threads=1)
     play = load_kalah_tables(folder, 6, empty_capture, PLAY_TABLE_SEEDS)
@@ -272,8 +279,9 @@ def main(argv: Iterable[str] | None = None) -> int:
               "fields": "position (Kalah.key: the ring from the side to move), move, value, leaf, exact",
               "exact": f"the value is exact when found within {args.exact_nodes} nodes, else a proven lower bound"}
     guess = args.guess if args.guess is not None else PUBLISHED[empty_capture]
-    builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, _read_partial(partial, game)[0],
-                      guess, exact_nodes=args.exact_nodes, nearest=args.order == "nearest", threads=args.threads,
+    known = _read_partial(partial if files.is_regular(partial) else output, game)[0]
+    builder = Builder(game, loaded.tables, play.tables, args.memory, args.leaf_nodes, known, guess,
+                      exact_nodes=args.exact_nodes, nearest=args.order == "nearest", threads=args.threads,
                       save=lambda entries: _write(partial, game, entries, {**header, "partial": "yes"}))
     entries = builder.run()
     proof = OpeningProof(game, entries, header)
@@ -290,28 +298,44 @@ def main(argv: Iterable[str] | None = None) -> int:
     return 0
 
 
-def _finish_command(rule: str, partial: Path, output_name: str | None) -> int:
-    game = rules.parse_game_spec(f"kalah:pits=6,seeds=4,empty_capture={str(rule == 'empty-capture').lower()}")
-    assert isinstance(game, Kalah)
-    entries, header = _read_partial(partial, game)
-    for field in ("partial", "game", "entries", "sha256"):
-        header.pop(field, None)
+def finished(game: Kalah, entries: dict[Key, Proven], header: dict[str, str], complete_only: bool = False
+             ) -> tuple[OpeningProof, int] | None:
+    """What ``finish`` ships of a partial build's entries: South's tree and the North roots' complete trees (the
+    header's ``north roots``), and unless ``complete_only`` every other entry, outside the trees (counted in the
+    header's ``outside the trees``).  None when South's tree is not complete.  Also the number of North roots."""
+    header = {name: value for name, value in header.items()
+              if name not in ("partial", "game", "entries", "sha256", "outside the trees")}
     found = complete_trees(game, entries, int(header.get("play table seeds", PLAY_TABLE_SEEDS)))
     if found is None:
-        print(f"{partial}: South's tree is not complete yet: nothing to ship", file=sys.stderr)
-        return 1
+        return None
     kept, roots = found
     ends = first_turns(game)
     header["north roots"] = "all" if len(roots) == len(ends) else ";".join(
         ",".join(map(str, game.key(root))) for root in roots if not game.is_terminal(root))
-    proof = OpeningProof(game, kept, header)
+    if not complete_only and len(kept) < len(entries):
+        header["outside the trees"] = str(len(entries) - len(kept))
+        kept = entries
+    return OpeningProof(game, kept, header), len(roots)
+
+
+def _finish_command(rule: str, partial: Path, output_name: str | None, complete_only: bool = False) -> int:
+    game = rules.parse_game_spec(f"kalah:pits=6,seeds=4,empty_capture={str(rule == 'empty-capture').lower()}")
+    assert isinstance(game, Kalah)
+    entries, header = _read_partial(partial, game)
+    found = finished(game, entries, header, complete_only)
+    if found is None:
+        print(f"{partial}: South's tree is not complete yet: nothing to ship", file=sys.stderr)
+        return 1
+    proof, roots = found
     problem = check(proof)
     if problem:
         print(f"the complete trees do not check: {problem}", file=sys.stderr)
         return 1
     output = Path(output_name) if output_name else DATA / PROOF_FILES[game.spec]
-    _write(output, game, kept, header)
-    print(f"{len(kept):,} of {len(entries):,} entries (South's tree and {len(roots)} of {len(ends)} North roots) "
+    _write(output, game, dict(proof.entries), proof.header)
+    outside = int(proof.header.get("outside the trees", "0"))
+    print(f"{len(proof):,} of {len(entries):,} entries (South's tree and {roots} of {len(first_turns(game))} North "
+          f"roots' trees{f', and {outside:,} proven positions of the trees not complete yet' if outside else ''}) "
           f"written to {output}")
     return 0
 

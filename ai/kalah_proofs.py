@@ -18,15 +18,21 @@ has (``PLAY_TABLE_SEEDS``) are not entered: the Perfect level reads those from t
 
 What the file guarantees (``check``):
 - its body's SHA-256 is the header's, and the header names the game and the start's value;
-- every entry is a legal Kalah(6,4) position of 48 seeds with a legal move and a value within the seeds, and the
-  start and every position where South's first turn can end are entries;
-- *closed*: after an entry's move that is not a leaf, every reply of the opponent (through the opponent's extra
-  turns) ends the game no lower than the value or reaches an entry, whose value is no lower (the opponent cannot
-  improve on a proven value), or reaches a board the play tables hold.
+- every entry is a legal Kalah(6,4) position of 48 seeds with a legal move and a value within the seeds, the
+  entries are in the order of their positions, and the start and every position where South's first turn can end
+  (of the North roots the header's ``north roots`` names: ``all``, or those whose trees are complete) are entries;
+- *closed*: in South's tree and the covered North roots' trees, after an entry's move that is not a leaf, every
+  reply of the opponent (through the opponent's extra turns) ends the game no lower than the value or reaches an
+  entry, whose value is no lower (the opponent cannot improve on a proven value), or reaches a board the play
+  tables hold;
+- the entries outside those trees (a partial build's positions of North's trees not complete yet: each is proven,
+  so the Perfect level plays it, but its replies need not all have entries) are as many as the header's ``outside
+  the trees`` says.
 When the game reads the file it checks the SHA-256, the header, the count of lines and fields and the start's and
-the roots' entries (a few hundredths of a second for a hundred thousand entries: an entry is decoded when it is looked up, and
-checked then, so an entry that is not a legal position and move is never played); the SHA-256 stands for the
-rest.  The build, ``python -m ai.kalah_proofs check`` and the tests check everything.
+the roots' entries, and decodes nothing else: an entry is found by binary search in the sorted text when it is
+looked up (0.1 s to read and hash 360,000 entries, 50 microseconds a lookup), and checked then, so an entry that
+is not a legal position and move is never played; the SHA-256 stands for the rest.  The build, ``python -m
+ai.kalah_proofs check`` and the tests check everything.
 That the values are right is the build's work (the board solver, ``ai.kalah_solver``, with the 0..20 seed
 tables) and the tests': ``tests/ai/test_kalah_proofs.py`` proves a sample of entries again from nothing.
 
@@ -58,7 +64,11 @@ PLAY_TABLE_SEEDS = 14
 """The tables every player has (the first-use set of 6 pits): the leaves are measured with these, and boards
 within them are not entered."""
 LEAF_MEGABYTES = 64.0
-SIZE_LIMIT = 16 * 1024 * 1024
+SIZE_LIMIT = 40 * 1024 * 1024
+"""The largest proof file read (a shipped one is read and hashed, not decoded: 0.1 s for this size).  In the
+wheel, which is compressed, the text takes about a sixth of its size."""
+PARTIAL_LIMIT = 1024 * 1024 * 1024
+"""The largest partial build read to resume it (the build's own file, however long it has run)."""
 
 
 class ProofError(ValueError):
@@ -80,26 +90,60 @@ Key = tuple[int, ...]
 
 
 class _Lines(Mapping[Key, Proven]):
-    """A read file's entries, each decoded when it is asked for: reading a file is one pass over its lines."""
+    """A read file's entries, found in its sorted body by binary search and decoded when asked for: reading a
+    file decodes nothing (a few milliseconds for half a million entries, and no memory beyond the text)."""
 
-    __slots__ = ("_lines",)
+    __slots__ = ("_body", "_count")
 
-    def __init__(self, lines: dict[str, str]) -> None:
-        self._lines = lines
-        """The body's lines: the position's text to the rest of the line."""
+    def __init__(self, body: str, count: int) -> None:
+        self._body = body
+        """The body: one line per entry, in the order of their positions (``OpeningProof.body``)."""
+        self._count = count
+
+    def _line(self, key: Key) -> str | None:
+        body = self._body
+        low, high = 0, len(body)                # both at the start of a line
+        while low < high:
+            middle = (low + high) // 2
+            start = body.rfind("\n", low, middle) + 1 or low
+            end = body.index("\n", start)
+            line = body[start:end]
+            found = tuple(map(int, line[:line.index("\t")].split(",")))
+            if found == key:
+                return line
+            if found < key:
+                low = end + 1
+            else:
+                high = start
+        return None
 
     def __getitem__(self, key: Key) -> Proven:
-        move, value, leaf, exact = self._lines[",".join(map(str, key))].split("\t")
-        return Proven(int(move), int(value), leaf == "1", exact == "1")
+        line = self._line(key)
+        if line is None:
+            raise KeyError(key)
+        return _decode(line)
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and ",".join(map(str, key)) in self._lines
+        return isinstance(key, tuple) and self._line(key) is not None
 
     def __iter__(self) -> Iterator[Key]:
-        return (tuple(map(int, text.split(","))) for text in self._lines)
+        return (key for key, _ in self.items())
+
+    def items(self) -> Iterator[tuple[Key, Proven]]:  # type: ignore[override]
+        """Every entry in one pass over the body (not a lookup each)."""
+        for line in self._body.split("\n")[:-1]:
+            yield tuple(map(int, line[:line.index("\t")].split(","))), _decode(line)
+
+    def values(self) -> Iterator[Proven]:  # type: ignore[override]
+        return (entry for _, entry in self.items())
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return self._count
+
+
+def _decode(line: str) -> Proven:
+    _, move, value, leaf, exact = line.split("\t")
+    return Proven(int(move), int(value), leaf == "1", exact == "1")
 
 
 @dataclass
@@ -181,16 +225,20 @@ def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, 
         raise ProofError(f"{source}: the header's game: {error}") from None
     if not isinstance(game, Kalah):
         raise ProofError(f"{source}: proves {header['game']!r}, which is not Kalah")
-    lines = body.split("\n")[:-1]
-    if not closed and str(len(lines)) == header["entries"] and body.count("\t") == 4 * len(lines):
-        read = _Lines(dict(line.split("\t", 1) for line in lines))
-        if len(read) == len(lines):          # else a position appears twice: the loop below names the line
-            proof = OpeningProof(game, read, header)
+    count = body.count("\n")
+    if not closed and str(count) == header["entries"] and body.count("\t") == 4 * count and body.endswith("\n"):
+        proof = OpeningProof(game, _Lines(body, count), header)
+        try:
             problem = _roots_problem(proof)
-            if problem:
-                raise ProofError(f"{source}: {problem}")
+        except ValueError:                   # a key that is not whole numbers on the way: the loop names it
+            problem = "unreadable"
+        if not problem:
             return proof
+        if problem != "unreadable":
+            raise ProofError(f"{source}: {problem}")
+    lines = body.split("\n")[:-1]
     entries: dict[Key, Proven] = {}
+    last: Key = ()
     for offset, line in enumerate(lines):
         where = f"{source}:{number + offset + 1}"
         fields = line.split("\t")
@@ -206,7 +254,11 @@ def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, 
             raise ProofError(f"{where}: the leaf and exact fields are 0 or 1, not {fields[3]!r} and {fields[4]!r}")
         if key in entries:
             raise ProofError(f"{where}: the position appears twice")
+        if key < last:
+            raise ProofError(f"{where}: the positions are not in order (the game finds an entry by its place; "
+                             "rebuild the file with python -m ai.kalah_proofs)")
         entries[key] = entry
+        last = key
     if str(len(entries)) != header["entries"]:
         raise ProofError(f"{source}: the header says {header['entries']} entries, the body has {len(entries)}")
     proof = OpeningProof(game, entries, header)
@@ -297,21 +349,56 @@ def covered_roots(proof: OpeningProof) -> list[KalahState] | str:
 
 def check(proof: OpeningProof, closed: bool = True) -> str:
     """What is wrong with ``proof`` (see the module docstring), or an empty string.  ``closed``: also walk every
-    reply after every entry's move (a few seconds for a shipped proof; the build, ``check`` and the tests do)."""
+    reply after every entry's move of the trees the proof covers, and count the entries outside them against the
+    header's ``outside the trees`` (a few seconds for a shipped proof; the build, ``check`` and the tests do)."""
     game = proof.game
     try:
         play_top = int(proof.header.get("play table seeds", PLAY_TABLE_SEEDS))
+        outside = int(proof.header.get("outside the trees", "0"))
     except ValueError:
-        return "the header's play table seeds is not a whole number"
+        return "the header's play table seeds or outside the trees is not a whole number"
     problem = _roots_problem(proof)
-    for key, entry in proof.entries.items():
-        if problem:
-            break
+    if problem:
+        return problem
+    entries = proof.entries if isinstance(proof.entries, dict) else dict(proof.entries.items())
+    trees = _tree_keys(proof, entries, play_top) if closed else set()
+    for key, entry in entries.items():
         problem = _entry_problem(game, key, entry)
-        if closed and not problem:
+        if closed and not problem and key in trees:
             text = ",".join(map(str, key))
-            problem = _closed(proof, game.apply(state_of(game, key), entry.move), 0, entry, text, play_top)
-    return problem
+            after = game.apply(state_of(game, key), entry.move)
+            problem = _closed(entries, game, after, 0, entry, text, play_top)
+        if problem:
+            return problem
+    if closed and len(entries) - len(trees) != outside:
+        return (f"{len(entries) - len(trees)} entries are outside the trees the proof covers, and the header says "
+                f"{outside}")
+    return ""
+
+
+def _tree_keys(proof: OpeningProof, entries: Mapping[Key, Proven], play_top: int) -> set[Key]:
+    """The entries South's tree and the covered North roots' trees reach (through the entries' moves and every
+    reply); the others are outside the trees: each is proven, but its replies need not all have entries."""
+    game = proof.game
+    roots = covered_roots(proof)
+    assert not isinstance(roots, str)
+    reached: set[Key] = set()
+    stack = [(game.initial_state(), 0)] + [(root, 1) for root in roots]
+    while stack:
+        state, prover = stack.pop()
+        if game.is_terminal(state):
+            continue
+        if game.to_move(state) != prover:
+            stack.extend((game.apply(state, move), prover) for move in game.legal_moves(state))
+            continue
+        key = game.key(state)
+        entry = entries.get(key)
+        if key in reached or entry is None or sum(state.pits) <= play_top:
+            continue
+        reached.add(key)
+        if not entry.leaf and entry.move in game.legal_moves(state):
+            stack.append((game.apply(state, entry.move), prover))
+    return reached
 
 
 def _roots_problem(proof: OpeningProof) -> str:
@@ -349,9 +436,9 @@ def _entry_problem(game: Kalah, key: Key, entry: Proven) -> str:
     return ""
 
 
-def _closed(proof: OpeningProof, state: KalahState, prover: int, entry: Proven, text: str, play_top: int) -> str:
+def _closed(entries: Mapping[Key, Proven], game: Kalah, state: KalahState, prover: int, entry: Proven, text: str,
+            play_top: int) -> str:
     """Check the positions after an entry's move up to the proving side's next turn (see ``check``)."""
-    game = proof.game
     if game.is_terminal(state):
         outcome = game.outcome(state)
         assert outcome is not None
@@ -359,7 +446,7 @@ def _closed(proof: OpeningProof, state: KalahState, prover: int, entry: Proven, 
             return f"the move of the position {text} ends the game below its value {entry.value}"
         return ""
     if game.to_move(state) == prover:
-        found = proof.entries.get(game.key(state))
+        found = entries.get(game.key(state))
         if found is None:
             if entry.leaf or sum(state.pits) <= play_top:
                 return ""
@@ -369,7 +456,7 @@ def _closed(proof: OpeningProof, state: KalahState, prover: int, entry: Proven, 
                     f"{entry.value} it was proved to keep")
         return ""
     for move in game.legal_moves(state):
-        problem = _closed(proof, game.apply(state, move), prover, entry, text, play_top)
+        problem = _closed(entries, game, game.apply(state, move), prover, entry, text, play_top)
         if problem:
             return problem
     return ""

@@ -357,6 +357,88 @@ def test_a_partial_build_ships_its_complete_trees_and_names_the_north_roots_it_c
                                               if k != game.key(game.initial_state())}, PLAY_SEEDS) is None
 
 
+def test_the_game_finds_every_entry_in_the_sorted_text_and_no_other(small_proofs):
+    """The game reads a file without decoding it (``closed=False``) and finds an entry by binary search in the
+    sorted body: every entry is found as the full read decodes it, and positions it does not hold are not."""
+    for spec in SMALL:
+        proof = small_proofs[spec]
+        game = proof.game
+        read = parse(proof.to_text(), "p", game.spec, closed=False)
+        assert not isinstance(read.entries, dict) and len(read) == len(proof)
+        assert dict(read.entries.items()) == dict(proof.entries)
+        for key, entry in proof.entries.items():
+            assert key in read.entries and read.entries[key] == entry
+            assert read.lookup(kalah_proofs.state_of(game, key)) == entry
+        rng = random.Random(spec)
+        absent = 0
+        for _ in range(300):                               # positions of random play the proof does not hold
+            state = game.initial_state()
+            for _ in range(rng.randrange(1, 30)):
+                if game.is_terminal(state):
+                    break
+                state = game.apply(state, rng.choice(game.legal_moves(state)))
+            if game.is_terminal(state) or game.key(state) in proof.entries:
+                continue
+            absent += 1
+            assert read.lookup(state) is None and game.key(state) not in read.entries
+        assert absent > 50
+        assert check(read, closed=True) == ""             # the check reads the file's entries in one pass
+
+
+def test_entries_out_of_order_are_named_and_the_game_never_plays_a_wrong_one(small_proofs):
+    """The body must be sorted, since the game finds an entry by its place: the full check names the first line
+    out of order; read as the game reads it, a file resealed out of order may miss entries but never returns one
+    for another position."""
+    proof = small_proofs[SMALL[0]]
+    game = proof.game
+    header_text, body, _ = kalah_proofs._split(proof.to_text())
+    lines = body.split("\n")[:-1]
+    lines[1], lines[-2] = lines[-2], lines[1]
+    swapped = "\n".join(lines) + "\n"
+    head = "".join(f"# {name}: {value}\n" for name, value in header_text.items() if name != "sha256")
+    resealed = f"# {kalah_proofs.FORMAT}\n{head}# sha256: {hashlib.sha256(swapped.encode()).hexdigest()}\n{swapped}"
+    with pytest.raises(ProofError, match="not in order"):
+        parse(resealed, "p")
+    read = parse(resealed, "p", closed=False)
+    for key, entry in proof.entries.items():
+        assert read.lookup(kalah_proofs.state_of(game, key)) in (None, entry)
+
+
+def test_finish_ships_the_unfinished_trees_proven_entries_outside_the_trees(small_proofs):
+    """``finish`` ships the complete trees and, outside them, every other proven entry of the build: the header
+    counts those, the check holds the complete trees closed and each outside entry legal, and the game plays them
+    (an unfinished tree's positions get their proven moves); ``--complete-only`` leaves them out."""
+    proof = small_proofs[SMALL[1]]
+    game = proof.game
+    ends = kalah_proofs.first_turns(game)
+    line = kalah_proofs.north_roots(game, proof.entries)[0]
+    dropped = next(end for end in ends if end != line and not proof.entries[game.key(end)].leaf)
+    entries = dict(proof.entries)
+    del entries[game.key(dropped)]                        # the root's tree is begun but not finished
+    header = {"play table seeds": str(PLAY_SEEDS), "partial": "yes", "entries": "1", "sha256": "0"}
+    whole, roots = kalah_proof_build.finished(game, entries, header)
+    trees, lean_roots = kalah_proof_build.finished(game, entries, header, complete_only=True)
+    whole = parse(whole.to_text(), "p", game.spec)        # as written and read back: it checks
+    trees = parse(trees.to_text(), "p", game.spec)
+    outside = len(entries) - len(trees)
+    assert outside > 0 and len(whole) == len(entries) and roots == lean_roots == len(ends) - 1
+    assert whole.header["outside the trees"] == str(outside) and "outside the trees" not in trees.header
+    assert "partial" not in whole.header
+    assert kalah_proofs.covered_roots(whole) == kalah_proofs.covered_roots(trees) and dropped not in \
+        kalah_proofs.covered_roots(whole)
+    held = [key for key in entries if key not in trees.entries]
+    read = parse(whole.to_text(), "p", closed=False)
+    for key in held:                                     # the unfinished tree's proven moves are played
+        assert read.lookup(kalah_proofs.state_of(game, key)) == entries[key]
+    miscounted = OpeningProof(game, dict(whole.entries), {**whole.header, "outside the trees": str(outside + 1)})
+    with pytest.raises(ProofError, match="outside the trees"):
+        parse(miscounted.to_text(), "p")
+    illegal = dict(whole.entries)
+    illegal[held[0]] = Proven(game.pits + 3, illegal[held[0]].value, False)
+    with pytest.raises(ProofError, match="not legal"):     # an outside entry is still checked on its own
+        parse(OpeningProof(game, illegal, whole.header).to_text(), "p")
+
+
 def test_a_build_in_nearest_order_finishes_the_begun_tree_lacking_least_first(small_proofs, small_tables):
     """``--order nearest``: of North's begun trees the one lacking the fewest positions comes first, then those not
     begun; ``open_positions`` counts what a tree lacks and holds."""
