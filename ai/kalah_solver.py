@@ -143,6 +143,9 @@ class Solver:
         at once on them; every bound one proves is the others' (the entries are true for ever and sealed)."""
         self.bounds: dict[tuple[int, ...], tuple[int, int, int | None]] = {}
         """Root bounds proved so far (board value), kept by checkpoints: board -> (lower, upper, move)."""
+        self.testing: list[int] = []
+        """The values the tests running now ask about ("is the value at least this?", stores included; a value
+        twice: the second searcher helps with the first's test): what a progress line within a long test says."""
 
     @property
     def nodes(self) -> int:
@@ -216,7 +219,9 @@ class Solver:
             if node_limit:
                 limit = min(limit, node_limit) if limit else node_limit
             test_started, test_nodes = time.perf_counter(), self.nodes
+            self.testing = [gamma + stores]
             result, cut, aborted = self.core.test(board, gamma, flag, limit)
+            self.testing = []
             if aborted:
                 if node_limit and self.nodes >= node_limit or cancel is not None and cancel.is_cancelled:
                     stopped = True
@@ -274,6 +279,7 @@ class Solver:
 
             thread = threading.Thread(target=run, name=f"kalah proof test {index}", daemon=True)
             running[index] = (gamma, stop, thread)
+            self.testing = sorted(value + stores for value, _, _ in running.values())
             thread.start()
 
         def wanted() -> list[int]:
@@ -321,6 +327,7 @@ class Solver:
             except queue.Empty:
                 continue
             running.pop(index)[2].join()
+            self.testing = sorted(value + stores for value, _, _ in running.values())
             if aborted:
                 if node_limit and self.nodes >= node_limit:
                     stopped = True

@@ -139,7 +139,9 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
         now = time.perf_counter()
         if now - beat[0] >= HEARTBEAT:
             beat[0] = now
-            print(f"  ... {solver.nodes:,} nodes, {now - started:.0f} s", flush=True)
+            testing = " and ".join(f">= {value:+d}" for value in sorted(set(solver.testing)))
+            during = f" (testing value {testing})" if testing else ""
+            print(f"  ... {solver.nodes:,} nodes, {now - started:.0f} s{during}", flush=True)
 
     cancel = CancelToken()
     proof, interrupted = interruptible(

@@ -338,6 +338,37 @@ def test_two_searchers_work_on_a_kalah_6_3_proof_at_once():
     assert len(two.tests) >= 2 and two.lower == two.upper == two.value
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_tests_running_are_named_while_they_run_and_none_after(threads):
+    """``Solver.testing`` (what ``stonecave solve``'s line every 30 s says within a long test): while a test runs
+    it holds that test's value, stores included; after the proof it is empty."""
+    game = get_game("kalah", pits=6, seeds=3)
+    state = game.apply(game.initial_state(), 1)
+    solver = Solver(game, megabytes=16, threads=threads)
+    seen: list[list[int]] = []
+
+    class Watched:
+        def __init__(self, searcher):  # type: ignore[no-untyped-def]
+            self.searcher = searcher
+
+        def test(self, board, gamma, flag, limit):  # type: ignore[no-untyped-def]
+            seen.append(list(solver.testing))
+            return self.searcher.test(board, gamma, flag, limit)
+
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(self.searcher, name)
+
+    solver.core = Watched(solver.core)
+    solver.helpers = [Watched(helper) for helper in solver.helpers]
+    proof = solver.solve(state)
+    stores = board_of(game, state)[1]
+    assert proof.is_exact and seen and solver.testing == []
+    tested = {test.gamma for test in proof.tests}
+    assert all(values for values in seen)
+    assert tested <= {value for values in seen for value in values}, (tested, seen)
+    assert all(value - stores in range(-36, 37) for values in seen for value in values)  # stores included
+
+
 def test_an_entry_that_does_not_match_its_check_is_never_read():
     """Threads share the table without locks: an entry torn by two writers at once fails its check word and is
     not read (no bound, no move), and a proof on such a table is still exact."""
