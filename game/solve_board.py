@@ -103,8 +103,9 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
         plan.append(f"checkpoints to {args.checkpoint} every {args.checkpoint_minutes:g} min"
                     if args.checkpoint is not None else "no checkpoint (--checkpoint FILE)")
     searchers = "1 searcher" if args.threads == 1 else f"{args.threads} searchers on one table (--threads)"
-    code, loaded, _ = prepare(args, game, plan + [f"MTD(f) over boards, {searchers}, the first guess from shallow "
-                                                  "searches"])
+    guess = getattr(args, "guess", None)
+    first = "the first guess from shallow searches" if guess is None else f"the first test at {guess:+d} (--guess)"
+    code, loaded, _ = prepare(args, game, plan + [f"MTD(f) over boards, {searchers}, {first}"])
     if code is not None:
         return code
     held = None if loaded is None or loaded.top < 0 else loaded.tables
@@ -145,7 +146,7 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
 
     cancel = CancelToken()
     proof, interrupted = interruptible(
-        lambda: solver.solve(state, cancel=cancel, progress=progress,
+        lambda: solver.solve(state, guess, cancel=cancel, progress=progress,
                              checkpoint=checkpoint if args.checkpoint is not None else None,
                              checkpoint_seconds=60 * args.checkpoint_minutes, hint_depth=GUESS_DEPTH,
                              hint_nodes=GUESS_NODES), cancel, tick)

@@ -2,7 +2,7 @@
 
     stonecave solve kalah:pits=6,seeds=4[,empty_capture=false] [--position TEXT] [--folder DIR] [--no-pv]
                     [--memory MB] [--table-seeds N] [--no-build] [--checkpoint FILE] [--checkpoint-minutes M]
-                    [--prover board|pvs] [--deepening] [--pv-seconds S]
+                    [--prover board|pvs] [--deepening] [--pv-seconds S] [--guess V]
 
 Before any work it states its plan in one line: the endgame tables it uses (built into the settings folder
 when missing: their size and time are stated first; it never waits for an answer, so it runs the same with
@@ -60,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="save the proof there now and then (board prover), and resume from it if it exists")
     parser.add_argument("--checkpoint-minutes", default="10", metavar="M",
                         help="minutes between checkpoints (default 10)")
+    parser.add_argument("--guess", default=None, metavar="V",
+                        help="the board prover's first test: is the value (the side to move's final margin) at least "
+                             "V? (default: from shallow searches; a published value to confirm, say; a wrong guess "
+                             "costs time, never a wrong value)")
     parser.add_argument("--threads", default=None, metavar="N",
                         help="searchers on the board prover's table at once (default: this machine's cores, at "
                              "most 2)")
@@ -267,6 +271,14 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
         raise OptionError("--checkpoint is for the board prover: add --prover board (and no --deepening)")
     if args.threads is not None and not board:
         raise OptionError("--threads is for the board prover: add --prover board (and no --deepening)")
+    if args.guess is not None:
+        if not board:
+            raise OptionError("--guess is for the board prover: add --prover board (and no --deepening)")
+        if re.fullmatch(r"[+-]?[0-9]{1,4}", args.guess) is None or abs(int(args.guess)) > total:
+            shown = args.guess if len(args.guess) <= 20 else args.guess[:17] + "..."
+            raise OptionError(f"--guess is a whole number of seeds from -{total} to +{total} (the side to move's "
+                              f"final margin, such as 12 or -4), not {shown!r}")
+        args.guess = int(args.guess)
     cores = os.cpu_count() or 1
     args.threads = min(2, cores) if args.threads is None else int(parse_number(
         "--threads", args.threads, 1, cores, "threads", " (this machine's cores)"))

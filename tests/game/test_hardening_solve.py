@@ -301,3 +301,31 @@ def test_the_board_prover_on_its_searchers_says_how_many_and_proves(threads: str
     assert result.returncode == 0 and "value: +8 for South" in result.stdout, result.stderr
     shown = "1 searcher," if threads == "1" else f"{threads} searchers on one table (--threads)"
     assert shown in result.stdout
+
+
+# -- --guess: the board prover's first test ------------------------------------------------------------------------
+@pytest.mark.parametrize("guess", ["x", "1.5", "25", "-25", "+-3", "٣", "", "99999999999"])
+def test_guess_is_a_whole_margin_within_the_games_seeds(guess: str) -> None:
+    error = one_line_error(solve("kalah:pits=4,seeds=3", "--no-tables", "--prover", "board", "--guess", guess))
+    assert "--guess is a whole number of seeds from -24 to +24" in error
+
+
+def test_guess_is_for_the_board_prover() -> None:
+    error = one_line_error(solve("kalah:pits=3,seeds=2", "--no-tables", "--guess", "1"))
+    assert "--guess is for the board prover: add --prover board" in error
+
+
+@pytest.mark.parametrize("guess", ["8", "-3", "+20"])
+def test_any_guess_proves_the_same_value_and_the_true_one_in_two_tests(guess: str) -> None:
+    """The guess only chooses the first test: a wrong one costs tests, never the value; the value itself is
+    settled by the two tests beside it (at least it, not at least one more)."""
+    result = solve("kalah:pits=4,seeds=3", "--no-tables", "--no-pv", "--prover", "board", "--threads", "1",
+                   "--guess", guess)
+    assert result.returncode == 0 and "value: +8 for South" in result.stdout, result.stderr
+    assert f"the first test at {int(guess):+d} (--guess)" in result.stdout
+    tests = [line for line in result.stdout.splitlines() if line.startswith("  test value >=")]
+    assert tests[0].startswith(f"  test value >= {int(guess):+d}:"), tests
+    if guess == "8":
+        assert len(tests) == 2 and "proved in" in result.stdout and "(2 null-window tests" in result.stdout
+    else:
+        assert len(tests) > 2
