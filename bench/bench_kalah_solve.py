@@ -10,6 +10,15 @@ over boards, ETC, futility, ordering 2, the first guess from shallow searches, 2
 ``board-1thread`` (the same on one searcher), and on one searcher without the guess's searches
 ``board-noetc``, ``board-nofutility``, ``board-order1`` and ``board-hint10`` (shallow searches to 10 plies
 first).  A method still running after ``--seconds`` is stopped and reported as such.
+
+A proof of hours (Kalah(6,5)) is run as a user runs it, under ``/usr/bin/time -v`` for its peak memory, and
+recorded from its output::
+
+    /usr/bin/time -v stonecave solve kalah:pits=6,seeds=5 --no-proof --prover board ... > LOG 2>&1
+    python bench/bench_kalah_solve.py --log LOG [--tables-seconds S] --record
+
+``--tables-seconds``: what building the tables it read took (measured apart), added to the proof's time for the
+target.
 """
 from __future__ import annotations
 
@@ -76,6 +85,60 @@ def one(spec: str, moves: str, method: str, table_seeds: int, seconds: float) ->
             "stopped": value is None}
 
 
+TARGET_65_SECONDS = 2 * 3600.0
+"""Issue 32's target for Kalah(6,5) = +12 (empty capture), within the machine's memory."""
+
+
+def from_log(text: str) -> dict:
+    """What a ``stonecave solve --prover board`` run printed (with ``/usr/bin/time -v`` around it): its game,
+    plan, value, time, nodes, tests and peak memory.  ValueError naming what is missing."""
+    import re
+
+    def found(pattern: str, what: str) -> re.Match:
+        match = re.search(pattern, text, re.MULTILINE)
+        if match is None:
+            raise ValueError(f"the log has no {what}")
+        return match
+
+    command = found(r"Command being timed: \"(.*)\"$", "command line (run it under /usr/bin/time -v)").group(1)
+    plan = found(r"^plan: (.*)$", "plan line").group(1)
+    value = found(r"^value: ([+-]\d+) for", "value line (the proof did not finish)").group(1)
+    proved = found(r"^proved in ([\d.]+) s, ([\d,]+) nodes \((\d+) null-window tests", "'proved in' line")
+    peak = found(r"Maximum resident set size \(kbytes\): (\d+)", "peak memory (from /usr/bin/time -v)").group(1)
+    wall = found(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", "wall-clock time").group(1)
+    seconds = 0.0
+    for part in wall.split(":"):
+        seconds = seconds * 60 + float(part)
+    tests = re.findall(r"^  test value >= ([+-]\d+): (yes|no) ", text, re.MULTILINE)
+    resumed = re.search(r"resum", plan) is not None
+    game = command.split(" solve ", 1)[1].split()[0] if " solve " in command else "?"
+    return {"command": command, "game": game, "plan": plan, "value": int(value),
+            "proof_seconds": float(proved.group(1)), "nodes": int(proved.group(2).replace(",", "")),
+            "tests": [f"{gamma} {answer}" for gamma, answer in tests],
+            "peak_mb": round(int(peak) / 1024), "wall_seconds": seconds, "resumed": resumed}
+
+
+def record_log(path: Path, tables_seconds: float, condition: str | None) -> int:
+    from bench.record import record
+
+    try:
+        run = from_log(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError) as error:
+        print(f"bench_kalah_solve: --log {path}: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(run), flush=True)
+    total = run["wall_seconds"] + tables_seconds
+    target = "none"
+    if run["game"] == "kalah:pits=6,seeds=5":
+        reached = run["value"] == 12 and total < TARGET_65_SECONDS and not run["resumed"]
+        target = f"+12 in under 2 h ({'reached' if reached else 'not reached'})"
+    record(condition, "kalah_solve", f"{run['game']}, from the start, `{run['command']}`",
+           round(total), f"s in all (value {run['value']:+d}; proof {run['proof_seconds']:.0f} s, the process "
+           f"{run['wall_seconds']:.0f} s, tables built apart {tables_seconds:.0f} s; {run['nodes']:,} nodes; "
+           f"{len(run['tests'])} tests: {', '.join(run['tests'])}; peak {run['peak_mb']:,} MB)", target=target)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from bench.record import add_flag, record
 
@@ -86,8 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table-seeds", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--log", type=Path, default=None,
+                        help="record a stonecave solve --prover board run from its output (under /usr/bin/time -v)")
+    parser.add_argument("--tables-seconds", type=float, default=0.0,
+                        help="with --log: the seconds building the tables it read took, measured apart")
     add_flag(parser)
     args = parser.parse_args(argv)
+    if args.log is not None:
+        return record_log(args.log, args.tables_seconds, args.record)
     if args.one:
         print(json.dumps(one(args.game, args.moves, args.one, args.table_seeds, args.seconds)))
         return 0
