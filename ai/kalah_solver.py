@@ -48,27 +48,38 @@ def new_table(megabytes: float) -> Any:
 
 def default_megabytes(game: Kalah, machine_megabytes: float) -> float:
     """The table a proof of ``game`` gets unless told otherwise: 1,024 MB for 48 seeds (Kalah(6,4)), twice as
-    much for every 4 seeds more and half for every 4 fewer, at least 16 MB and at most an eighth of the
-    machine's memory and 4,096 MB.  Pages are zeroed as the proof first touches them, so a small game's
-    table stays small."""
+    much for every 4 seeds more and half for every 4 fewer, at least 16 MB and at most two fifths of the machine's
+    memory and 8,192 MB (Kalah(6,5), 60 seeds: 8 GB, as it was proved in 41 minutes).  Pages are zeroed as the
+    proof first touches them, so a small game's table stays small."""
     seeds = 2 * game.pits * game.seeds
-    return max(16.0, min(1024.0 * 2 ** ((seeds - 48) / 4), machine_megabytes / 8, 4096.0))
+    return max(16.0, min(1024.0 * 2 ** ((seeds - 48) / 4), machine_megabytes * 0.4, 8192.0))
 
 
-def planned_table_seeds(game: Kalah) -> int:
-    """The endgame tables a proof of ``game`` uses unless told otherwise: every layer up to the largest whose
-    layers 0..it fit 250 MB and five twelfths of the game's seeds at most (0..20 seeds for Kalah(6,4): 226 MB,
-    about 22 s to build on two cores).  Measured from nothing, tables included (bench/bench_kalah_solve.py), the
-    start took 42-51 s with 0..20 and 39-44 s with 0..18 by the empty-capture rule, but 118-149 s with 0..20 and
-    306-362 s with 0..18 by the standard rule, whose longer games the tables cut more."""
+def planned_table_seeds(game: Kalah, machine_megabytes: float | None = None) -> int:
+    """The endgame tables a proof of ``game`` uses unless told otherwise.  Up to 48 seeds: every layer up to the
+    largest whose layers 0..it fit 250 MB and five twelfths of the game's seeds at most (0..20 seeds for
+    Kalah(6,4): 226 MB, about 22 s to build on two cores).  Measured from nothing, tables included
+    (bench/bench_kalah_solve.py), the start took 42-51 s with 0..20 and 39-44 s with 0..18 by the empty-capture
+    rule, but 118-149 s with 0..20 and 306-362 s with 0..18 by the standard rule, whose longer games the tables
+    cut more.  Above 48 seeds the proof takes hours and the tables pay many times over: the budget doubles with
+    every 2 seeds more, up to a quarter of the machine's memory (``machine_megabytes``; none given: this
+    machine's), so Kalah(6,5) plans 0..28 on a machine of 24 GB (5.6 GB, 10-25 minutes to build), with which its
+    start was proved in 41 minutes where 0..20 had not passed its first test in 65."""
     from ai.tables import auto_seeds
 
     total = 2 * game.pits * game.seeds
-    return min(auto_seeds(game.pits, total - 1, TABLE_BYTES), 5 * total // 12)
+    if total <= 48:
+        return min(auto_seeds(game.pits, total - 1, TABLE_BYTES), 5 * total // 12)
+    if machine_megabytes is None:
+        from ai.search import machine_megabytes as measured
+
+        machine_megabytes = measured()
+    budget = min(TABLE_BYTES * 2 ** ((total - 48) / 2), machine_megabytes * (1 << 20) / 4)
+    return auto_seeds(game.pits, total - 1, int(budget))
 
 
 TABLE_BYTES = 250_000_000
-"""The endgame tables' budget of a planned proof (``planned_table_seeds``)."""
+"""The endgame tables' budget of a planned proof of up to 48 seeds (``planned_table_seeds``)."""
 
 
 def board_of(game: Kalah, state: KalahState) -> tuple[tuple[int, ...], int]:

@@ -50,9 +50,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="prove by iterative deepening to a resolved iteration instead of MTD(f) null-window tests")
     parser.add_argument("--pv-seconds", default="300", metavar="SECONDS",
                         help="stop proving the principal variation's moves after this long (default 300)")
-    parser.add_argument("--prover", choices=("board", "pvs"), default="pvs",
-                        help="pvs: the engines' PVS prover (default, the faster cold); board: MTD(f) over boards, "
-                             "resumable with --checkpoint")
+    parser.add_argument("--prover", choices=("auto", "board", "pvs"), default="auto",
+                        help="pvs: the engines' PVS prover (the faster on games of up to 40 seeds); board: MTD(f) "
+                             "over boards, resumable with --checkpoint (the one that proves Kalah(6,4) and (6,5)); "
+                             f"auto (default): board above {BOARD_ABOVE} seeds, else pvs")
     parser.add_argument("--table-seeds", default=None, metavar="N",
                         help="endgame tables of 0..N seeds (default: planned for the game, 16 for 6 pits)")
     parser.add_argument("--no-build", action="store_true", help="use only the tables already in the folder")
@@ -68,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="searchers on the board prover's table at once (default: this machine's cores, at "
                              "most 2)")
     return parser
+
+
+BOARD_ABOVE = 40
+"""``--prover auto`` takes the board prover for games of more seeds than this (Kalah(6,4) and up: it proves their
+starts, where the PVS prover did not within 280 s after three moves of Kalah(6,4)), the PVS prover up to it (the
+faster on Kalah(6,3): 0.4 s and 2.1 s after the tables, against 1.5 s and 3.5 s; BENCHMARKS.md)."""
 
 
 class OptionError(ValueError):
@@ -257,13 +264,15 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
         raise OptionError(str(error)) from None
     check_position(game, state)
     limit = machine_megabytes() / 2
+    total = 2 * game.pits * game.seeds
+    if args.prover == "auto":
+        args.prover = "board" if total > BOARD_ABOVE and not args.deepening else "pvs"
     board = args.prover == "board" and not args.deepening
     if args.memory is None:
         memory = default_megabytes(game, machine_megabytes()) if board else default_memory(game)
     else:
         memory = parse_number("--memory", args.memory, 1, limit, "MB", " (half this machine's memory)")
     pv_seconds = parse_number("--pv-seconds", args.pv_seconds, 0, 86_400, "seconds")
-    total = 2 * game.pits * game.seeds
     args.table_seeds = None if args.table_seeds is None else int(parse_number(
         "--table-seeds", args.table_seeds, 0, min(total, 40), "seeds", " (the game's seeds, at most 40)"))
     args.checkpoint_minutes = parse_number("--checkpoint-minutes", args.checkpoint_minutes, 0.01, 10_000, "minutes")

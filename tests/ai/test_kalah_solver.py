@@ -302,7 +302,11 @@ def test_the_plan_sizes():
     assert planned_table_seeds(get_game("kalah", pits=6, seeds=4)) == 20
     assert planned_table_seeds(get_game("kalah", pits=4, seeds=3)) == 10
     assert default_megabytes(get_game("kalah", pits=6, seeds=4), 24_000) == 1024
-    assert default_megabytes(get_game("kalah", pits=6, seeds=5), 24_000) == 3000      # an eighth of the machine
+    six_five = get_game("kalah", pits=6, seeds=5)
+    assert default_megabytes(six_five, 24_000) == 8192 and default_megabytes(six_five, 8_000) == 3200
+    assert planned_table_seeds(six_five, 24_000) == 28                 # 5.6 GB: as Kalah(6,5) was proved
+    assert planned_table_seeds(six_five, 8_000) == 25                  # a quarter of a smaller machine
+    assert planned_table_seeds(get_game("kalah", pits=6, seeds=4), 8_000) == 20   # up to 48 seeds: the machine
     assert default_megabytes(get_game("kalah", pits=3, seeds=2), 24_000) == 16
     assert table_bytes(1024) == 1 << 30
 

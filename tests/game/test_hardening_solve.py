@@ -88,7 +88,7 @@ def test_solve_names_pits_as_the_board_does() -> None:
 
 
 # -- 8. Ctrl-C ---------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("mode", [[], ["--deepening"], ["--prover", "board"]])
+@pytest.mark.parametrize("mode", [["--prover", "pvs"], ["--deepening"], ["--prover", "board"], []])
 def test_ctrl_c_stops_a_proof_within_a_second_with_a_message(mode: list[str]) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "game", "solve", "kalah:pits=6,seeds=5", "--no-tables", "--memory", "64", *mode],
@@ -96,7 +96,7 @@ def test_ctrl_c_stops_a_proof_within_a_second_with_a_message(mode: list[str]) ->
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert process.stdout is not None
     assert process.stdout.readline().startswith("plan: no endgame tables")   # stated before any work
-    if "board" not in mode:
+    if "pvs" in mode or "--deepening" in mode:
         assert "depth" in process.stdout.readline()          # the proof is under way
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
@@ -329,3 +329,21 @@ def test_any_guess_proves_the_same_value_and_the_true_one_in_two_tests(guess: st
         assert len(tests) == 2 and "proved in" in result.stdout and "(2 null-window tests" in result.stdout
     else:
         assert len(tests) > 2
+
+
+@pytest.mark.parametrize("spec, prover", [("kalah:pits=4,seeds=3", "pvs"), ("kalah:pits=6,seeds=3", "pvs"),
+                                          ("kalah:pits=6,seeds=4", "board"), ("kalah:pits=6,seeds=5", "board")])
+def test_the_prover_is_chosen_by_the_games_size_unless_named(spec: str, prover: str) -> None:
+    """``--prover auto`` (the default): the board prover above 40 seeds, where it is the one that proves (and
+    checkpoints), the PVS prover below; the plan line says which, and ``--prover`` overrides it."""
+    from game.solve_command import _checked, _parser
+
+    args = _parser().parse_args([spec, "--no-tables"])
+    _checked(args)
+    assert args.prover == prover
+    named = _parser().parse_args([spec, "--no-tables", "--prover", "pvs"])
+    _checked(named)
+    assert named.prover == "pvs"
+    deepening = _parser().parse_args([spec, "--no-tables", "--deepening"])
+    _checked(deepening)
+    assert deepening.prover == "pvs"
