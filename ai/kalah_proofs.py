@@ -30,7 +30,7 @@ What the file guarantees (``check``):
   the trees`` says.
 When the game reads the file it checks the SHA-256, the header, the count of lines and fields and the start's and
 the roots' entries, and decodes nothing else: an entry is found by binary search in the sorted text when it is
-looked up (0.1 s to read and hash 360,000 entries, 50 microseconds a lookup), and checked then, so an entry that
+looked up (0.1 s to read and hash 400,000 entries, 50 microseconds a lookup), and checked then, so an entry that
 is not a legal position and move is never played; the SHA-256 stands for the rest.  The build, ``python -m
 ai.kalah_proofs check`` and the tests check everything.
 That the values are right is the build's work (the board solver, ``ai.kalah_solver``, with the 0..20 seed
