@@ -210,11 +210,13 @@ def test_a_read_only_folder_gives_a_true_message(tmp_path, capsys, monkeypatch):
 
     real_open = os.open
 
-    def read_only(path, flags, *args):  # type: ignore[no-untyped-def]
+    def read_only(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
         if str(path).startswith(str(tmp_path)) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
             raise OSError(errno.EROFS, "Read-only file system")
-        return real_open(path, flags, *args)
+        return real_open(path, flags, *args, **kwargs)
 
+    # guarded.records.os is the os module: this patch is seen by every thread, the suite's background jobs too
+    # (the generated attacks' clean-up calls os.open with dir_fd), so it passes every other call through whole
     monkeypatch.setattr(guarded.records.os, "open", read_only)
     from game.cli import main as stonecave
 
@@ -245,10 +247,10 @@ def test_a_torn_tail_that_cannot_be_cut_is_named_with_its_file(tmp_path, capsys,
     path.write_text("\n".join(lines[:3]) + "\n" + lines[3][:10])
     real_open = os.open
 
-    def read_only(target, flags, *args):  # type: ignore[no-untyped-def]
-        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
-            raise OSError(errno.EROFS, "Read-only file system")
-        return real_open(target, flags, *args)
+    def read_only(target, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(target).startswith(str(tmp_path)) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system")    # only here: the patch is every thread's
+        return real_open(target, flags, *args, **kwargs)
 
     monkeypatch.setattr(guarded.records.os, "open", read_only)
     code, out, err = _run([*BASE, "--games", "4", "--resume", str(path)], capsys)
