@@ -230,12 +230,12 @@ def parse(text: str, source: str = "<proof>", expected_spec: str | None = None, 
         proof = OpeningProof(game, _Lines(body, count), header)
         try:
             problem = _roots_problem(proof)
-        except ValueError:                   # a key that is not whole numbers on the way: the loop names it
-            problem = "unreadable"
-        if not problem:
+        except ValueError:                   # a key that is not whole numbers on the way: the full read names it
+            pass
+        else:
+            if problem:
+                raise ProofError(f"{source}: {problem}")
             return proof
-        if problem != "unreadable":
-            raise ProofError(f"{source}: {problem}")
     lines = body.split("\n")[:-1]
     entries: dict[Key, Proven] = {}
     last: Key = ()
@@ -297,13 +297,20 @@ def north_roots(game: Kalah, entries: dict[Key, Proven]) -> list[KalahState]:
     return sorted(ends, key=lambda end: end != line)
 
 
-def open_positions(game: Kalah, entries: dict[Key, Proven], root: KalahState, play_top: int) -> tuple[int, int]:
+def open_positions(game: Kalah, entries: Mapping[Key, Proven], root: KalahState, play_top: int) -> tuple[int, int]:
     """How many positions of North's tree from ``root`` still lack an entry, and how many have one: the proving
     side to move, reached through the entries' moves and every reply, not a finished game nor a board the play
     tables hold ((0, n): the tree is complete; (1, 0): nothing is known of it)."""
+    held, missing = _tree(game, entries, root, play_top)
+    return missing, len(held)
+
+
+def _tree(game: Kalah, entries: Mapping[Key, Proven], root: KalahState, play_top: int) -> tuple[set[Key], int]:
+    """The entries the tree of the side to move in ``root`` reaches (through the entries' moves and every reply of
+    the opponent), and how many positions it reaches that have none."""
     prover = game.to_move(root)
-    seen: set[Key] = set()
-    missing = held = 0
+    held: set[Key] = set()
+    lacking: set[Key] = set()
     stack = [root]
     while stack:
         state = stack.pop()
@@ -313,17 +320,16 @@ def open_positions(game: Kalah, entries: dict[Key, Proven], root: KalahState, pl
             stack.extend(game.apply(state, move) for move in game.legal_moves(state))
             continue
         key = game.key(state)
-        if key in seen or sum(state.pits) <= play_top:
+        if key in held or key in lacking or sum(state.pits) <= play_top:
             continue
-        seen.add(key)
         entry = entries.get(key)
         if entry is None:
-            missing += 1
+            lacking.add(key)
             continue
-        held += 1
-        if not entry.leaf:
+        held.add(key)
+        if not entry.leaf and entry.move in game.legal_moves(state):   # an illegal one: check names it
             stack.append(game.apply(state, entry.move))
-    return missing, held
+    return held, len(lacking)
 
 
 def covered_roots(proof: OpeningProof) -> list[KalahState] | str:
@@ -377,27 +383,14 @@ def check(proof: OpeningProof, closed: bool = True) -> str:
 
 
 def _tree_keys(proof: OpeningProof, entries: Mapping[Key, Proven], play_top: int) -> set[Key]:
-    """The entries South's tree and the covered North roots' trees reach (through the entries' moves and every
-    reply); the others are outside the trees: each is proven, but its replies need not all have entries."""
-    game = proof.game
+    """The entries South's tree and the covered North roots' trees reach; the others are outside the trees: each
+    is proven, but its replies need not all have entries."""
     roots = covered_roots(proof)
     assert not isinstance(roots, str)
     reached: set[Key] = set()
-    stack = [(game.initial_state(), 0)] + [(root, 1) for root in roots]
-    while stack:
-        state, prover = stack.pop()
-        if game.is_terminal(state):
-            continue
-        if game.to_move(state) != prover:
-            stack.extend((game.apply(state, move), prover) for move in game.legal_moves(state))
-            continue
-        key = game.key(state)
-        entry = entries.get(key)
-        if key in reached or entry is None or sum(state.pits) <= play_top:
-            continue
-        reached.add(key)
-        if not entry.leaf and entry.move in game.legal_moves(state):
-            stack.append((game.apply(state, entry.move), prover))
+    for root in [proof.game.initial_state()] + roots:
+        if not proof.game.is_terminal(root):
+            reached |= _tree(proof.game, entries, root, play_top)[0]
     return reached
 
 

@@ -103,7 +103,7 @@ def solve_boards(args: argparse.Namespace, game: Any, state: Any, memory: float,
         plan.append(f"checkpoints to {args.checkpoint} every {args.checkpoint_minutes:g} min"
                     if args.checkpoint is not None else "no checkpoint (--checkpoint FILE)")
     searchers = "1 searcher" if args.threads == 1 else f"{args.threads} searchers on one table (--threads)"
-    guess = getattr(args, "guess", None)
+    guess = args.guess
     first = "the first guess from shallow searches" if guess is None else f"the first test at {guess:+d} (--guess)"
     code, loaded, _ = prepare(args, game, plan + [f"MTD(f) over boards, {searchers}, {first}"])
     if code is not None:

@@ -2,7 +2,7 @@
 
     stonecave solve kalah:pits=6,seeds=4[,empty_capture=false] [--position TEXT] [--folder DIR] [--no-pv]
                     [--memory MB] [--table-seeds N] [--no-build] [--checkpoint FILE] [--checkpoint-minutes M]
-                    [--prover board|pvs] [--deepening] [--pv-seconds S] [--guess V]
+                    [--prover auto|board|pvs] [--deepening] [--pv-seconds S] [--guess V]
 
 Before any work it states its plan in one line: the endgame tables it uses (built into the settings folder
 when missing: their size and time are stated first; it never waits for an answer, so it runs the same with
@@ -55,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
                              "over boards, resumable with --checkpoint (the one that proves Kalah(6,4) and (6,5)); "
                              f"auto (default): board above {BOARD_ABOVE} seeds, else pvs")
     parser.add_argument("--table-seeds", default=None, metavar="N",
-                        help="endgame tables of 0..N seeds (default: planned for the game, 16 for 6 pits)")
+                        help="endgame tables of 0..N seeds (default: planned for the game's size, 0..20 for "
+                             "Kalah(6,4))")
     parser.add_argument("--no-build", action="store_true", help="use only the tables already in the folder")
     parser.add_argument("--checkpoint", type=Path, default=None, metavar="FILE",
                         help="save the proof there now and then (board prover), and resume from it if it exists")
@@ -83,7 +84,7 @@ class OptionError(ValueError):
 
 def parse_number(option: str, text: str, low: float, high: float, unit: str, why_high: str = "") -> float:
     """``text`` as a number from ``low`` to ``high`` written with the digits 0-9; OptionError otherwise."""
-    shown = text if len(text) <= 20 else text[:17] + "..."
+    shown = _shown(text)
     if NUMBER.fullmatch(text) is None:
         raise OptionError(f"{option} is a number of {unit} from {low:g} to {high:,.0f}{why_high}, written with the "
                           f"digits 0-9, not {shown!r}")
@@ -91,6 +92,11 @@ def parse_number(option: str, text: str, low: float, high: float, unit: str, why
     if not low <= value <= high:
         raise OptionError(f"{option} is a number of {unit} from {low:g} to {high:,.0f}{why_high}, not {shown}")
     return value
+
+
+def _shown(text: str) -> str:
+    """An option's value as a message quotes it: at most 20 characters."""
+    return text if len(text) <= 20 else text[:17] + "..."
 
 
 def check_position(game: Any, state: Any) -> None:
@@ -284,9 +290,8 @@ def _checked(args: argparse.Namespace) -> tuple[Any, Any, float, float]:
         if not board:
             raise OptionError("--guess is for the board prover: add --prover board (and no --deepening)")
         if re.fullmatch(r"[+-]?[0-9]{1,4}", args.guess) is None or abs(int(args.guess)) > total:
-            shown = args.guess if len(args.guess) <= 20 else args.guess[:17] + "..."
             raise OptionError(f"--guess is a whole number of seeds from -{total} to +{total} (the side to move's "
-                              f"final margin, such as 12 or -4), not {shown!r}")
+                              f"final margin, such as 12 or -4), not {_shown(args.guess)!r}")
         args.guess = int(args.guess)
     cores = os.cpu_count() or 1
     args.threads = min(2, cores) if args.threads is None else int(parse_number(
