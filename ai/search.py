@@ -222,16 +222,21 @@ def new_table(kernel: Any, megabytes: float) -> Any:
     return TranspositionTable(int(megabytes * 1_000_000 / BYTES_PER_ENTRY))
 
 
-def use_tables(kernel: Any, build: bool = False, by: float | None = None) -> Any | None:
+def use_tables(kernel: Any, build: bool = False, by: float | None = None, seeds: int | None = None) -> Any | None:
     """Make a compiled Kalah or Oware kernel answer from the endgame tables in ``ai.tables.directory()`` (the loaded
     tables, or None when there are none or the kernel cannot use them: the search then runs as without).
     ``build``: start building the first-use set in the background when it is not there (``ai.tables.ensure``).
     ``by``: a ``perf_counter`` instant; tables not loaded by then are left loading in the background and this
-    search runs without them (``tables_by``); None waits for them."""
+    search runs without them (``tables_by``); None waits for them.  ``seeds``: only the layers up to it
+    (``ai.tables.tables_up_to``)."""
     core = getattr(kernel, "core", None)
     if core is None or not hasattr(core, "use_tables"):
         return None
     loaded = tables_by(kernel.game, build, by)
+    if loaded is not None and seeds is not None and loaded.top > seeds:
+        from ai import tables
+
+        loaded = tables.tables_up_to(kernel.game, seeds)
     if loaded is not None:
         core.use_tables(loaded)
     return loaded
@@ -246,25 +251,36 @@ def tables_by(game: Game, build: bool = False, by: float | None = None) -> Any |
     """``ai.tables.ensure(game)`` (``build``) or ``tables_for(game)``, loaded in a background thread and waited
     for until ``by`` at most (None: until loaded).  Loading verifies every layer from disk: about 10 ms on a
     quiet machine, ten or twenty times that on a busy one, so a move's deadline must not wait on it; a load
-    that is not done in time goes on, and a later search (the next move) uses its tables."""
+    that is not done in time goes on, and a later search (the next move) uses its tables.  Tables in memory are
+    answered at once; when more layers have appeared on disk since (a build in another process ended), they are
+    loaded again in the background and the search plays with those in memory meanwhile."""
     from ai import tables
 
     folder, variant = tables.directory(), tables.variant_of(game)
-    if folder is None or variant is None or (folder, *variant.cache_key) in tables._cache:
-        return tables.ensure(game) if build else tables.tables_for(game)  # in memory (or none): at once
+    if folder is None or variant is None:
+        return tables.ensure(game) if build else tables.tables_for(game)  # none: at once
     key = (folder, *variant.cache_key)  # one load per variant (a search asking to build: the next, once cached)
+
+    def in_memory() -> Any | None:  # what the search may use without waiting: the cached set as it is
+        if key not in tables._cache:
+            return None
+        return tables.ensure(game, reload=False) if build else tables.tables_for(game, reload=False)
+
+    if key in tables._cache and not tables.has_grown(game):
+        return in_memory()  # at once
+    # not loaded yet, or more layers on disk (a build elsewhere ended): loaded beside the search
     with _loads_lock:
         future = _loads.get(key)
         if future is None or future.done():
             future = _loads[key] = _loader.submit(tables.ensure if build else tables.tables_for, game)
     wait = None if by is None else by - time.perf_counter()
     if wait is not None and wait <= 0 and not future.done():
-        return None
+        return in_memory()
     try:
         loaded = future.result(timeout=wait)
         return tables.ensure(game) if build else loaded  # in memory now: at once, and a build starts if needed
     except FutureTimeout:
-        return None
+        return in_memory()
     finally:
         with _loads_lock:
             if future.done() and _loads.get(key) is future:
@@ -292,10 +308,11 @@ class PVSEngine(Engine):
         eval: str = "default",
         fast: bool = True,
         tables: bool = False,
+        table_seeds: int | None = None,
     ) -> None:
         check_two_player(self.name, game)
         super().__init__(game, time=time, depth=depth, nodes=nodes, memory=memory, poll=poll, eval=eval, fast=fast,
-                         tables=tables)
+                         tables=tables, table_seeds=table_seeds)
         if poll < 1:
             raise EngineError(f"pvs: poll must be at least 1 node, not {poll}")
         self.time_limit = time
@@ -306,7 +323,9 @@ class PVSEngine(Engine):
         self.evaluator = get_evaluator(game, eval)
         self.kernel = kernel_for(game, self.evaluator, fast=fast)
         self.wants_tables = tables
-        self.tables = use_tables(self.kernel, by=0.0) if tables else None  # loading starts, not awaited
+        self.table_seeds = table_seeds
+        """The most seeds of the table layers used (None: every layer there is)."""
+        self.tables = use_tables(self.kernel, by=0.0, seeds=table_seeds) if tables else None  # loading starts
         """The endgame tables the compiled kernel answers from (``ai.tables``), or None.  Looked up again before
         every search: the first search starts building them if needed, and they serve once they are built."""
         self.table = new_table(self.kernel, self.memory)
@@ -352,7 +371,7 @@ class PVSEngine(Engine):
             self.playing = playing
             self.table.clear()
         if self.wants_tables:
-            tables = use_tables(self.kernel, build=True, by=budget.share(TABLE_WAIT))  # not the whole move
+            tables = use_tables(self.kernel, build=True, by=budget.share(TABLE_WAIT), seeds=self.table_seeds)
             if tables is not self.tables:  # scores stored without (or with fewer) tables: start afresh
                 self.tables = tables
                 self.table.clear()

@@ -6,9 +6,11 @@
 
 ``build`` says what it will cost (positions, disk, time) before it starts, shows its progress, reuses the
 verified layers already on disk and writes each new layer atomically.  Without ``--seeds`` it builds the
-full set (``ai.tables.FULL_BYTES``: 0..18 seeds, 86.5 MB, for 6-pit Kalah and for Oware), beyond the 9.7 MB
-first-use set (0..14 seeds) the Strongest presets build by themselves in the background; ``status`` shows such
-a build's progress (without a game: Kalah's and Oware's default variants).  One build runs per variant and
+set the Strongest presets grow to by themselves in the background (``TableGame.grown_bytes``: 0..20 seeds,
+225.8 MB, for 6-pit Kalah and for Oware; at least the full set, ``ai.tables.FULL_BYTES``, for other boards), on
+every core and at once; the presets' own first use builds the 9.7 MB first-use set (0..14 seeds) first and then
+goes on to it on one core.  ``status`` shows such a build's progress (without a game: Kalah's and Oware's default
+variants).  One build runs per variant and
 folder.  An Oware layer is solved by repeated passes (value iteration), so its progress bar counts the entries
 evaluated and grows as passes are added.
 
@@ -42,10 +44,23 @@ def _parser() -> argparse.ArgumentParser:
                         help="kalah, kalah:pits=6,empty_capture=false, oware or oware:grand_slam=capture "
                              "(status without one: kalah and oware)")
     parser.add_argument("--seeds", type=_seeds, default=None,
-                        help="largest number of seeds on the board to cover (default: the first-use set, "
-                             "18 for 6-pit Kalah, 14 for Oware)")
+                        help="largest number of seeds on the board to cover (default for build: 20 for 6-pit "
+                             "Kalah and Oware, the set the Strongest level grows to; for status: the first-use "
+                             "set, 14)")
     parser.add_argument("--folder", type=Path, default=None, help="where the tables go (default: the settings folder)")
     return parser
+
+
+def default_seeds(game: object, action: str) -> int:
+    """The set a command without ``--seeds`` means: for ``build`` the full set (``FULL_BYTES``) or, where bigger, the
+    one the Strongest level's first use grows to (6-pit Kalah and Oware: 0..20); for ``status`` the first-use set."""
+    from ai import tables
+
+    if action != "build":
+        return tables.game_auto_seeds(game)
+    variant = tables.variant_of(game)
+    grown = -1 if variant is None else tables.grown_seeds(variant, variant.kind.board_seeds(game))
+    return max(tables.game_auto_seeds(game, tables.FULL_BYTES), grown)
 
 
 SEEDS_LIMIT = 100
@@ -133,7 +148,7 @@ def _main(argv: list[str]) -> int:
     if spec is None:  # _game accepts only the games with tables
         raise SystemExit(f"stonecave tables: {game.name} has no tables")
     if args.seeds is None:
-        args.seeds = tables.game_auto_seeds(game, tables.FULL_BYTES if args.action == "build" else None)
+        args.seeds = default_seeds(game, args.action)
     if args.action == "status":
         _status(folder, spec, args.seeds)
         return 0

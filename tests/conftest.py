@@ -342,3 +342,21 @@ def with_tables(table_folder, monkeypatch):  # type: ignore[no-untyped-def]
     tables.forget()
     yield table_folder
     tables.forget()
+
+
+# -- the first use's second stage stays off in the suite --------------------------------------------------------------
+@pytest.fixture(autouse=True, scope="session")
+def _no_grown_tables():  # type: ignore[no-untyped-def]
+    """A test that plays a Strongest level after an in-process ``stonecave`` command has configured the settings
+    folder starts the first-use build there (0..14 seeds, seconds); its second stage (0..20 seeds, 226 MB, minutes
+    of a core) would go on in a daemon thread through the rest of the suite.  Off here; the tests of the second
+    stage give it a small budget of their own (tests/ai/test_tables_grown.py)."""
+    import dataclasses
+
+    from ai.tables import games
+
+    kept = dict(games.TABLE_GAMES)
+    for name, kind in kept.items():
+        games.TABLE_GAMES[name] = dataclasses.replace(kind, grown_bytes=0)
+    yield
+    games.TABLE_GAMES.update(kept)

@@ -58,15 +58,18 @@ from ai.tables.solvers import CHUNK, Progress
 from guarded import binary, files
 
 __all__ = [
-    "AUTO_BYTES", "BUILD_RATE", "CHUNK", "ENV", "FORMAT_VERSION", "FULL_BYTES", "HEADER", "HEADER_BYTES", "MAGIC",
+    "AUTO_BYTES", "BUILD_RATE", "CHUNK", "ENV", "FORMAT_VERSION", "FULL_BYTES", "GROWN_DISK_LEFT", "HEADER",
+    "HEADER_BYTES", "MAGIC",
     "OWARE_BUILD_RATES", "OWARE_SLAM_NAMES", "PROGRESS_SECONDS", "STALE_SECONDS", "TABLE_GAMES",
     "BackgroundBuild", "BuildInterrupted", "BuildLock", "BuildProgress", "Estimate", "LayerBlocked", "LayerBuilt",
     "LoadedTables",
     "Progress", "TableGame", "Variant", "as_variant", "auto_seeds", "available_memory", "build_claimed",
     "build_in_background", "build_kalah_tables", "build_oware_tables", "build_tables", "check_layer",
     "check_room", "configure", "directory", "ensure", "estimate", "folder_problem", "forget", "free_disk",
-    "game_auto_seeds", "kalah_variant", "layer_path", "layer_size", "load_kalah_tables", "load_oware_tables",
-    "load_tables", "oware_variant", "progress_path", "read_progress", "rule_name", "table_value", "tables_for", "two_row_value",
+    "first_use_stages", "game_auto_seeds", "grown_seeds", "has_grown", "kalah_variant", "layer_path", "layer_size",
+    "load_kalah_tables", "load_oware_tables",
+    "load_tables", "oware_variant", "progress_path", "read_progress", "rule_name", "table_value", "tables_for", "tables_up_to",
+    "two_row_value",
     "variant_layer_path", "variant_of", "write_layer",
 ]
 
@@ -75,6 +78,8 @@ AUTO_BYTES = 10_000_000
 """The table set built on first use, in the background, without asking: every layer up to the largest seed count
 whose layers together take at most this many bytes (Kalah with 6 pits and Oware alike: 0..14 seeds, 9.7 MB; a
 few seconds on one core).  Bigger sets are the player's choice: ``stonecave tables build``."""
+GROWN_DISK_LEFT = 2_000_000_000
+"""The free disk a first use's second stage (``TableGame.grown_bytes``) leaves at least, or it is not built."""
 FULL_BYTES = 100_000_000
 """The set ``stonecave tables build`` makes when no ``--seeds`` is given (6-pit Kalah and Oware: 0..18 seeds,
 86.5 MB; Kalah about 30 s on one core, Oware about 4 minutes on two)."""
@@ -85,6 +90,8 @@ CacheKey = tuple[Path, Any, Any]
 """(folder, pits, empty_capture) for Kalah, (folder, "oware", variant code) for Oware: ``Variant.cache_key``."""
 _cache: dict[CacheKey, LoadedTables] = {}
 _next_layer_seen: dict[CacheKey, int | None] = {}
+_cut: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+"""``tables_up_to``'s sets: (folder, variant key, seeds) -> (the whole set they were cut from, the cut set)."""
 _builds: dict[CacheKey, "BackgroundBuild"] = {}
 _builds_lock = threading.Lock()
 
@@ -136,6 +143,25 @@ def game_auto_seeds(game: Any, budget: int | None = None) -> int:
     return auto_seeds(variant, variant.kind.board_seeds(game), budget)
 
 
+def grown_seeds(variant: Variant, total: int | None = None) -> int:
+    """The largest seed count of the set the first use grows to (``TableGame.grown_bytes``: Oware 0..20), or the
+    first-use set's when the game has no second stage; ``total`` (the game's seeds) caps it."""
+    first = auto_seeds(variant, total)
+    grown = variant.kind.grown_bytes
+    return max(first, auto_seeds(variant, total, grown)) if grown else first
+
+
+def first_use_stages(game: Any) -> tuple[int, ...]:
+    """The seed counts the first use builds up to, in order: the first-use set, then the bigger one it grows to
+    (Oware: (14, 20)); () for a game without tables."""
+    variant = variant_of(game)
+    if variant is None:
+        return ()
+    total = variant.kind.board_seeds(game)
+    first, grown = auto_seeds(variant, total), grown_seeds(variant, total)
+    return (first,) if grown <= first else (first, grown)
+
+
 def build_kalah_tables(folder: Path | str, pits: int, empty_capture: bool, seeds: int,
                        progress: Progress | None = None,
                        threads: int | None = None) -> tuple[LoadedTables, list[LayerBuilt]]:
@@ -153,27 +179,55 @@ def build_oware_tables(folder: Path | str, seeds: int, grand_slam: str = "no-cap
 
 
 class BackgroundBuild:
-    """The first-use table set of one variant, built in a daemon thread on one core (``start``).  The core
-    solves without the GIL, so a window or a search beside it keeps running.  When it is done the tables are
-    what ``tables_for`` answers; ``error`` says why a build failed (it is not retried in this process)."""
+    """The first-use table set of one variant, built in a daemon thread on one core (``start``), then the bigger
+    set it grows to where the game has one (``stages``: the seed counts, in order).  The core solves without the
+    GIL, so a window or a search beside it keeps running.  When a stage is done its tables are what ``tables_for``
+    answers; ``error`` says why a build failed (it is not retried in this process; the stages done are kept), and
+    a stage that does not fit the machine's free memory or the folder's free disk is skipped (``skipped`` says
+    why)."""
 
-    def __init__(self, folder: Path, variant: Variant, seeds: int) -> None:
-        self.folder, self.variant, self.seeds = folder, variant, seeds
+    def __init__(self, folder: Path, variant: Variant, stages: int | tuple[int, ...]) -> None:
+        self.folder, self.variant = folder, variant
+        self.stages = (stages,) if isinstance(stages, int) else tuple(stages)
+        self.seeds = self.stages[-1]
         self.thread = threading.Thread(target=self._run, name=f"{variant.stem} tables", daemon=True)
         self.done = threading.Event()
         self.built_here = False
         self.error: BaseException | None = None
+        self.skipped: str | None = None
 
     def start(self) -> "BackgroundBuild":
         self.thread.start()
         return self
 
+    def _no_room(self, seeds: int, have: int) -> str | None:
+        """Why the layers ``have + 1 .. seeds`` are not built unasked: they do not fit, or would leave the folder's
+        disk with less than ``GROWN_DISK_LEFT`` free."""
+        reason = check_room(self.folder, self.variant, seeds, have)
+        if reason is not None:
+            return reason
+        left = free_disk(self.folder) - estimate(self.variant, seeds, have).new_disk_bytes
+        if left < GROWN_DISK_LEFT:
+            return (f"layers {have + 1}..{seeds} would leave {max(0, left) / 1e9:.1f} GB free on the disk of "
+                    f"{self.folder} (at least {GROWN_DISK_LEFT / 1e9:.0f} GB must stay free)")
+        return None
+
     def _run(self) -> None:
+        key = (self.folder, *self.variant.cache_key)
         try:
-            result = build_claimed(self.folder, self.variant, None, self.seeds, threads=1)
-            if result is not None:
+            for number, seeds in enumerate(self.stages):
+                have = _cache[key].top if key in _cache else -1
+                if have >= seeds:
+                    continue
+                if number > 0:  # the bigger set only where it fits, on top of the first-use one
+                    self.skipped = self._no_room(seeds, have)
+                    if self.skipped is not None:
+                        return
+                result = build_claimed(self.folder, self.variant, None, seeds, threads=1)
+                if result is None:  # another process is building them: it will write them
+                    return
                 self.built_here = True
-                _cache[(self.folder, *self.variant.cache_key)] = result[0]
+                _cache[key] = result[0]
         except BaseException as error:  # a full disk, a folder that cannot be written: play without tables
             self.error = error
         finally:
@@ -191,29 +245,45 @@ def build_in_background(game: Any) -> BackgroundBuild | None:
     with _builds_lock:
         if key in _builds:
             return _builds[key]
-        seeds = game_auto_seeds(game)
         loaded = _cache.get(key)
-        if seeds < 0 or (loaded is not None and loaded.top >= seeds):
+        stages = tuple(seeds for seeds in first_use_stages(game) if loaded is None or loaded.top < seeds)
+        if not stages:
             return None
-        _builds[key] = build = BackgroundBuild(folder, variant, seeds)
+        _builds[key] = build = BackgroundBuild(folder, variant, stages)
     return build.start()
 
 
-def tables_for(game: Any) -> Any | None:
+def tables_for(game: Any, reload: bool = True) -> Any | None:
     """The loaded tables of a Kalah or Oware variant from the configured folder (cached), or None when there
     are none.
-    A cached set that stops below the first-use set is loaded again once a layer above it has appeared
-    (a build in another process finished one): two file checks a call until then."""
+    A cached set that stops below the set the first use grows to is loaded again once a layer above it has
+    appeared (a build in another process finished one): two file checks a call until then (``has_grown``).
+    ``reload=False``: the cached set as it is (a search that must not wait for a load; see ``ai.search.tables_by``)."""
     folder = directory()
     variant = variant_of(game)
     if folder is None or variant is None or core.module() is None:
         return None
     key = (folder, *variant.cache_key)
     loaded = _cache.get(key)
-    if loaded is None or _has_grown(folder, variant, key, loaded):
+    if loaded is None or (reload and _has_grown(folder, variant, key, loaded)):
         loaded = _cache[key] = load_tables(folder, variant)
         _next_layer_seen[key] = binary.stamp(variant_layer_path(folder, variant, loaded.top + 1))
     return loaded.tables if loaded.top >= 0 else None
+
+
+def tables_up_to(game: Any, seeds: int) -> Any | None:
+    """``tables_for(game)`` cut to the layers 0..``seeds`` (``pvs:table_seeds=N``: what a bigger set is worth,
+    measured against a smaller one in the same folder).  A cut below the cached set is loaded once, on its own
+    (0..14 seeds: about 10 MB and 10-50 ms), and kept while the cached set stays the same."""
+    loaded = tables_for(game)
+    if loaded is None or loaded.top <= seeds:
+        return loaded
+    folder, variant = directory(), variant_of(game)
+    key = (folder, *variant.cache_key, seeds)
+    held = _cut.get(key)
+    if held is None or held[0] is not loaded:
+        held = _cut[key] = (loaded, load_tables(folder, variant, max_seeds=seeds).tables)
+    return held[1] if held[1].top >= 0 else None
 
 
 def table_value(game: Any, tables: Any, state: Any) -> int | None:
@@ -225,17 +295,28 @@ def table_value(game: Any, tables: Any, state: Any) -> int | None:
     return (two_row_value if kind is None else kind.value)(game, tables, state)
 
 
+def has_grown(game: Any) -> bool:
+    """Whether the cached tables of ``game``'s variant are out of date: a layer above them has appeared on disk."""
+    folder, variant = directory(), variant_of(game)
+    if folder is None or variant is None:
+        return False
+    key = (folder, *variant.cache_key)
+    loaded = _cache.get(key)
+    return loaded is not None and _has_grown(folder, variant, key, loaded)
+
+
 def _has_grown(folder: Path, variant: Variant, key: CacheKey, loaded: LoadedTables) -> bool:
-    if loaded.top >= auto_seeds(variant) or files.exists(progress_path(folder, variant)):
+    if loaded.top >= grown_seeds(variant) or files.exists(progress_path(folder, variant)):
         return False
     stamp = binary.stamp(variant_layer_path(folder, variant, loaded.top + 1))
     return stamp is not None and stamp != _next_layer_seen.get(key)
 
 
-def ensure(game: Any) -> Any | None:
+def ensure(game: Any, reload: bool = True) -> Any | None:
     """``tables_for``, and, when the folder was given by ``configure(..., build=True)`` and the first-use set
-    is not complete there, ``build_in_background`` (the engine plays on without them meanwhile)."""
-    loaded = tables_for(game)
+    (or the set it grows to) is not complete there, ``build_in_background`` (the engine plays on with what there
+    is meanwhile)."""
+    loaded = tables_for(game, reload)
     if _auto_build and not os.environ.get(ENV):
         build_in_background(game)
     return loaded
@@ -245,5 +326,6 @@ def forget() -> None:
     """Drop the cached tables and the record of builds tried (in tests that change the folder)."""
     _cache.clear()
     _next_layer_seen.clear()
+    _cut.clear()
     with _builds_lock:
         _builds.clear()

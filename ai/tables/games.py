@@ -71,6 +71,11 @@ class TableGame:
     """Whether a header's (pits, rule) names a variant of this game (for a readable message)."""
     value: Callable[[Any, Any, Any], "int | None"]
     """(rules, tables, state) -> the exact final margin for the side to move from the tables, or None."""
+    grown_bytes: int = 0
+    """The bigger set the first use goes on to build once the first-use set is done, in the same background
+    thread on one core: every layer up to the largest seed count whose layers take at most this many bytes (0: no
+    second stage).  The engines play with the first-use set meanwhile, and with the bigger one from the search after
+    it is done."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,13 @@ def _oware_tables(pits: int, rule: int) -> Any:
     return compiled().OwareTables(slam == 1, slam == 2, rule < 4)
 
 
+GROWN_BYTES = 250_000_000
+"""The second stage of Kalah's (6 pits) and Oware's first use: layers 0..20, 225.8 MB, built after the first-use
+set on one core (Kalah in about a minute, Oware in a few).  Each accepted by SPRT against the first-use set
+(0..14), the same search at 0.05 s a move from 100 balanced openings with both colours (``pvs:table_seeds=14``):
+Oware 64.3% (+103 Elo, H1 after 136 games), Kalah 54.9% (+34 Elo, H1 after 144 games); BENCHMARKS.md, "Endgame
+tables in play"."""
+
 KALAH = TableGame(
     name="kalah",
     stem=lambda pits, rule: f"kalah-p{pits}-{rule_name(bool(rule))}",
@@ -181,6 +193,7 @@ KALAH = TableGame(
     board_seeds=lambda game: 2 * game.pits * game.seeds,
     is_rule=lambda pits, rule: rule in (0, 1),
     value=two_row_value,
+    grown_bytes=GROWN_BYTES,
 )
 
 OWARE = TableGame(
@@ -197,6 +210,7 @@ OWARE = TableGame(
     board_seeds=lambda game: 12 * game.seeds,
     is_rule=lambda pits, rule: pits == 6 and rule in (0, 1, 2, 4, 5, 6),
     value=two_row_value,
+    grown_bytes=GROWN_BYTES,
 )
 
 TABLE_GAMES: dict[str, TableGame] = {entry.name: entry for entry in (KALAH, OWARE)}

@@ -1,0 +1,158 @@
+"""The first use's second stage: after the first-use set (0..14 seeds) the background build goes on to the bigger
+set a game's Strongest level plays best with (Kalah and Oware: 0..20 seeds), the engines playing with the first set
+meanwhile; it is skipped where it does not fit; a search never waits for a set that grew on disk.  Small budgets
+and temporary folders (the suite turns the second stage off everywhere else: tests/conftest.py)."""
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+
+import pytest
+
+import ai.core
+from ai import tables
+from ai.search import PVSEngine, tables_by
+from ai.tables import games as table_games
+from rules import get_game
+from rules.oware import OwareState
+
+pytestmark = pytest.mark.skipif(ai.core.module() is None, reason="the tables are built by the compiled core")
+
+SMALL_FIRST = 100_000      # Oware 0..7 seeds
+SMALL_GROWN = 1_000_000    # Oware 0..10 seeds
+
+
+@pytest.fixture
+def grown(monkeypatch):
+    """The product's second stage back on (``budget``: its bytes, default the shipped ``GROWN_BYTES``)."""
+    def turn_on(budget: int = table_games.GROWN_BYTES) -> None:
+        for name, kind in list(table_games.TABLE_GAMES.items()):
+            monkeypatch.setitem(table_games.TABLE_GAMES, name, dataclasses.replace(kind, grown_bytes=budget))
+        tables.auto_seeds.cache_clear()
+
+    monkeypatch.delenv(tables.ENV, raising=False)
+    tables.forget()
+    yield turn_on
+    for build in list(tables._builds.values()):
+        build.done.wait(120)
+    tables.configure(None)
+    tables.forget()
+    tables.auto_seeds.cache_clear()
+
+
+def test_kalah_and_oware_grow_from_the_first_use_set_to_twenty_seeds(grown):
+    grown()
+    for game in (get_game("oware"), get_game("kalah"), get_game("kalah", empty_capture=False)):
+        first, second = tables.first_use_stages(game)
+        assert (first, second) == (14, 20)
+        variant = tables.variant_of(game)
+        assert sum(variant.layer_size(s) for s in range(second + 1)) <= table_games.GROWN_BYTES
+        assert sum(variant.layer_size(s) for s in range(second + 2)) > table_games.GROWN_BYTES
+    small = get_game("kalah", pits=3, seeds=2)           # 12 seeds: the first-use set holds the whole game
+    assert tables.first_use_stages(small) == (12,)
+    assert tables.first_use_stages(get_game("hus")) == ()
+
+
+def test_tables_build_without_seeds_builds_the_set_the_first_use_grows_to(grown):
+    from game.tables_command import default_seeds
+
+    grown()
+    for game in (get_game("oware"), get_game("kalah")):
+        assert default_seeds(game, "build") == 20 and default_seeds(game, "status") == 14
+    assert default_seeds(get_game("kalah", pits=4), "build") == tables.auto_seeds(4, 32, tables.FULL_BYTES)
+
+
+def test_the_first_use_goes_on_to_the_bigger_set_and_plays_with_the_first_meanwhile(grown, tmp_path, monkeypatch):
+    grown(SMALL_GROWN)
+    monkeypatch.setattr(tables, "AUTO_BYTES", SMALL_FIRST)
+    tables.auto_seeds.cache_clear()
+    game = get_game("oware")
+    key = (tmp_path, "oware", 0)
+    in_memory_at_each_stage = []
+    real = tables.build_claimed
+
+    def watched(folder, variant, empty_capture, seeds, *args, **kwargs):
+        in_memory_at_each_stage.append((seeds, tables._cache[key].top if key in tables._cache else None))
+        return real(folder, variant, empty_capture, seeds, *args, **kwargs)
+
+    monkeypatch.setattr(tables, "build_claimed", watched)
+    tables.configure(tmp_path)
+    engine = PVSEngine(game, time=None, depth=2, tables=True)
+    engine.search(game.initial_state())
+    build = tables._builds[key]
+    assert build.stages == (7, 10)
+    assert build.done.wait(120) and build.error is None and build.skipped is None and build.built_here
+    # the second stage started with the first-use set in memory: the engines played with it meanwhile
+    assert in_memory_at_each_stage[-1] == (10, 7)
+    assert not tables.progress_path(tmp_path, tables.oware_variant()).exists()
+    engine.search(game.initial_state())
+    assert engine.tables is not None and engine.tables.top == 10
+    assert tables.load_oware_tables(tmp_path).top == 10      # on disk, verified
+
+
+def test_the_second_stage_is_skipped_where_the_disk_would_fill(grown, tmp_path, monkeypatch):
+    grown(SMALL_GROWN)
+    monkeypatch.setattr(tables, "AUTO_BYTES", SMALL_FIRST)
+    tables.auto_seeds.cache_clear()
+    monkeypatch.setattr(tables, "free_disk", lambda folder: tables.GROWN_DISK_LEFT + 1000)
+    tables.configure(tmp_path)
+    game = get_game("oware")
+    PVSEngine(game, time=None, depth=2, tables=True).search(game.initial_state())
+    build = tables._builds[(tmp_path, "oware", 0)]
+    assert build.done.wait(120) and build.error is None
+    assert build.skipped is not None and "8..10" in build.skipped and "must stay free" in build.skipped
+    assert tables.load_oware_tables(tmp_path).top == 7      # the first-use set is kept and plays
+
+
+def test_a_search_does_not_wait_for_a_set_that_grew_on_disk(grown, tmp_path, monkeypatch):
+    """Another process finished a bigger set: this one loads it beside its searches, which go on with the set in
+    memory until the load is done (loading 226 MB would take a move's time)."""
+    game = get_game("oware")
+    tables.build_oware_tables(tmp_path, 7, threads=1)
+    monkeypatch.setenv(tables.ENV, str(tmp_path))
+    assert tables_by(game).top == 7                          # loaded and cached
+    tables.build_oware_tables(tmp_path, 9, threads=1)        # "another process" adds layers 8..9
+    assert tables.has_grown(game)
+    gate = threading.Event()
+    real = tables.tables_for
+
+    def slow(game, reload=True):
+        if reload:
+            gate.wait(30)                                    # the load takes its time
+        return real(game, reload)
+
+    monkeypatch.setattr(tables, "tables_for", slow)
+    started = time.perf_counter()
+    now = tables_by(game, by=time.perf_counter() + 0.05)     # a timed search: answered with what is in memory
+    assert now is not None and now.top == 7 and time.perf_counter() - started < 5
+    gate.set()
+    assert tables_by(game).top == 9                          # an untimed one waits for the load: the bigger set
+    assert not tables.has_grown(game)
+
+
+def test_table_seeds_measures_a_smaller_set_against_a_bigger_one_in_the_same_folder(tmp_path, monkeypatch):
+    """``pvs:table_seeds=N`` (how the SPRT of the second stage was run): only the layers 0..N are used, the set in
+    memory is shared by every engine asking for N or more, and a cut is loaded once."""
+    from ai import registry
+
+    tables.build_oware_tables(tmp_path, 9, threads=1)
+    monkeypatch.setenv(tables.ENV, str(tmp_path))
+    tables.forget()
+    try:
+        game = get_game("oware")
+        whole = registry.make_engine(game, "pvs:depth=2,tables=true")
+        cut = registry.make_engine(game, "pvs:depth=2,tables=true,table_seeds=7")
+        roomy = registry.make_engine(game, "pvs:depth=2,tables=true,table_seeds=30")
+        for engine in (whole, cut, roomy):
+            engine.search(game.initial_state())               # an untimed search waits for its tables
+        assert (whole.tables.top, cut.tables.top, roomy.tables.top) == (9, 7, 9)
+        assert roomy.tables is whole.tables                  # nothing to cut: the one set in memory
+        again = registry.make_engine(game, "pvs:depth=2,tables=true,table_seeds=7")
+        again.search(game.initial_state())
+        assert again.tables is cut.tables                    # loaded once
+        # a board of 8 seeds: the cut set does not hold it, the whole set answers it exactly
+        state = OwareState((0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0), (20, 20), 0)
+        assert whole.search(state).exhaustive and not cut.search(state).exhaustive
+    finally:
+        tables.forget()
