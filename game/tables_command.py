@@ -45,19 +45,17 @@ def _parser() -> argparse.ArgumentParser:
                              "(status without one: kalah and oware)")
     parser.add_argument("--seeds", type=_seeds, default=None,
                         help="largest number of seeds on the board to cover (default for build: 20 for 6-pit "
-                             "Kalah and Oware, the set the Strongest level grows to; for status: the first-use "
-                             "set, 14)")
+                             "Kalah and Oware, the set the Strongest level grows to; status shows every layer "
+                             "there is unless given)")
     parser.add_argument("--folder", type=Path, default=None, help="where the tables go (default: the settings folder)")
     return parser
 
 
-def default_seeds(game: object, action: str) -> int:
-    """The set a command without ``--seeds`` means: for ``build`` the full set (``FULL_BYTES``) or, where bigger, the
-    one the Strongest level's first use grows to (6-pit Kalah and Oware: 0..20); for ``status`` the first-use set."""
+def build_seeds(game: object) -> int:
+    """The set ``build`` without ``--seeds`` makes: the full set (``FULL_BYTES``) or, where bigger, the one the
+    Strongest level's first use grows to (6-pit Kalah and Oware: 0..20)."""
     from ai import tables
 
-    if action != "build":
-        return tables.game_auto_seeds(game)
     variant = tables.variant_of(game)
     grown = -1 if variant is None else tables.grown_seeds(variant, variant.kind.board_seeds(game))
     return max(tables.game_auto_seeds(game, tables.FULL_BYTES), grown)
@@ -147,8 +145,8 @@ def _main(argv: list[str]) -> int:
     spec = tables.variant_of(game)
     if spec is None:  # _game accepts only the games with tables
         raise SystemExit(f"stonecave tables: {game.name} has no tables")
-    if args.seeds is None:
-        args.seeds = default_seeds(game, args.action)
+    if args.seeds is None and args.action == "build":
+        args.seeds = build_seeds(game)
     if args.action == "status":
         _status(folder, spec, args.seeds)
         return 0

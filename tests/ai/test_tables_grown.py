@@ -55,12 +55,23 @@ def test_kalah_and_oware_grow_from_the_first_use_set_to_twenty_seeds(grown):
 
 
 def test_tables_build_without_seeds_builds_the_set_the_first_use_grows_to(grown):
-    from game.tables_command import default_seeds
+    from game.tables_command import build_seeds
 
     grown()
     for game in (get_game("oware"), get_game("kalah")):
-        assert default_seeds(game, "build") == 20 and default_seeds(game, "status") == 14
-    assert default_seeds(get_game("kalah", pits=4), "build") == tables.auto_seeds(4, 32, tables.FULL_BYTES)
+        assert build_seeds(game) == 20
+    assert build_seeds(get_game("kalah", pits=4)) == max(tables.auto_seeds(4, 32, tables.FULL_BYTES),
+                                                          tables.auto_seeds(4, 32, table_games.GROWN_BYTES))
+
+
+def test_status_shows_every_layer_there_is(tmp_path, capsys):
+    from game.cli import main
+
+    tables.build_oware_tables(tmp_path, 9, threads=1)
+    assert main(["tables", "status", "oware", "--folder", str(tmp_path)]) == 0
+    assert "every board of 0..9 seeds" in capsys.readouterr().out
+    assert main(["tables", "status", "oware", "--seeds", "5", "--folder", str(tmp_path)]) == 0
+    assert "every board of 0..5 seeds" in capsys.readouterr().out
 
 
 def test_the_first_use_goes_on_to_the_bigger_set_and_plays_with_the_first_meanwhile(grown, tmp_path, monkeypatch):
