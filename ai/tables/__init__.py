@@ -181,7 +181,8 @@ def build_oware_tables(folder: Path | str, seeds: int, grand_slam: str = "no-cap
 class BackgroundBuild:
     """The first-use table set of one variant, built in a daemon thread on one core (``start``), then the bigger
     set it grows to where the game has one (``stages``: the seed counts, in order).  The core solves without the
-    GIL, so a window or a search beside it keeps running.  When a stage is done its tables are what ``tables_for``
+    GIL, so a window or a search beside it keeps running; the second stage runs at the lowest priority.  When a
+    stage is done its tables are what ``tables_for``
     answers; ``error`` says why a build failed (it is not retried in this process; the stages done are kept), and
     a stage that does not fit the machine's free memory or the folder's free disk is skipped (``skipped`` says
     why)."""
@@ -223,6 +224,7 @@ class BackgroundBuild:
                     self.skipped = self._no_room(seeds, have)
                     if self.skipped is not None:
                         return
+                    _lowest_priority()  # minutes of a core: the window and the searches come first
                 result = build_claimed(self.folder, self.variant, None, seeds, threads=1)
                 if result is None:  # another process is building them: it will write them
                     return
@@ -232,6 +234,16 @@ class BackgroundBuild:
             self.error = error
         finally:
             self.done.set()
+
+
+def _lowest_priority() -> None:
+    """Give the calling thread the lowest scheduling priority where the system lets a thread have its own (Linux:
+    a thread is scheduled by its own id); elsewhere nothing changes."""
+    if hasattr(os, "setpriority") and hasattr(threading, "get_native_id"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
 
 
 def build_in_background(game: Any) -> BackgroundBuild | None:
