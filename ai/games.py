@@ -70,7 +70,8 @@ _SUPPORT: dict[str, GameSupport] = {
             "oware",
             {"default": "ai.evaluators.oware:oware_default", "store": "ai.evaluators.sowing:store_only",
              "banked": "ai.evaluators.oware:oware_banked", "banked-20": "ai.evaluators.oware:oware_banked_20",
-             "unbanked": "ai.evaluators.oware:oware_unbanked", "table-leaves": "ai.evaluators.oware:oware_table_leaves"},
+             "unbanked": "ai.evaluators.oware:oware_unbanked",
+             "table-leaves": "ai.evaluators.oware:oware_table_leaves"},
             ("ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"),
         ),
         GameSupport(

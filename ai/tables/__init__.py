@@ -59,18 +59,15 @@ from guarded import binary, files
 
 __all__ = [
     "AUTO_BYTES", "BUILD_RATE", "CHUNK", "ENV", "FORMAT_VERSION", "FULL_BYTES", "GROWN_DISK_LEFT", "HEADER",
-    "HEADER_BYTES", "MAGIC",
-    "OWARE_BUILD_RATES", "OWARE_SLAM_NAMES", "PROGRESS_SECONDS", "STALE_SECONDS", "TABLE_GAMES",
-    "BackgroundBuild", "BuildInterrupted", "BuildLock", "BuildProgress", "Estimate", "LayerBlocked", "LayerBuilt",
-    "LoadedTables",
-    "Progress", "TableGame", "Variant", "as_variant", "auto_seeds", "available_memory", "build_claimed",
-    "build_in_background", "build_kalah_tables", "build_oware_tables", "build_tables", "check_layer",
+    "HEADER_BYTES", "MAGIC", "OWARE_BUILD_RATES", "OWARE_SLAM_NAMES", "PROGRESS_SECONDS", "STALE_SECONDS",
+    "TABLE_GAMES", "BackgroundBuild", "BuildInterrupted", "BuildLock", "BuildProgress", "Estimate", "LayerBlocked",
+    "LayerBuilt", "LoadedTables", "Progress", "TableGame", "Variant", "as_variant", "auto_seeds", "available_memory",
+    "build_claimed", "build_in_background", "build_kalah_tables", "build_oware_tables", "build_tables", "check_layer",
     "check_room", "configure", "directory", "ensure", "estimate", "folder_problem", "forget", "free_disk",
     "first_use_stages", "game_auto_seeds", "grown_seeds", "has_grown", "kalah_variant", "layer_path", "layer_size",
-    "load_kalah_tables", "load_oware_tables",
-    "load_tables", "oware_variant", "progress_path", "read_progress", "rule_name", "table_value", "tables_for", "tables_up_to",
-    "two_row_value",
-    "variant_layer_path", "variant_of", "write_layer",
+    "load_kalah_tables", "load_oware_tables", "load_tables", "oware_variant", "progress_path", "read_progress",
+    "rule_name", "table_value", "tables_for", "tables_up_to", "two_row_value", "variant_layer_path", "variant_of",
+    "write_layer",
 ]
 
 ENV = "STONECAVE_TABLES"
@@ -81,8 +78,9 @@ few seconds on one core).  Bigger sets are the player's choice: ``stonecave tabl
 GROWN_DISK_LEFT = 2_000_000_000
 """The free disk a first use's second stage (``TableGame.grown_bytes``) leaves at least, or it is not built."""
 FULL_BYTES = 100_000_000
-"""The set ``stonecave tables build`` makes when no ``--seeds`` is given (6-pit Kalah and Oware: 0..18 seeds,
-86.5 MB; Kalah about 30 s on one core, Oware about 4 minutes on two)."""
+"""The least set ``stonecave tables build`` makes when no ``--seeds`` is given: every layer up to this many bytes,
+or the set the first use grows to where that is bigger (``game.tables_command.build_seeds``; 6-pit Kalah and Oware:
+0..20 seeds, 225.8 MB, rather than this budget's 0..18, 86.5 MB)."""
 
 _directory: Path | Callable[[], Path] | None = None
 _auto_build = False
@@ -182,10 +180,9 @@ class BackgroundBuild:
     """The first-use table set of one variant, built in a daemon thread on one core (``start``), then the bigger
     set it grows to where the game has one (``stages``: the seed counts, in order).  The core solves without the
     GIL, so a window or a search beside it keeps running; the second stage runs at the lowest priority.  When a
-    stage is done its tables are what ``tables_for``
-    answers; ``error`` says why a build failed (it is not retried in this process; the stages done are kept), and
-    a stage that does not fit the machine's free memory or the folder's free disk is skipped (``skipped`` says
-    why)."""
+    stage is done its tables are what ``tables_for`` answers; ``error`` says why a build failed (it is not retried
+    in this process; the stages done are kept), and a second stage that does not fit the machine's free memory or
+    the folder's free disk is skipped (``skipped`` says why)."""
 
     def __init__(self, folder: Path, variant: Variant, stages: int | tuple[int, ...]) -> None:
         self.folder, self.variant = folder, variant

@@ -175,9 +175,9 @@ def _oware_tables(pits: int, rule: int) -> Any:
 GROWN_BYTES = 250_000_000
 """The second stage of Kalah's (6 pits) and Oware's first use: layers 0..20, 225.8 MB, built after the first-use
 set on one core (layers 15..20 on one thread beside other work: Kalah 45 s, Oware 516 s).  Each accepted by SPRT
-against the first-use set (0..14), the same search at 0.05 s a move from 100 balanced openings with both colours (``pvs:table_seeds=14``):
-Oware 64.3% (+103 Elo, H1 after 136 games), Kalah 54.9% (+34 Elo, H1 after 144 games); BENCHMARKS.md, "Endgame
-tables in play"."""
+against the first-use set (0..14), the same search at 0.05 s a move from 100 balanced openings with both colours
+(``pvs:table_seeds=14``): Oware 64.3% (+103 Elo, H1 after 136 games; at 0.25 s a move +99, H1 after 108), Kalah
+54.9% (+34 Elo, H1 after 144 games); BENCHMARKS.md, "Endgame tables in play"."""
 
 KALAH = TableGame(
     name="kalah",
