@@ -71,7 +71,8 @@ most 28 seeds are on the board.  Accepted by SPRT against the evaluator without 
 Elo [+6, +38] over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo); then from 28
 seeds down against from 20 (``banked-20``), with the 0..20 tables the Strongest level now grows to, which answer
 every board of 20 seeds or fewer exactly and so left the term almost nothing to judge: H1, +68 Elo [+24, +114]
-over 196 games at 0.05 s a move (weight 0.25 from 28 down: no better, +4 [-44, +52] over 99 games, stopped).
+over 196 games at 0.05 s a move, and +61 [+20, +104] over 126 at 0.25 s (weight 0.25 from 28 down: no better,
++4 [-44, +52] over 99 games, stopped).
 BENCHMARKS.md, "Oware: repetition endings"."""
 
 BANKED_20 = (0.125, 20)
