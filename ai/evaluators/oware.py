@@ -16,7 +16,7 @@ are nearly banked.  (At the no-capture limit they count for nobody; the search s
 as ``rules.oware`` does, this term only guides the quiet positions before one.)
 
 A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The default weights
-(but ``banked``, 0.125 from 28 seeds down, accepted by SPRT; see ``BANKED``) come from the tournament
+(but ``banked``, 0.125 from 36 seeds down, accepted by SPRT; see ``BANKED``) come from the tournament
 ``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
 nothing else won 79.2% of 24 games against the first guess (0.25 each) at depth 5, and 62.5% / 60.9% of 32
 more at depth 7 / 0.1 s per move; every positive ``vulnerable`` weight did worse, so it is 0 (the term stays
@@ -65,18 +65,21 @@ OWARE_WEIGHTS = (0.0, 0.5, 0.0)
 """(side, mobility, vulnerable) of Oware's default evaluator (tuned by tournament; see the module docstring)."""
 
 
-BANKED = (0.125, 28)
+BANKED = (0.125, 36)
 """(banked, banked_seeds) of the default evaluator: own-side seeds worth an eighth of a captured seed once at
-most 28 seeds are on the board.  Accepted by SPRT against the evaluator without it, from 20 seeds down (H1, +22
-Elo [+6, +38] over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo); then from 28
-seeds down against from 20 (``banked-20``), with the 0..20 tables the Strongest level now grows to, which answer
-every board of 20 seeds or fewer exactly and so left the term almost nothing to judge: H1, +68 Elo [+24, +114]
-over 196 games at 0.05 s a move, and +61 [+20, +104] over 126 at 0.25 s (weight 0.25 from 28 down: no better,
-+4 [-44, +52] over 99 games, stopped).
-BENCHMARKS.md, "Oware: repetition endings"."""
+most 36 seeds are on the board.  Accepted by SPRT against the evaluator without it, from 20 seeds down (H1, +22
+Elo [+6, +38] over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo).  With the
+0..20 tables the Strongest level now grows to, which answer every board of 20 seeds or fewer exactly and so left
+the term almost nothing to judge, it was moved up in two steps, each by SPRT against the one before: from 28
+seeds down against from 20 (``banked-20``), H1, +68 Elo [+24, +114] over 196 games at 0.05 s a move and +61
+[+20, +104] over 126 at 0.25 s; from 36 down against from 28 (``banked-28``), H1, +48 [+13, +84] over 264 games at
+0.05 s (weight 0.25 from 28 down: no better than 0.125, +4 [-44, +52] over 99 games, stopped).  BENCHMARKS.md,
+"Oware: repetition endings"."""
 
 BANKED_20 = (0.125, 20)
-"""The previous default's ``banked`` term (``eval=banked-20``): the SPRT's reference."""
+"""An earlier default's ``banked`` term (``eval=banked-20``): an SPRT's reference."""
+BANKED_28 = (0.125, 28)
+"""The previous default's ``banked`` term (``eval=banked-28``): the last SPRT's reference."""
 
 
 def oware_default(game: Game) -> OwareEvaluator:
@@ -104,6 +107,14 @@ def oware_banked_20(game: Game) -> OwareEvaluator:
     side, mobility, vulnerable = OWARE_WEIGHTS
     banked, banked_seeds = BANKED_20
     return OwareEvaluator("banked-20", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
+                          banked_seeds=banked_seeds)
+
+
+def oware_banked_28(game: Game) -> OwareEvaluator:
+    """The default before ``banked_seeds`` went from 28 to 36 (the last SPRT's reference)."""
+    side, mobility, vulnerable = OWARE_WEIGHTS
+    banked, banked_seeds = BANKED_28
+    return OwareEvaluator("banked-28", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
                           banked_seeds=banked_seeds)
 
 
