@@ -66,14 +66,14 @@ OWARE_WEIGHTS = (0.0, 0.5, 0.0)
 
 
 BANKED = (0.125, 36)
-"""(banked, banked_seeds) of the default evaluator: own-side seeds worth an eighth of a captured seed once at
-most 36 seeds are on the board.  Accepted by SPRT against the evaluator without it, from 20 seeds down (H1, +22
-Elo [+6, +38] over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo).  With the
-0..20 tables the Strongest level now grows to, which answer every board of 20 seeds or fewer exactly and so left
-the term almost nothing to judge, it was moved up in two steps, each by SPRT against the one before: from 28
-seeds down against from 20 (``banked-20``), H1, +68 Elo [+24, +114] over 196 games at 0.05 s a move and +61
-[+20, +104] over 126 at 0.25 s; from 36 down against from 28 (``banked-28``), H1, +48 [+13, +84] over 264 games at
-0.05 s and +89 [+34, +148] over 72 at 0.25 s (weight 0.25 from 28 down: no better than 0.125, +4 [-44, +52] over 99 games, stopped).  BENCHMARKS.md,
+"""(banked, banked_seeds) of the default evaluator: own-side seeds worth an eighth of a captured seed once at most 36
+seeds are on the board. Accepted by SPRT against the evaluator without it, from 20 seeds down (H1, +22 Elo [+6, +38]
+over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo). With the 0..20 tables the
+Strongest level now grows to, which answer every board of 20 seeds or fewer exactly and so left the term almost
+nothing to judge, it was moved up in two steps, each by SPRT against the one before: from 28 seeds down against from
+20 (``banked-20``), H1, +68 Elo [+24, +114] over 196 games at 0.05 s a move and +61 [+20, +104] over 126 at 0.25 s;
+from 36 down against from 28 (``banked-28``), H1, +48 [+13, +84] over 264 games at 0.05 s and +89 [+34, +148] over
+72 at 0.25 s (weight 0.25 from 28 down: no better than 0.125, +4 [-44, +52] over 99 games, stopped). BENCHMARKS.md,
 "Oware: repetition endings"."""
 
 BANKED_20 = (0.125, 20)
