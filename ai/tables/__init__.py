@@ -285,9 +285,9 @@ def tables_up_to(game: Any, seeds: int) -> Any | None:
     measured against a smaller one in the same folder).  A cut below the cached set is loaded once, on its own
     (0..14 seeds: about 10 MB and 10-50 ms), and kept while the cached set stays the same."""
     loaded = tables_for(game)
-    if loaded is None or loaded.top <= seeds:
-        return loaded
     folder, variant = directory(), variant_of(game)
+    if loaded is None or loaded.top <= seeds or folder is None or variant is None:
+        return loaded
     key = (folder, *variant.cache_key, seeds)
     held = _cut.get(key)
     if held is None or held[0] is not loaded:
