@@ -42,7 +42,8 @@ from ai.base import (
     CancelToken, Engine, EngineError, Limits, ProgressCallback, SearchResult, gc_paused,
 )
 from ai.evaluators import WIN, final_margin, final_score, proven_score
-from ai.search import TABLE_WAIT, Budget, PVSEngine, check_memory, tables_by
+from ai.search import Budget, PVSEngine, check_memory
+from ai.table_loading import TABLE_WAIT, tables_by
 from rules import Game, State
 
 PROVE_SHARE = 0.5

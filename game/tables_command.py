@@ -9,10 +9,9 @@ verified layers already on disk and writes each new layer atomically.  Without `
 set the Strongest presets grow to by themselves in the background (``TableGame.grown_bytes``: 0..20 seeds,
 225.8 MB, for 6-pit Kalah and for Oware; at least the full set, ``ai.tables.FULL_BYTES``, for other boards), on
 every core and at once; the presets' own first use builds the 9.7 MB first-use set (0..14 seeds) first and then
-goes on to it on one core.  ``status`` shows such a build's progress (without a game: Kalah's and Oware's default
-variants).  One build runs per variant and
-folder.  An Oware layer is solved by repeated passes (value iteration), so its progress bar counts the entries
-evaluated and grows as passes are added.
+goes on to it on one core.  ``status`` shows the layers there are and a build's progress (without a game: Kalah's
+and Oware's default variants).  One build runs per variant and folder.  An Oware layer is solved by repeated
+passes (value iteration), so its progress bar counts the entries evaluated and grows as passes are added.
 
 Before it starts, ``build`` checks that the layers fit: every layer is held in memory while the next is solved,
 and the new ones are written to the folder's disk; a set that does not fit the machine's available memory or the
@@ -56,9 +55,7 @@ def build_seeds(game: object) -> int:
     Strongest level's first use grows to (6-pit Kalah and Oware: 0..20)."""
     from ai import tables
 
-    variant = tables.variant_of(game)
-    grown = -1 if variant is None else tables.grown_seeds(variant, variant.kind.board_seeds(game))
-    return max(tables.game_auto_seeds(game, tables.FULL_BYTES), grown)
+    return max((tables.game_auto_seeds(game, tables.FULL_BYTES), *tables.first_use_stages(game)))
 
 
 SEEDS_LIMIT = 100

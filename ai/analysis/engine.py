@@ -38,7 +38,8 @@ from ai.calibration import Expectation, expect, has_seeds
 from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
 from ai.analysis.exact import SOLVER_NODES, opening_proof, prover_for, solver_for, usable_tables
 from ai.analysis.model import MoveValue, Snapshot, ranked
-from ai.search import PVSEngine, use_tables
+from ai.search import PVSEngine
+from ai.table_loading import use_tables
 from ai.tables import table_value
 from rules import Game, Move, State
 

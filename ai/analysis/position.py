@@ -31,7 +31,8 @@ from ai.analysis.exact import SOLVER_NODES, solver_for, usable_tables
 from ai.analysis.model import Snapshot
 from ai.base import CancelToken, Limits, SearchResult
 from ai.evaluators import HEURISTIC_BOUND, final_score, proven_score
-from ai.search import PVSEngine, use_tables
+from ai.search import PVSEngine
+from ai.table_loading import use_tables
 from ai.tables import table_value
 from rules import Game, State
 

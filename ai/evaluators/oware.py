@@ -82,43 +82,36 @@ BANKED_28 = (0.125, 28)
 """The previous default's ``banked`` term (``eval=banked-28``): the last SPRT's reference."""
 
 
-def oware_default(game: Game) -> OwareEvaluator:
+def _weighted(name: str, banked: tuple[float, int] = (0.0, 0), table_leaves: bool = False) -> OwareEvaluator:
+    """The default weights (``OWARE_WEIGHTS``) with a ``banked`` term (weight, from how many seeds down)."""
     side, mobility, vulnerable = OWARE_WEIGHTS
-    banked, banked_seeds = BANKED
-    return OwareEvaluator("default", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
-                          banked_seeds=banked_seeds)
+    return OwareEvaluator(name, side=side, mobility=mobility, vulnerable=vulnerable, banked=banked[0],
+                          banked_seeds=banked[1], table_leaves=table_leaves)
+
+
+def oware_default(game: Game) -> OwareEvaluator:
+    return _weighted("default", BANKED)
 
 
 def oware_unbanked(game: Game) -> OwareEvaluator:
     """The default before ``banked`` (the SPRT's reference)."""
-    side, mobility, vulnerable = OWARE_WEIGHTS
-    return OwareEvaluator("unbanked", side=side, mobility=mobility, vulnerable=vulnerable)
+    return _weighted("unbanked")
 
 
 def oware_banked(game: Game) -> OwareEvaluator:
-    side, mobility, vulnerable = OWARE_WEIGHTS
-    banked, banked_seeds = BANKED
-    return OwareEvaluator("banked", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
-                          banked_seeds=banked_seeds)
+    return _weighted("banked", BANKED)
 
 
 def oware_banked_20(game: Game) -> OwareEvaluator:
     """The default before ``banked_seeds`` went from 20 to 28 (the SPRT's reference)."""
-    side, mobility, vulnerable = OWARE_WEIGHTS
-    banked, banked_seeds = BANKED_20
-    return OwareEvaluator("banked-20", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
-                          banked_seeds=banked_seeds)
+    return _weighted("banked-20", BANKED_20)
 
 
 def oware_banked_28(game: Game) -> OwareEvaluator:
     """The default before ``banked_seeds`` went from 28 to 36 (the last SPRT's reference)."""
-    side, mobility, vulnerable = OWARE_WEIGHTS
-    banked, banked_seeds = BANKED_28
-    return OwareEvaluator("banked-28", side=side, mobility=mobility, vulnerable=vulnerable, banked=banked,
-                          banked_seeds=banked_seeds)
+    return _weighted("banked-28", BANKED_28)
 
 
 def oware_table_leaves(game: Game) -> OwareEvaluator:
     """The default weights with ``table_leaves``: a candidate that did not pass SPRT (BENCHMARKS.md)."""
-    side, mobility, vulnerable = OWARE_WEIGHTS
-    return OwareEvaluator("table-leaves", side=side, mobility=mobility, vulnerable=vulnerable, table_leaves=True)
+    return _weighted("table-leaves", table_leaves=True)

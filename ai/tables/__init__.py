@@ -267,7 +267,7 @@ def tables_for(game: Any, reload: bool = True) -> Any | None:
     are none.
     A cached set that stops below the set the first use grows to is loaded again once a layer above it has
     appeared (a build in another process finished one): two file checks a call until then (``has_grown``).
-    ``reload=False``: the cached set as it is (a search that must not wait for a load; see ``ai.search.tables_by``)."""
+    ``reload=False``: the cached set as it is (a search that must not wait for a load; see ``ai.table_loading.tables_by``)."""
     folder = directory()
     variant = variant_of(game)
     if folder is None or variant is None or core.module() is None:
@@ -284,7 +284,7 @@ def tables_up_to(game: Any, seeds: int) -> Any | None:
     """``tables_for(game)`` cut to the layers 0..``seeds`` (``pvs:table_seeds=N``: what a bigger set is worth,
     measured against a smaller one in the same folder).  A cut below the cached set is loaded once, on its own
     (0..14 seeds: about 10 MB and 10-50 ms), and kept while the cached set stays the same."""
-    loaded = tables_for(game)
+    loaded = tables_for(game, reload=False)  # as the search got it: a grown set reloads in the background
     folder, variant = directory(), variant_of(game)
     if loaded is None or loaded.top <= seeds or folder is None or variant is None:
         return loaded

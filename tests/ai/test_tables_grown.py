@@ -13,7 +13,8 @@ import pytest
 
 import ai.core
 from ai import tables
-from ai.search import PVSEngine, tables_by
+from ai.search import PVSEngine
+from ai.table_loading import tables_by
 from ai.tables import games as table_games
 from rules import get_game
 from rules.oware import OwareState

@@ -112,7 +112,7 @@ def test_a_tournament_move_gets_its_deadline_from_the_moment_it_is_asked_for(mon
 def test_tables_still_loading_at_the_deadline_are_not_waited_for(tmp_path, monkeypatch) -> None:
     """A table load slower than the move (a busy disk or machine) goes on in the background; the move is played
     without the tables, at its deadline, with a legal move."""
-    import ai.search
+    import ai.table_loading
     from ai import tables
 
     monkeypatch.setenv(tables.ENV, str(tmp_path))
@@ -136,7 +136,7 @@ def test_tables_still_loading_at_the_deadline_are_not_waited_for(tmp_path, monke
         assert result.move in game.legal_moves(state)
         # the search answered while the load was still blocked (the load's thread may start after the answer)
         assert called.wait(WAIT) and not release.is_set()
-        assert any(not future.done() for future in ai.search._loads.values())
+        assert any(not future.done() for future in ai.table_loading._loads.values())
     finally:
         release.set()
         tables.forget()
