@@ -10,13 +10,15 @@ player cannot be fed, when each side keeps its own), so the board terms are smal
     + banked     * (seeds on own side - seeds on the opponent's side), only when at most ``banked_seeds``
                    seeds are left on the board
 
-The ``banked`` term is the late game's view of the board: with few seeds left the game often ends by
+The ``banked`` term began as the late game's view of the board: with few seeds left the game often ends by
 repetition (or because a player cannot be fed), and then each side keeps the seeds on its own side, so they
 are nearly banked.  (At the no-capture limit they count for nobody; the search scores every ending exactly
-as ``rules.oware`` does, this term only guides the quiet positions before one.)
+as ``rules.oware`` does, this term only guides the quiet positions before one.)  Moved up step by step, each
+step by SPRT, it now counts over the whole game, as ``side`` would: the tournament that set ``side`` to 0 played
+at depth 5 and 7 without tables, the step that passed played at 0.05 and 0.25 s a move with the 0..20 tables.
 
 A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The default weights
-(but ``banked``, 0.125 from 36 seeds down, accepted by SPRT; see ``BANKED``) come from the tournament
+(but ``banked``, 0.125 over the whole game, accepted by SPRT; see ``BANKED``) come from the tournament
 ``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
 nothing else won 79.2% of 24 games against the first guess (0.25 each) at depth 5, and 62.5% / 60.9% of 32
 more at depth 7 / 0.1 s per move; every positive ``vulnerable`` weight did worse, so it is 0 (the term stays
@@ -65,21 +67,24 @@ OWARE_WEIGHTS = (0.0, 0.5, 0.0)
 """(side, mobility, vulnerable) of Oware's default evaluator (tuned by tournament; see the module docstring)."""
 
 
-BANKED = (0.125, 36)
-"""(banked, banked_seeds) of the default evaluator: own-side seeds worth an eighth of a captured seed once at most 36
-seeds are on the board. Accepted by SPRT against the evaluator without it, from 20 seeds down (H1, +22 Elo [+6, +38]
-over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo). With the 0..20 tables the
-Strongest level now grows to, which answer every board of 20 seeds or fewer exactly and so left the term almost
-nothing to judge, it was moved up in two steps, each by SPRT against the one before: from 28 seeds down against from
-20 (``banked-20``), H1, +68 Elo [+24, +114] over 196 games at 0.05 s a move and +61 [+20, +104] over 126 at 0.25 s;
-from 36 down against from 28 (``banked-28``), H1, +48 [+13, +84] over 264 games at 0.05 s and +89 [+34, +148] over
-72 at 0.25 s (weight 0.25 from 28 down: no better than 0.125, +4 [-44, +52] over 99 games, stopped). BENCHMARKS.md,
-"Oware: repetition endings"."""
+BANKED = (0.125, 48)
+"""(banked, banked_seeds) of the default evaluator: own-side seeds worth an eighth of a captured seed, whatever the
+number of seeds on the board (48 is all of them). Accepted by SPRT against the evaluator without it, from 20 seeds
+down (H1, +22 Elo [+6, +38] over 1,292 games at 0.05 s a move with the 0..14 tables; weight 0.5 lost, -170 Elo).
+With the 0..20 tables the Strongest level now grows to, which answer every board of 20 seeds or fewer exactly and
+so left the term almost nothing to judge, it was moved up in three steps, each by SPRT against the one before: from
+28 seeds down against from 20 (``banked-20``), H1, +68 Elo [+24, +114] over 196 games at 0.05 s a move and +61
+[+20, +104] over 126 at 0.25 s; from 36 down against from 28 (``banked-28``), H1, +48 [+13, +84] over 264 games at
+0.05 s and +89 [+34, +148] over 72 at 0.25 s (weight 0.25 from 28 down: no better than 0.125, +4 [-44, +52] over 99
+games, stopped); over the whole game against from 36 down (``banked-36``), H1, +26 [+6, +47] over 948 games at
+0.05 s and +41 [+9, +72] over 336 at 0.25 s. BENCHMARKS.md, "Oware: repetition endings"."""
 
 BANKED_20 = (0.125, 20)
 """An earlier default's ``banked`` term (``eval=banked-20``): an SPRT's reference."""
 BANKED_28 = (0.125, 28)
-"""The previous default's ``banked`` term (``eval=banked-28``): the last SPRT's reference."""
+"""An earlier default's ``banked`` term (``eval=banked-28``): an SPRT's reference."""
+BANKED_36 = (0.125, 36)
+"""The previous default's ``banked`` term (``eval=banked-36``): the last SPRT's reference."""
 
 
 def _weighted(name: str, banked: tuple[float, int] = (0.0, 0), table_leaves: bool = False) -> OwareEvaluator:
@@ -108,8 +113,13 @@ def oware_banked_20(game: Game) -> OwareEvaluator:
 
 
 def oware_banked_28(game: Game) -> OwareEvaluator:
-    """The default before ``banked_seeds`` went from 28 to 36 (the last SPRT's reference)."""
+    """The default before ``banked_seeds`` went from 28 to 36 (an SPRT's reference)."""
     return _weighted("banked-28", BANKED_28)
+
+
+def oware_banked_36(game: Game) -> OwareEvaluator:
+    """The default before ``banked_seeds`` went from 36 to the whole game (the last SPRT's reference)."""
+    return _weighted("banked-36", BANKED_36)
 
 
 def oware_table_leaves(game: Game) -> OwareEvaluator:

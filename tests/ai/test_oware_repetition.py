@@ -131,6 +131,32 @@ def test_the_banked_term_is_computed_alike_by_the_evaluator_and_both_kernels(eva
     assert late > 50 and early > 50, (late, early)  # both sides of the threshold were exercised
 
 
+def test_the_default_counts_own_side_seeds_over_the_whole_game_alike_in_both_kernels():
+    """The shipped default (``BANKED``: 0.125 from 48 seeds down, the whole game) adds an eighth of the side
+    difference from the first move on, and the evaluator and both kernels agree on it."""
+    from ai.core.kernels import CompiledOwareKernel
+    from ai.evaluators.oware import BANKED
+
+    default = get_evaluator(GAME, "default")
+    assert (default.banked, default.banked_seeds) == BANKED
+    assert default.banked_seeds >= 4 * 12  # every board of the game
+    fast, compiled = OwareKernel(GAME, default), CompiledOwareKernel(GAME, default)
+    unbanked = get_evaluator(GAME, "unbanked")
+    rng = random.Random(11)
+    uneven = 0
+    for _ in range(20):
+        state = GAME.initial_state()
+        while not GAME.is_terminal(state):
+            value = default.evaluate(GAME, state)
+            assert fast.evaluate(fast.encode(state)) == value == compiled.evaluate(compiled.encode(state))
+            own = sum(state.pits[6 * state.to_move : 6 * state.to_move + 6])
+            side = own - (sum(state.pits) - own)
+            assert value == pytest.approx(unbanked.evaluate(GAME, state) + 0.125 * side)
+            uneven += side != 0 and sum(state.pits) > 36  # where the previous default (from 36 down) said nothing
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    assert uneven > 50
+
+
 def test_table_leaves_search_on_through_the_boards_the_tables_hold(tmp_path):
     """``table_leaves``: a board the endgame tables hold is valued by them (score houses plus the table's margin)
     and searched on, instead of ending the line as a proven result; without it, it ends the line."""
