@@ -71,6 +71,7 @@ _SUPPORT: dict[str, GameSupport] = {
             {"default": "ai.evaluators.oware:oware_default", "store": "ai.evaluators.sowing:store_only",
              "banked": "ai.evaluators.oware:oware_banked", "banked-20": "ai.evaluators.oware:oware_banked_20",
              "banked-28": "ai.evaluators.oware:oware_banked_28", "banked-36": "ai.evaluators.oware:oware_banked_36",
+             "mobility-50": "ai.evaluators.oware:oware_mobility_50",
              "unbanked": "ai.evaluators.oware:oware_unbanked",
              "table-leaves": "ai.evaluators.oware:oware_table_leaves"},
             ("ai.core.kernels:CompiledOwareKernel", "ai.fast.oware:OwareKernel"),

@@ -18,11 +18,11 @@ step by SPRT, it now counts over the whole game, as ``side`` would: the tourname
 at depth 5 and 7 without tables, the step that passed played at 0.05 and 0.25 s a move with the 0..20 tables.
 
 A house holding 1 or 2 seeds is what a capture needs (the last seed makes it 2 or 3).  The default weights
-(but ``banked``, 0.125 over the whole game, accepted by SPRT; see ``BANKED``) come from the tournament
-``tools/tune_eval.py oware`` (BENCHMARKS.md, "Evaluator weights"): mobility 0.5 and
-nothing else won 79.2% of 24 games against the first guess (0.25 each) at depth 5, and 62.5% / 60.9% of 32
-more at depth 7 / 0.1 s per move; every positive ``vulnerable`` weight did worse, so it is 0 (the term stays
-for tuning).
+(but ``banked``, 0.125 over the whole game, and mobility, since raised to 0.75, each accepted by SPRT; see
+``BANKED`` and ``OWARE_WEIGHTS``) come from the tournament ``tools/tune_eval.py oware`` (BENCHMARKS.md,
+"Evaluator weights"): mobility 0.5 and nothing else won 79.2% of 24 games against the first guess (0.25 each)
+at depth 5, and 62.5% / 60.9% of 32 more at depth 7 / 0.1 s per move; every positive ``vulnerable`` weight did
+worse, so it is 0 (the term stays for tuning).
 """
 from __future__ import annotations
 
@@ -63,8 +63,13 @@ class OwareEvaluator:
         return value
 
 
-OWARE_WEIGHTS = (0.0, 0.5, 0.0)
-"""(side, mobility, vulnerable) of Oware's default evaluator (tuned by tournament; see the module docstring)."""
+OWARE_WEIGHTS = (0.0, 0.75, 0.0)
+"""(side, mobility, vulnerable) of Oware's default evaluator: tuned by tournament (the module docstring), then
+mobility 0.5 -> 0.75 by SPRT against the default before it (``mobility-50``), both with the whole-game ``banked``
+term and the 0..20 tables: H1, +59 Elo [+19, +101] over 172 games at 0.05 s a move and +75 [+29, +124] over 122
+at 0.25 s. BENCHMARKS.md, "Oware: repetition endings"."""
+EARLIER_MOBILITY = 0.5
+"""The mobility weight of every earlier default, which the SPRT references below keep."""
 
 
 BANKED = (0.125, 48)
@@ -84,12 +89,14 @@ BANKED_20 = (0.125, 20)
 BANKED_28 = (0.125, 28)
 """An earlier default's ``banked`` term (``eval=banked-28``): an SPRT's reference."""
 BANKED_36 = (0.125, 36)
-"""The previous default's ``banked`` term (``eval=banked-36``): the last SPRT's reference."""
+"""An earlier default's ``banked`` term (``eval=banked-36``): an SPRT's reference."""
 
 
-def _weighted(name: str, banked: tuple[float, int] = (0.0, 0), table_leaves: bool = False) -> OwareEvaluator:
-    """The default weights (``OWARE_WEIGHTS``) with a ``banked`` term (weight, from how many seeds down)."""
-    side, mobility, vulnerable = OWARE_WEIGHTS
+def _weighted(name: str, banked: tuple[float, int] = (0.0, 0), table_leaves: bool = False,
+              mobility: float = OWARE_WEIGHTS[1]) -> OwareEvaluator:
+    """The default weights (``OWARE_WEIGHTS``) with a ``banked`` term (weight, from how many seeds down); an earlier
+    default's reference passes its own ``mobility``."""
+    side, _, vulnerable = OWARE_WEIGHTS
     return OwareEvaluator(name, side=side, mobility=mobility, vulnerable=vulnerable, banked=banked[0],
                           banked_seeds=banked[1], table_leaves=table_leaves)
 
@@ -100,7 +107,7 @@ def oware_default(game: Game) -> OwareEvaluator:
 
 def oware_unbanked(game: Game) -> OwareEvaluator:
     """The default before ``banked`` (the SPRT's reference)."""
-    return _weighted("unbanked")
+    return _weighted("unbanked", mobility=EARLIER_MOBILITY)
 
 
 def oware_banked(game: Game) -> OwareEvaluator:
@@ -109,19 +116,24 @@ def oware_banked(game: Game) -> OwareEvaluator:
 
 def oware_banked_20(game: Game) -> OwareEvaluator:
     """The default before ``banked_seeds`` went from 20 to 28 (the SPRT's reference)."""
-    return _weighted("banked-20", BANKED_20)
+    return _weighted("banked-20", BANKED_20, mobility=EARLIER_MOBILITY)
 
 
 def oware_banked_28(game: Game) -> OwareEvaluator:
     """The default before ``banked_seeds`` went from 28 to 36 (an SPRT's reference)."""
-    return _weighted("banked-28", BANKED_28)
+    return _weighted("banked-28", BANKED_28, mobility=EARLIER_MOBILITY)
 
 
 def oware_banked_36(game: Game) -> OwareEvaluator:
-    """The default before ``banked_seeds`` went from 36 to the whole game (the last SPRT's reference)."""
-    return _weighted("banked-36", BANKED_36)
+    """The default before ``banked_seeds`` went from 36 to the whole game (an SPRT's reference)."""
+    return _weighted("banked-36", BANKED_36, mobility=EARLIER_MOBILITY)
 
 
 def oware_table_leaves(game: Game) -> OwareEvaluator:
-    """The default weights with ``table_leaves``: a candidate that did not pass SPRT (BENCHMARKS.md)."""
-    return _weighted("table-leaves", table_leaves=True)
+    """The default weights of its day with ``table_leaves``: a candidate that did not pass SPRT (BENCHMARKS.md)."""
+    return _weighted("table-leaves", table_leaves=True, mobility=EARLIER_MOBILITY)
+
+
+def oware_mobility_50(game: Game) -> OwareEvaluator:
+    """The default before mobility went from 0.5 to 0.75 (the last SPRT's reference)."""
+    return _weighted("mobility-50", BANKED, mobility=EARLIER_MOBILITY)

@@ -135,13 +135,14 @@ def test_the_default_counts_own_side_seeds_over_the_whole_game_alike_in_both_ker
     """The shipped default (``BANKED``: 0.125 from 48 seeds down, the whole game) adds an eighth of the side
     difference from the first move on, and the evaluator and both kernels agree on it."""
     from ai.core.kernels import CompiledOwareKernel
-    from ai.evaluators.oware import BANKED
+    from ai.evaluators.oware import BANKED, OWARE_WEIGHTS
 
     default = get_evaluator(GAME, "default")
     assert (default.banked, default.banked_seeds) == BANKED
+    assert (default.side, default.mobility, default.vulnerable) == OWARE_WEIGHTS
     assert default.banked_seeds >= 4 * 12  # every board of the game
     fast, compiled = OwareKernel(GAME, default), CompiledOwareKernel(GAME, default)
-    unbanked = get_evaluator(GAME, "unbanked")
+    unbanked = OwareEvaluator("plain", side=default.side, mobility=default.mobility, vulnerable=default.vulnerable)
     rng = random.Random(11)
     uneven = 0
     for _ in range(20):
