@@ -126,3 +126,23 @@ def test_the_statements_once_stale_stay_gone() -> None:
     assert ("allow-list" in architecture) == bool(ignored), "architecture.md's mypy allow-list and pyproject disagree"
     intro = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
     assert "Pure Python" not in intro, "the README calls the suite pure Python, but it has a compiled core"
+
+
+def test_the_readme_states_the_default_the_tables_command_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command table's ``tables build`` row says what ``build`` makes without ``--seeds``, for the games the
+    Strongest level grows a set for (it once said 18 after the default had become 20)."""
+    import dataclasses
+    import re
+
+    import rules
+    from ai.tables import games
+    from game.tables_command import build_seeds
+
+    for name, kind in dict(games.TABLE_GAMES).items():  # the shipped second stage (tests/conftest.py turns it off)
+        monkeypatch.setitem(games.TABLE_GAMES, name, dataclasses.replace(kind, grown_bytes=games.GROWN_BYTES))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `stonecave tables build"))
+    stated = re.search(r"default (\d+) for 6-pit Kalah and Oware", row)
+    assert stated, row
+    for spec in ("kalah:pits=6,seeds=4", "oware"):
+        assert build_seeds(rules.parse_game_spec(spec)) == int(stated.group(1)), spec
