@@ -128,9 +128,12 @@ def test_the_statements_once_stale_stay_gone() -> None:
     assert "Pure Python" not in intro, "the README calls the suite pure Python, but it has a compiled core"
 
 
-def test_the_readme_states_the_default_the_tables_command_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_states_the_default_the_tables_command_builds_on_the_compiled_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The command table's ``tables build`` row says what ``build`` makes without ``--seeds``, for the games the
-    Strongest level grows a set for (it once said 18 after the default had become 20)."""
+    Strongest level grows a set for (it once said 18 after the default had become 20).  The table sizes need the
+    compiled core, so the other Pythons' fast suites (``-k "not compiled"``, tests/test_pythons.py) leave it out."""
     import dataclasses
     import re
 
