@@ -267,7 +267,8 @@ def tables_for(game: Any, reload: bool = True) -> Any | None:
     are none.
     A cached set that stops below the set the first use grows to is loaded again once a layer above it has
     appeared (a build in another process finished one): two file checks a call until then (``has_grown``).
-    ``reload=False``: the cached set as it is (a search that must not wait for a load; see ``ai.table_loading.tables_by``)."""
+    ``reload=False``: the cached set as it is (a search that must not wait for a load; see
+    ``ai.table_loading.tables_by``)."""
     folder = directory()
     variant = variant_of(game)
     if folder is None or variant is None or core.module() is None:
