@@ -93,27 +93,49 @@ class Builder:
     def position(self, state: KalahState, guess: int | None, promised: int | None = None) -> None:
         """The proving side is to move in ``state``: enter its proven move and go on after it.  ``promised``: the
         value the entry before proved this position keeps (a lower bound; None at the roots)."""
-        game = self.game
-        key = game.key(state)
+        entry = self._enter(state, guess, promised)
+        if entry is not None:
+            self._go_on(state, entry)
+
+    def _enter(self, state: KalahState, guess: int | None, promised: int | None) -> Proven | None:
+        """Enter the proving side's proven move in ``state`` (known, or proved now); None when it needs no entry
+        here (entered already, or within the play tables)."""
+        key = self.game.key(state)
         if key in self.entries or sum(state.pits) <= self.play_top:
-            return
+            return None
         entry = self.known.get(key)
         if entry is None:
             entry = self._prove(state, guess, promised)
         self.entries[key] = entry
         self._report()
+        return entry
+
+    def _go_on(self, state: KalahState, entry: Proven) -> None:
+        """After an entered position: every reply to its move, unless it is a leaf."""
         if not entry.leaf:
-            self.replies(game.apply(state, entry.move), game.to_move(state), entry.value)
+            self.replies(self.game.apply(state, entry.move), self.game.to_move(state), entry.value)
 
     def replies(self, state: KalahState, prover: int, value: int | None) -> None:
+        """The opponent is to move in ``state`` (or the prover, after its extra turn): every position where the
+        prover moves next is entered first, then gone on from in the order of their proven values, lowest first.
+        The lowest are the replies that hold the prover to its value, those a strong opponent plays, so a
+        build stopped part way has finished the lines where the guarantee is tightest (a weaker reply leaves the
+        prover a margin to spare where its tree is not finished yet)."""
         game = self.game
-        if game.is_terminal(state):
-            return
-        if game.to_move(state) == prover:
-            self.position(state, value, value)
-            return
-        for move in game.legal_moves(state):
-            self.replies(game.apply(state, move), prover, value)
+        reached: list[KalahState] = []
+        waiting = [state]
+        while waiting:                                # the opponent's every line up to the prover's next move
+            current = waiting.pop()
+            if game.is_terminal(current):
+                continue
+            if game.to_move(current) == prover:
+                reached.append(current)
+                continue
+            waiting.extend(game.apply(current, move) for move in reversed(game.legal_moves(current)))
+        entered = [(position, entry) for position in reached
+                   if (entry := self._enter(position, value, value)) is not None]
+        for position, entry in sorted(entered, key=lambda pair: pair[1].value):   # stable: ties in move order
+            self._go_on(position, entry)
 
     def _prove(self, state: KalahState, guess: int | None, promised: int | None) -> Proven:
         """The exact value and a move keeping it when found within ``exact_nodes``; else the best lower bound

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -484,6 +485,42 @@ def test_a_build_in_nearest_order_finishes_the_begun_tree_lacking_least_first(sm
     builder.position = recorded  # type: ignore[method-assign]
     builder.run()
     assert order.index(nearer) < order.index(begun) < order.index(untouched)
+
+
+def test_a_build_goes_on_first_from_the_replies_that_hold_the_prover_tightest(small_tables):
+    """After each entry's move, every position the opponent's replies bring the prover to is entered before any is
+    gone on from, and they are gone on from lowest proven value first (the strong replies' lines), so a build
+    stopped part way has finished where the guarantee is tightest; the proof it builds still checks."""
+    _, built = small_tables
+    spec = SMALL[1]
+    game = rules.parse_game_spec(spec)
+    full, play = built[spec]
+    groups: list[list[tuple[int, Any, int]]] = []   # per replies call: (value, key, entries so far) gone on from
+    active: list[list[tuple[int, Any, int]]] = []
+
+    class Recording(Builder):
+        def replies(self, state, prover, value):  # type: ignore[no-untyped-def]
+            active.append([])
+            super().replies(state, prover, value)
+            groups.append(active.pop())
+
+        def _go_on(self, state, entry):  # type: ignore[no-untyped-def]
+            if active:
+                active[-1].append((entry.value, game.key(state), len(self.entries)))
+            super()._go_on(state, entry)
+
+    builder = Recording(game, full.tables, play.tables, 16, leaf_nodes=40, log=None, leaf_megabytes=1,
+                        exact_nodes=3000)
+    entries = builder.run()
+    assert check(parse(OpeningProof(game, entries, {"play table seeds": str(PLAY_SEEDS)}).to_text(), spec,
+                       game.spec)) == ""
+    entered = {key: index for index, key in enumerate(entries)}   # a dict keeps the order entries came in
+    mixed = [group for group in groups if len({value for value, _, _ in group}) > 1]
+    assert len(mixed) >= 5                                # the order is put to the test
+    for group in groups:
+        values = [value for value, _, _ in group]
+        assert values == sorted(values), values
+        assert all(entered[key] < group[0][2] for _, key, _ in group)   # all entered before the first goes on
 
 
 @pytest.mark.parametrize("spec", sorted(kalah_proofs.PROOF_FILES))
