@@ -83,19 +83,36 @@ def memory_kb() -> dict[str, int]:
 
 
 def load(args) -> None:
-    """Loading (verifying and copying into memory) the layers 0..--seeds: the time and the memory it adds."""
+    """Loading (verifying and copying into memory) the layers 0..--seeds: the time and the memory it adds, and the
+    longest the main thread waited meanwhile (the engines load beside a running search, ai/table_loading.py: a
+    load that holds the interpreter's lock delays the move the search returns), ticking every millisecond."""
+    import threading
+
     before = memory_kb()
     started = time.perf_counter()
-    loaded = tables.load_kalah_tables(args.folder, args.pits, not args.standard, max_seeds=args.seeds)
+    found: list = []
+    loader = threading.Thread(target=lambda: found.append(
+        tables.load_kalah_tables(args.folder, args.pits, not args.standard, max_seeds=args.seeds)))
+    loader.start()
+    last, pause = time.perf_counter(), 0.0
+    while loader.is_alive():
+        time.sleep(0.001)
+        now = time.perf_counter()
+        pause, last = max(pause, now - last), now
+    loader.join()
+    loaded = found[0]
     seconds = time.perf_counter() - started
     after = memory_kb()
     size = sum(tables.layer_size(args.pits, s) for s in range(loaded.top + 1))
     private = (after["RssAnon"] - before["RssAnon"]) / 1024
     shared = (after["RssFile"] - before["RssFile"]) / 1024
     emit(kind="load", pits=args.pits, top=loaded.top, entries=size, seconds=round(seconds, 3),
-         private_mb=round(private, 1), file_pages_mb=round(shared, 1))
+         private_mb=round(private, 1), file_pages_mb=round(shared, 1), longest_wait_ms=round(pause * 1000, 1))
     record(args.record, "kalah_tables", f"load and verify layers 0..{loaded.top} ({size / 1e6:.1f} MB)",
            round(seconds, 2), f"s; {private:.0f} MB private memory added (copied, never mapped)")
+    record(args.record, "kalah_tables", f"longest wait of a thread beside the load of layers 0..{loaded.top}",
+           round(pause * 1000, 1), "ms (a thread ticking every millisecond while another loads)",
+           target="a move's 10 ms margin")
 
 
 def command(args) -> None:

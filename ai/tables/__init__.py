@@ -283,8 +283,8 @@ def tables_for(game: Any, reload: bool = True) -> Any | None:
 
 def tables_up_to(game: Any, seeds: int) -> Any | None:
     """``tables_for(game)`` cut to the layers 0..``seeds`` (``pvs:table_seeds=N``: what a bigger set is worth,
-    measured against a smaller one in the same folder).  A cut below the cached set is loaded once, on its own
-    (0..14 seeds: about 10 MB and 10-50 ms), and kept while the cached set stays the same."""
+    measured against a smaller one in the same folder).  A cut shares the cached set's layers in memory (nothing
+    is read again, so the search that asks does not wait) and is kept while the cached set stays the same."""
     loaded = tables_for(game, reload=False)  # as the search got it: a grown set reloads in the background
     folder, variant = directory(), variant_of(game)
     if loaded is None or loaded.top <= seeds or folder is None or variant is None:
@@ -292,7 +292,14 @@ def tables_up_to(game: Any, seeds: int) -> Any | None:
     key = (folder, *variant.cache_key, seeds)
     held = _cut.get(key)
     if held is None or held[0] is not loaded:
-        held = _cut[key] = (loaded, load_tables(folder, variant, max_seeds=seeds).tables)
+        whole = _cache.get(key[:-1])                 # the set tables_for answered from (its layers' bytes)
+        if whole is None or whole.tables is not loaded:   # forgotten or reloaded meanwhile: read the cut
+            cut = load_tables(folder, variant, max_seeds=seeds).tables
+        else:
+            cut = variant.new_tables()
+            for layer, entries in enumerate(whole.buffers[:seeds + 1]):
+                cut.add_layer(layer, entries)
+        held = _cut[key] = (loaded, cut)
     return held[1] if held[1].top >= 0 else None
 
 

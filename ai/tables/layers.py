@@ -37,8 +37,9 @@ class LoadedTables:
 
     tables: Any
     problems: list[str] = field(default_factory=list)
-    buffers: list[bytearray] = field(default_factory=list)
-    """The layers' bytes (header included), copied into memory: the compiled tables read them."""
+    buffers: list[Any] = field(default_factory=list)
+    """Each layer's entries in memory (layer 0 first; the file's header left out), which the compiled tables read:
+    a set cut from these (``ai.tables.tables_up_to``) shares them."""
 
     @property
     def top(self) -> int:
@@ -65,7 +66,7 @@ def header(variant: Variant, seeds: int, data: Any) -> bytes:
 
 
 def check_layer(path: Path, pits: int | Variant, empty_capture: bool | None,
-                seeds: int) -> tuple[bytearray | None, str | None]:
+                seeds: int) -> tuple[Any, str | None]:
     """The verified layer's bytes (header included, copied into memory), or (None, why it cannot be trusted);
     (None, None) when there is no file."""
     variant = as_variant(pits, empty_capture)
@@ -142,8 +143,9 @@ def load_tables(folder: Path | str, variant: Variant, max_seeds: int | None = No
             elif files.exists(variant_layer_path(folder, variant, seeds + 1)):
                 loaded.problems.append(f"{path.name} is missing, so the layers above it are not used")
             break
-        loaded.buffers.append(data)
-        loaded.tables.add_layer(seeds, memoryview(data)[HEADER_BYTES:])
+        entries = memoryview(data)[HEADER_BYTES:]
+        loaded.buffers.append(entries)
+        loaded.tables.add_layer(seeds, entries)
         seeds += 1
     return loaded
 

@@ -284,3 +284,23 @@ def test_guarded_binary_reads_only_regular_files_within_their_bound(tmp_path: Pa
     assert binary.create_exclusively(tmp_path / "lock", b"{}") and (tmp_path / "lock").read_bytes() == b"{}"
     assert not binary.create_exclusively(tmp_path / "lock", b"other")
     assert (tmp_path / "lock").read_bytes() == b"{}" and not list(tmp_path.glob("lock.*.tmp"))
+
+
+def test_a_big_read_fills_a_mapping_the_system_zeroes_so_a_search_beside_it_is_not_held_up(tmp_path: Path) -> None:
+    """A table layer (a megabyte or more) is read into an anonymous mapping, not a bytearray the interpreter zeroes
+    holding the GIL (0.5 s for a 193 MB layer on a busy machine, where a search beside the load had to return its
+    move): the bytes are the file's, writable (a resumed proof's table is written to), and a small read is as
+    before."""
+    import mmap
+
+    from guarded import binary
+
+    size = binary.BIG_READ + 12_345
+    content = bytes(range(256)) * (size // 256) + b"end"
+    (tmp_path / "layer").write_bytes(content)
+    data = binary.read_binary(tmp_path / "layer", len(content)).data
+    assert isinstance(data, mmap.mmap) and len(data) == len(content) and data[:] == content
+    data[0] = 7                                      # writable, and the file is not touched
+    assert (tmp_path / "layer").read_bytes() == content
+    (tmp_path / "small").write_bytes(b"y" * 10)
+    assert type(binary.read_binary(tmp_path / "small", 10).data) is bytearray

@@ -170,6 +170,18 @@ def test_table_seeds_measures_a_smaller_set_against_a_bigger_one_in_the_same_fol
         again = registry.make_engine(game, "pvs:depth=2,tables=true,table_seeds=7")
         again.search(game.initial_state())
         assert again.tables is cut.tables                    # loaded once
+        # the cut shares the layers in memory: nothing is read again, so the search that asks never waits on disk
+        from guarded import binary
+
+        def no_reading(*args, **kwargs):  # type: ignore[no-untyped-def]
+            raise AssertionError("a cut read a layer again")
+
+        monkeypatch.setattr(binary, "read_binary", no_reading)
+        fewer = registry.make_engine(game, "pvs:depth=2,tables=true,table_seeds=4")
+        fewer.search(game.initial_state())
+        assert fewer.tables.top == 4
+        for own, other in (((0, 0, 1, 0, 2, 0), (0, 1, 0, 0, 0, 0)), ((1, 0, 0, 0, 0, 0), (0, 0, 0, 2, 0, 1))):
+            assert fewer.tables.lookup(own, other) == whole.tables.lookup(own, other)
         # a board of 8 seeds: the cut set does not hold it, the whole set answers it exactly
         state = OwareState((0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0), (20, 20), 0)
         assert whole.search(state).exhaustive and not cut.search(state).exhaustive
