@@ -14,6 +14,7 @@ against its header before the table is read), so a damaged or hostile one is ref
 from __future__ import annotations
 
 import json
+import mmap
 import queue
 import threading
 import time
@@ -501,7 +502,7 @@ def _head(path: Path, count: int) -> binary.Snapshot:
         raise CheckpointError(f"{path} {problem}") from None
 
 
-def _parse_header(path: Path, data: bytes | bytearray | memoryview) -> dict[str, Any]:
+def _parse_header(path: Path, data: bytes | bytearray | memoryview | mmap.mmap) -> dict[str, Any]:
     """The header at the start of ``data`` (the magic, its length, the JSON); CheckpointError when it is not
     a checkpoint, or a damaged one."""
     start = len(MAGIC) + 8
