@@ -7,10 +7,10 @@
 ``build`` says what it will cost (positions, disk, time) before it starts, shows its progress, reuses the
 verified layers already on disk and writes each new layer atomically.  Without ``--seeds`` it builds the
 set the Strongest presets grow to by themselves in the background (``TableGame.grown_bytes``: 0..20 seeds,
-225.8 MB, for 6-pit Kalah and for Oware; at least the full set, ``ai.tables.FULL_BYTES``, for other boards), on
-every core and at once; the presets' own first use builds the 9.7 MB first-use set (0..14 seeds) first and then
-goes on to it on one core.  ``status`` shows the layers there are and a build's progress (without a game: Kalah's
-and Oware's default variants).  One build runs per variant and folder.  An Oware layer is solved by repeated
+225.8 MB, for 6-pit Kalah; 0..22 seeds, 548.4 MB, for Oware; at least the full set, ``ai.tables.FULL_BYTES``, for
+other boards), on every core and at once; the presets' own first use builds the 9.7 MB first-use set (0..14 seeds)
+first and then goes on to it on one core (Oware by way of 0..20).  ``status`` shows the layers there are and a
+build's progress (without a game: Kalah's and Oware's default variants).  One build runs per variant and folder.  An Oware layer is solved by repeated
 passes (value iteration), so its progress bar counts the entries evaluated and grows as passes are added.
 
 Before it starts, ``build`` checks that the layers fit: every layer is held in memory while the next is solved,
@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
                              "(status without one: kalah and oware)")
     parser.add_argument("--seeds", type=_seeds, default=None,
                         help="largest number of seeds on the board to cover (default for build: 20 for 6-pit "
-                             "Kalah and Oware, the set the Strongest level grows to; status shows every layer "
+                             "Kalah, 22 for Oware, the set the Strongest level grows to; status shows every layer "
                              "there is unless given)")
     parser.add_argument("--folder", type=Path, default=None, help="where the tables go (default: the settings folder)")
     return parser
@@ -52,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def build_seeds(game: object) -> int:
     """The set ``build`` without ``--seeds`` makes: the full set (``FULL_BYTES``) or, where bigger, the one the
-    Strongest level's first use grows to (6-pit Kalah and Oware: 0..20)."""
+    Strongest level's first use grows to (6-pit Kalah: 0..20; Oware: 0..22)."""
     from ai import tables
 
     return max((tables.game_auto_seeds(game, tables.FULL_BYTES), *tables.first_use_stages(game)))

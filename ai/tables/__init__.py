@@ -142,7 +142,7 @@ def game_auto_seeds(game: Any, budget: int | None = None) -> int:
 
 
 def grown_seeds(variant: Variant, total: int | None = None) -> int:
-    """The largest seed count of the set the first use grows to (``TableGame.grown_bytes``: Oware 0..20), or the
+    """The largest seed count of the set the first use grows to (``TableGame.grown_bytes``: Oware 0..22), or the
     first-use set's when the game has no second stage; ``total`` (the game's seeds) caps it."""
     first = auto_seeds(variant, total)
     grown = variant.kind.grown_bytes
@@ -150,14 +150,18 @@ def grown_seeds(variant: Variant, total: int | None = None) -> int:
 
 
 def first_use_stages(game: Any) -> tuple[int, ...]:
-    """The seed counts the first use builds up to, in order: the first-use set, then the bigger one it grows to
-    (Oware: (14, 20)); () for a game without tables."""
+    """The seed counts the first use builds up to, in order: the first-use set, the sets of the game's
+    ``grown_steps`` between, then the biggest it grows to (Kalah: (14, 20); Oware: (14, 20, 22)); () for a game
+    without tables."""
     variant = variant_of(game)
     if variant is None:
         return ()
     total = variant.kind.board_seeds(game)
     first, grown = auto_seeds(variant, total), grown_seeds(variant, total)
-    return (first,) if grown <= first else (first, grown)
+    if grown <= first:
+        return (first,)
+    steps = {auto_seeds(variant, total, budget) for budget in variant.kind.grown_steps}
+    return (first, *sorted(seeds for seeds in steps if first < seeds < grown), grown)
 
 
 def build_kalah_tables(folder: Path | str, pits: int, empty_capture: bool, seeds: int,

@@ -76,6 +76,9 @@ class TableGame:
     thread on one core: every layer up to the largest seed count whose layers take at most this many bytes (0: no
     second stage).  The engines play with the first-use set meanwhile, and with the bigger one from the search after
     it is done."""
+    grown_steps: tuple[int, ...] = ()
+    """Smaller budgets (bytes) whose sets the first use builds on its way to ``grown_bytes``'s, each a stage of its
+    own: the engines play with each as soon as it is done, rather than waiting for the biggest."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,12 @@ against the first-use set (0..14), the same search at 0.05 s a move from 100 bal
 (``pvs:table_seeds=14``): Oware 64.3% (+103 Elo, H1 after 136 games; at 0.25 s a move +99, H1 after 108), Kalah
 54.9% (+34 Elo, H1 after 144 games); BENCHMARKS.md, "Endgame tables in play"."""
 
+OWARE_GROWN_BYTES = 600_000_000
+"""Oware's first use goes on past 0..20 to layers 0..22, 548.4 MB (layers 21 and 22 took 5.7 minutes on 2 threads
+beside other work, so about twice that on the one core the first use builds on).  Accepted by SPRT against 0..20, the same search from 100 balanced openings with both colours
+(``pvs:table_seeds=20``): at 0.05 s a move 59.4% (+66 Elo, H1 after 122 games), at 0.25 s 61.5% (+82 Elo, H1 after
+130); BENCHMARKS.md, "Endgame tables in play".  Kalah stays at 0..20: its 0..22 set was not measured in play."""
+
 KALAH = TableGame(
     name="kalah",
     stem=lambda pits, rule: f"kalah-p{pits}-{rule_name(bool(rule))}",
@@ -210,7 +219,8 @@ OWARE = TableGame(
     board_seeds=lambda game: 12 * game.seeds,
     is_rule=lambda pits, rule: pits == 6 and rule in (0, 1, 2, 4, 5, 6),
     value=two_row_value,
-    grown_bytes=GROWN_BYTES,
+    grown_bytes=OWARE_GROWN_BYTES,
+    grown_steps=(GROWN_BYTES,),
 )
 
 TABLE_GAMES: dict[str, TableGame] = {entry.name: entry for entry in (KALAH, OWARE)}

@@ -27,10 +27,11 @@ SMALL_GROWN = 1_000_000    # Oware 0..10 seeds
 
 @pytest.fixture
 def grown(monkeypatch):
-    """The product's second stage back on (``budget``: its bytes, default the shipped ``GROWN_BYTES``)."""
-    def turn_on(budget: int = table_games.GROWN_BYTES) -> None:
-        for name, kind in list(table_games.TABLE_GAMES.items()):
-            monkeypatch.setitem(table_games.TABLE_GAMES, name, dataclasses.replace(kind, grown_bytes=budget))
+    """The product's later stages back on: as shipped, or every game growing to ``budget`` bytes in one stage."""
+    def turn_on(budget: int | None = None) -> None:
+        for shipped in (table_games.KALAH, table_games.OWARE):
+            kind = shipped if budget is None else dataclasses.replace(shipped, grown_bytes=budget, grown_steps=())
+            monkeypatch.setitem(table_games.TABLE_GAMES, shipped.name, kind)
         tables.auto_seeds.cache_clear()
 
     monkeypatch.delenv(tables.ENV, raising=False)
@@ -43,14 +44,15 @@ def grown(monkeypatch):
     tables.auto_seeds.cache_clear()
 
 
-def test_kalah_and_oware_grow_from_the_first_use_set_to_twenty_seeds(grown):
+def test_kalah_grows_from_the_first_use_set_to_twenty_seeds_and_oware_by_twenty_to_twenty_two(grown):
     grown()
-    for game in (get_game("oware"), get_game("kalah"), get_game("kalah", empty_capture=False)):
-        first, second = tables.first_use_stages(game)
-        assert (first, second) == (14, 20)
-        variant = tables.variant_of(game)
-        assert sum(variant.layer_size(s) for s in range(second + 1)) <= table_games.GROWN_BYTES
-        assert sum(variant.layer_size(s) for s in range(second + 2)) > table_games.GROWN_BYTES
+    for game, stages, budget in ((get_game("kalah"), (14, 20), table_games.GROWN_BYTES),
+                                 (get_game("kalah", empty_capture=False), (14, 20), table_games.GROWN_BYTES),
+                                 (get_game("oware"), (14, 20, 22), table_games.OWARE_GROWN_BYTES)):
+        assert tables.first_use_stages(game) == stages
+        variant, last = tables.variant_of(game), stages[-1]
+        assert sum(variant.layer_size(s) for s in range(last + 1)) <= budget      # the biggest set that fits
+        assert sum(variant.layer_size(s) for s in range(last + 2)) > budget
     small = get_game("kalah", pits=3, seeds=2)           # 12 seeds: the first-use set holds the whole game
     assert tables.first_use_stages(small) == (12,)
     assert tables.first_use_stages(get_game("hus")) == ()
@@ -60,8 +62,8 @@ def test_tables_build_without_seeds_builds_the_set_the_first_use_grows_to(grown)
     from game.tables_command import build_seeds
 
     grown()
-    for game in (get_game("oware"), get_game("kalah")):
-        assert build_seeds(game) == 20
+    assert build_seeds(get_game("kalah")) == 20
+    assert build_seeds(get_game("oware")) == 22
     assert build_seeds(get_game("kalah", pits=4)) == max(tables.auto_seeds(4, 32, tables.FULL_BYTES),
                                                           tables.auto_seeds(4, 32, table_games.GROWN_BYTES))
 
@@ -108,6 +110,36 @@ def test_the_first_use_goes_on_to_the_bigger_set_and_plays_with_the_first_meanwh
     engine.search(game.initial_state())
     assert engine.tables is not None and engine.tables.top == 10
     assert tables.load_oware_tables(tmp_path).top == 10      # on disk, verified
+
+
+def test_a_step_between_is_a_stage_of_its_own_and_plays_before_the_last(grown, tmp_path, monkeypatch):
+    """Oware's first use goes 0..14, 0..20, 0..22: here 0..7, 0..9, 0..10.  The middle set is in memory, playing,
+    while the last is built."""
+    variant = tables.oware_variant()
+    step = sum(variant.layer_size(seeds) for seeds in range(10))           # 0..9 fits, 0..10 does not
+    monkeypatch.setitem(table_games.TABLE_GAMES, "oware", dataclasses.replace(
+        table_games.OWARE, grown_bytes=SMALL_GROWN, grown_steps=(step, SMALL_GROWN * 10)))
+    monkeypatch.setattr(tables, "AUTO_BYTES", SMALL_FIRST)
+    tables.auto_seeds.cache_clear()
+    game = get_game("oware")
+    assert tables.first_use_stages(game) == (7, 9, 10)   # a step at or past the last stage is no stage
+    key = (tmp_path, "oware", 0)
+    in_memory = []
+    real = tables.build_claimed
+
+    def watched(folder, variant, empty_capture, seeds, *args, **kwargs):
+        in_memory.append((seeds, tables._cache[key].top if key in tables._cache else None))
+        return real(folder, variant, empty_capture, seeds, *args, **kwargs)
+
+    monkeypatch.setattr(tables, "build_claimed", watched)
+    tables.configure(tmp_path)
+    engine = PVSEngine(game, time=None, depth=2, tables=True)
+    engine.search(game.initial_state())
+    build = tables._builds[key]
+    assert build.done.wait(120) and build.error is None and build.skipped is None
+    assert [seeds for seeds, _ in in_memory] == [7, 9, 10] and in_memory[1:] == [(9, 7), (10, 9)]
+    engine.search(game.initial_state())
+    assert engine.tables is not None and engine.tables.top == 10
 
 
 def test_the_second_stage_is_skipped_where_the_disk_would_fill(grown, tmp_path, monkeypatch):
