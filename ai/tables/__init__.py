@@ -185,12 +185,14 @@ class BackgroundBuild:
     set it grows to where the game has one (``stages``: the seed counts, in order).  The core solves without the
     GIL, so a window or a search beside it keeps running; the second stage runs at the lowest priority.  When a
     stage is done its tables are what ``tables_for`` answers; ``error`` says why a build failed (it is not retried
-    in this process; the stages done are kept), and a second stage that does not fit the machine's free memory or
-    the folder's free disk is skipped (``skipped`` says why)."""
+    in this process; the stages done are kept), and a later stage that does not fit the machine's free memory or
+    the folder's free disk is skipped (``skipped`` says why).  ``first``: the first-use set's seeds; every stage
+    above it is a later one, also when the first-use set was on disk already and is not among ``stages``."""
 
-    def __init__(self, folder: Path, variant: Variant, stages: int | tuple[int, ...]) -> None:
+    def __init__(self, folder: Path, variant: Variant, stages: int | tuple[int, ...], first: int | None = None) -> None:
         self.folder, self.variant = folder, variant
         self.stages = (stages,) if isinstance(stages, int) else tuple(stages)
+        self.first = self.stages[0] if first is None else first
         self.seeds = self.stages[-1]
         self.thread = threading.Thread(target=self._run, name=f"{variant.stem} tables", daemon=True)
         self.done = threading.Event()
@@ -217,11 +219,11 @@ class BackgroundBuild:
     def _run(self) -> None:
         key = (self.folder, *self.variant.cache_key)
         try:
-            for number, seeds in enumerate(self.stages):
+            for seeds in self.stages:
                 have = _cache[key].top if key in _cache else -1
                 if have >= seeds:
                     continue
-                if number > 0:  # the bigger set only where it fits, on top of the first-use one
+                if seeds > self.first:  # a bigger set only where it fits, on top of the first-use one
                     self.skipped = self._no_room(seeds, have)
                     if self.skipped is not None:
                         return
@@ -259,10 +261,11 @@ def build_in_background(game: Any) -> BackgroundBuild | None:
         if key in _builds:
             return _builds[key]
         loaded = _cache.get(key)
-        stages = tuple(seeds for seeds in first_use_stages(game) if loaded is None or loaded.top < seeds)
+        every = first_use_stages(game)
+        stages = tuple(seeds for seeds in every if loaded is None or loaded.top < seeds)
         if not stages:
             return None
-        _builds[key] = build = BackgroundBuild(folder, variant, stages)
+        _builds[key] = build = BackgroundBuild(folder, variant, stages, first=every[0])
     return build.start()
 
 

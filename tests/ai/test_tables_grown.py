@@ -156,6 +156,24 @@ def test_the_second_stage_is_skipped_where_the_disk_would_fill(grown, tmp_path, 
     assert tables.load_oware_tables(tmp_path).top == 7      # the first-use set is kept and plays
 
 
+def test_a_later_stage_is_checked_also_when_the_first_use_set_was_on_disk_already(grown, tmp_path, monkeypatch):
+    """A player's second session: the first-use set is on disk, so the build's only stage is the bigger set; it is
+    still a later stage (the room check, the lowest priority), not built as if it were the first-use set."""
+    grown(SMALL_GROWN)
+    monkeypatch.setattr(tables, "AUTO_BYTES", SMALL_FIRST)
+    tables.auto_seeds.cache_clear()
+    tables.build_oware_tables(tmp_path, 7, threads=1)      # the first session's first-use set
+    monkeypatch.setattr(tables, "free_disk", lambda folder: tables.GROWN_DISK_LEFT + 1000)
+    tables.configure(tmp_path)
+    game = get_game("oware")
+    PVSEngine(game, time=None, depth=2, tables=True).search(game.initial_state())
+    build = tables._builds[(tmp_path, "oware", 0)]
+    assert build.stages == (10,)
+    assert build.done.wait(120) and build.error is None
+    assert build.skipped is not None and "8..10" in build.skipped and "must stay free" in build.skipped
+    assert tables.load_oware_tables(tmp_path).top == 7
+
+
 def test_a_search_does_not_wait_for_a_set_that_grew_on_disk(grown, tmp_path, monkeypatch):
     """Another process finished a bigger set: this one loads it beside its searches, which go on with the set in
     memory until the load is done (loading 226 MB would take a move's time)."""
