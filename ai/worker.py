@@ -210,6 +210,12 @@ class SearchWorker(Mailbox):
         if self._thread is not None and not self._done.is_set():
             self._answer_now(cancelled=True)
 
+    @property
+    def searching(self) -> bool:
+        """The engine's ``search`` has not returned yet: after a cancel or the watchdog's answer it unwinds on its
+        own, and the engine must not start another search until it has."""
+        return self._thread is not None and self.search_ended_at is None
+
     # -- the search thread -------------------------------------------------------------------------------------
     def _progress(self, result: SearchResult) -> None:
         elapsed = time.perf_counter() - (self.started_at or 0.0)

@@ -19,7 +19,7 @@ from typing import Any, Protocol, Union
 
 from ai import registry
 from ai.analysis import Asking, Shelf, judged
-from ai.base import EngineError, Limits, SearchResult
+from ai.base import Engine, EngineError, Limits, SearchResult
 from ai.worker import Failed, Finished, Progress, SearchWorker
 from game import explain
 from game.autosave import Autosave
@@ -100,6 +100,9 @@ class MatchController(MatchTexts):
         self._move_list: tuple[tuple[int, int, Any], list[str]] | None = None
         self.worker: SearchWorker | None = None
         self.worker_state: State | None = None
+        self._seat_engines: dict[int, tuple[str, Engine, SearchWorker]] = {}
+        """Each computer seat's engine, the spec it was built from and its last search: kept from move to move,
+        so its table keeps what its earlier searches proved and is not allocated again every move."""
         self.pending_move: Move | None = None
         self.pending_since = 0.0
         """When the computer's move became playable: its result arrived or the last stones landed."""
@@ -178,16 +181,28 @@ class MatchController(MatchTexts):
         session = self.session
         seat = session.seat(session.to_move)
         limits = Limits.requested(self.think_time(seat.time))  # the move's clock starts now, engine building included
+        spec = seat.engine or "random"
         try:
-            engine = registry.make_engine(session.game, seat.engine or "random")
+            engine = self._seat_engine(session.to_move, spec)
         except EngineError as error:
             self.say(f"The computer cannot play: {error}", warning=True)
             self.paused = True
             return
         self.worker = SearchWorker(engine, session.state, limits)
+        self._seat_engines[session.to_move] = (spec, engine, self.worker)
         self.worker_state = session.state
         self.worker.start()
         self.thinking = f"{self.computer_name(session.to_move)} is thinking..."
+
+    def _seat_engine(self, player: int, spec: str) -> Engine:
+        """The engine of ``player``'s seat: the one its last move was searched with, unless the seat's engine or the
+        game has changed or that search is still unwinding (after a cancel), else a new one."""
+        kept = self._seat_engines.get(player)
+        if kept is not None:
+            kept_spec, engine, worker = kept
+            if kept_spec == spec and engine.game == self.session.game and not worker.searching:
+                return engine
+        return registry.make_engine(self.session.game, spec)
 
     def poll(self) -> None:
         """Drain the workers' messages (once a frame)."""

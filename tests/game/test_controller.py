@@ -112,6 +112,38 @@ def test_a_result_for_a_position_no_longer_current_is_dropped():
     assert controller.pending_move is None
 
 
+def test_a_computer_seat_keeps_its_engine_from_move_to_move_while_its_spec_and_game_stay():
+    """The engine (and its table: what its searches proved, the memory it took) is kept between a seat's moves.
+    A new one is built when the seat's engine changes, and while the last search still unwinds after a cancel
+    (one engine never runs two searches at once)."""
+    pvs = Seat("pvs:time=0.05", 0.1)
+    controller = controller_for((pvs, COMPUTER))
+    session = controller.session
+    engines = []
+    for _ in range(4):  # South's moves (pvs) and North's (random), each its own seat's
+        mover = session.to_move
+        controller.play(next_computer_move(controller))
+        if mover == 0:
+            engines.append(controller._seat_engines[0][1])
+    assert len(engines) >= 2 and all(engine is engines[0] for engine in engines)
+    assert controller._seat_engines[1][1] is not engines[0]          # each seat its own
+    while session.to_move != 0:
+        controller.play(next_computer_move(controller))
+    controller.computer_move(animating=False)
+    worker = controller.worker
+    assert worker is not None and worker.searching
+    controller.cancel_search()                                       # the search unwinds on its own
+    fresh = controller._seat_engine(0, "pvs:time=0.05")
+    if worker.searching:                                             # (it may have returned already)
+        assert fresh is not engines[0]
+    deadline = time.monotonic() + 5
+    while worker.searching:                                          # it notices the cancel within milliseconds
+        assert time.monotonic() < deadline, "the cancelled search did not return"
+        time.sleep(0.005)
+    assert controller._seat_engine(0, "pvs:time=0.05") is engines[0]
+    assert controller._seat_engine(0, "pvs:time=0.1") is not engines[0]     # another engine for the seat
+
+
 def test_undo_cancels_the_search_and_pauses_computers_only_play():
     controller = controller_for((COMPUTER, COMPUTER))
     for _ in range(2):
