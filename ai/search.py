@@ -28,6 +28,8 @@
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/ai/test_ai_search.py`` checks this.
+A timed search with ``reuse`` (the default) also cuts on an entry of a deeper search (``Budget.deeper_cutoffs``),
+so what the engine's earlier searches proved deeper is not searched again (``tests/ai/test_search_reuse.py``).
 The search runs on a kernel (``ai.fast.kernel_for``).  Where the compiled core is built (``ai.core``), a
 game's compiled kernel offers ``make_run``: this same search in C (``ai/core/search.pxi``), one iteration per
 call without the GIL, polling the clock and the cancel flag in C; ``_Run`` here is the one Python version,
@@ -84,7 +86,7 @@ class Budget:
     """
 
     __slots__ = ("started", "deadline", "due", "whole", "max_nodes", "max_depth", "cancel", "max_interval",
-                 "_last", "max_gap")
+                 "_last", "max_gap", "deeper_cutoffs")
 
     def __init__(
         self,
@@ -116,6 +118,9 @@ class Budget:
         self._last = (0, self.started)
         self.max_gap = 0.0
         """The longest time between two polls so far (seconds)."""
+        self.deeper_cutoffs = False
+        """Whether a table entry of a deeper search may cut (set by ``PVSEngine`` for a timed search); otherwise
+        only an entry of exactly the depth asked does, so a depth- or node-limited search stays exact."""
 
     def share(self, part: float) -> float | None:
         """The instant ``part`` of this search's time from its start (None: no deadline)."""
@@ -239,10 +244,11 @@ class PVSEngine(Engine):
         fast: bool = True,
         tables: bool = False,
         table_seeds: int | None = None,
+        reuse: bool = True,
     ) -> None:
         check_two_player(self.name, game)
         super().__init__(game, time=time, depth=depth, nodes=nodes, memory=memory, poll=poll, eval=eval, fast=fast,
-                         tables=tables, table_seeds=table_seeds)
+                         tables=tables, table_seeds=table_seeds, reuse=reuse)
         if poll < 1:
             raise EngineError(f"pvs: poll must be at least 1 node, not {poll}")
         self.time_limit = time
@@ -261,6 +267,9 @@ class PVSEngine(Engine):
         self.table = new_table(self.kernel, self.memory)
         self.playing: Evaluator | None = None
         """The evaluation the table's scores were stored under (``evaluator_for`` the last root searched)."""
+        self.reuse = reuse
+        """A timed search lets a table entry of a deeper search cut (``Budget.deeper_cutoffs``): what earlier
+        searches of this game proved deeper is used, not searched again at a shallower depth."""
         self.book: OpeningBook | None = None
         """An opening book (``ai.book.book_for``) played at once by time-limited searches; None: search."""
 
@@ -286,6 +295,7 @@ class PVSEngine(Engine):
     ) -> SearchResult:
         game = self.game
         budget = Budget(limits, cancel, self.time_limit, self.depth_limit, self.node_limit, self.poll_interval)
+        budget.deeper_cutoffs = self.reuse and budget.max_depth is None and budget.max_nodes is None
         if game.is_terminal(state):
             return SearchResult(None, final_score(game, state, game.to_move(state)), 0, 0, (), 0.0, True)
         if self.book is not None and budget.max_depth is None and budget.max_nodes is None:
@@ -462,6 +472,7 @@ class _Run:
         entries = self.table.entries
         capacity = self.table.capacity
         budget = self.budget
+        deeper = getattr(budget, "deeper_cutoffs", False)
         poll_interval = self.poll
         killers = self.killers
         history = self.history
@@ -480,7 +491,7 @@ class _Run:
             table_move = None
             if entry is not None:
                 entry_depth, flag, value, table_move, resolved = entry
-                if entry_depth == depth or (resolved and depth >= entry_depth):
+                if entry_depth == depth or (deeper and entry_depth > depth) or (resolved and depth >= entry_depth):
                     if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
                         if not resolved:
                             run.horizon += 1

@@ -77,6 +77,7 @@ class CompiledKernel:
             max_nodes=None if budget is None else budget.max_nodes,
             cancel_flag=cancel_flag(budget),
             history=None if state is None else self.history(state),
+            deeper=getattr(budget, "deeper_cutoffs", False),
         )
         return CompiledRun(self, run)
 
@@ -370,6 +371,7 @@ class CompiledCaveKernel(CompiledKernel):
             deadline=deadline_of(budget),
             max_nodes=None if budget is None else budget.max_nodes,
             cancel_flag=cancel_flag(budget),
+            deeper=getattr(budget, "deeper_cutoffs", False),
         ))
         if not (self.forced and self.threat):
             return run

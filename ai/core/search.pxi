@@ -2,7 +2,8 @@
 # transposition table, move ordering (the table's move, winning ends, extra turns, two killers per ply, the
 # history heuristic, then the kernel's own order), the partial-iteration rule, and the clock, node limit and
 # cancel flag polled in C.  It is the C twin of `ai.search._Run` and returns the same values: a table value
-# is reused only at exactly the depth asked or when *resolved* (every line below it reached the game's end).
+# is reused only at exactly the depth asked or when *resolved* (every line below it reached the game's end),
+# and in a timed search (`deeper`) also when it comes from a deeper search.
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport INFINITY as C_INFINITY
@@ -350,6 +351,7 @@ cdef struct Search:
     int32_t killers[MAX_PLY + 2][2]
     int64_t history[MAX_MOVES]
     int32_t previous_best
+    int deeper             # an entry of a deeper search may cut (a timed search); 0: only its own depth (exact)
     int32_t partial_move
     double partial_score
     int partial_depth
@@ -463,7 +465,8 @@ cdef double pvs(Search* s, const Pos* p, int depth, double alpha, double beta, i
         entry = probe_slots(s.table, key)
     if entry != NULL:
         table_move = entry.move
-        if entry.flags & F_VALUE and (entry.depth == depth or (entry.flags & F_RESOLVED and depth >= entry.depth)):
+        if entry.flags & F_VALUE and (entry.depth == depth or (s.deeper and entry.depth > depth)
+                                      or (entry.flags & F_RESOLVED and depth >= entry.depth)):
             flag = entry.flags & 3
             if flag == EXACT or (entry.value >= beta if flag == LOWER else entry.value <= alpha):
                 if not entry.flags & F_RESOLVED:
@@ -659,7 +662,9 @@ cdef class Run:
 
     The interface of ``ai.search._Run``: ``root`` returns (score, best move, resolved) or raises
     ``SearchAborted`` when the deadline, the node limit or the cancel flag stopped it; ``nodes`` and
-    ``partial_move`` / ``partial_score`` / ``partial_depth`` say how far it got.
+    ``partial_move`` / ``partial_score`` / ``partial_depth`` say how far it got.  ``deeper``: a table entry of a
+    deeper search may cut (``ai.search.Budget.deeper_cutoffs``, a timed search); otherwise only one of exactly
+    the depth asked does, so a depth-limited search returns the plain minimax value.
     """
     cdef Search* s
     cdef readonly CoreKernel kernel
@@ -669,7 +674,7 @@ cdef class Run:
     cdef double _clock_offset   # perf_counter minus the C clock, measured when the search was made
 
     def __cinit__(self, CoreKernel kernel, Table table, deadline=None, max_nodes=None, cancel_flag=None,
-                  history=None):
+                  history=None, bint deeper=False):
         self.s = <Search*>calloc(1, sizeof(Search))
         if self.s == NULL:
             raise MemoryError("no memory for a search")
@@ -685,6 +690,7 @@ cdef class Run:
         self.s.max_nodes = -1 if max_nodes is None else int(max_nodes)
         self.s.next_poll = POLL_NODES if self.s.max_nodes < 0 else min(POLL_NODES, self.s.max_nodes)
         self.s.previous_best = -1
+        self.s.deeper = deeper
         self.s.partial_move = -1
         for i in range(MAX_PLY + 2):
             self.s.killers[i][0] = -1
