@@ -12,23 +12,11 @@ from ai.fast.kalah import KalahKernel
 from ai.fast.oware import OwareKernel
 from rules import Reason, get_game
 from tests.cores import CORES
+from tests.playouts import playout_positions
+
 
 VARIANTS = [dict(), dict(pits=3, seeds=3), dict(pits=4, seeds=3, empty_capture=False), dict(pits=6, seeds=6),
             dict(pits=4, seeds=12), dict(pits=2, seeds=3)]
-
-
-def playout_positions(game, count, seed):
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 60)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
 
 
 @pytest.mark.parametrize("compiled", CORES)
@@ -171,17 +159,7 @@ def test_the_endgame_term_weighs_the_side_difference_by_the_seeds_in_the_stores(
 
 def oware_positions(game, count, seed):
     """Positions from random games, mid-game and endgame ones included (history and counter set)."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 240)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
+    return playout_positions(game, count, seed, longest=240)
 
 
 @pytest.mark.parametrize("variant", OWARE_VARIANTS)

@@ -16,21 +16,12 @@ from ai.registry import engine_info, make_engine
 from ai.search import MIN_POLL, Budget, PVSEngine
 from ai.solver import SolverEngine
 from rules import get_game
+from tests.playouts import playout_positions
 
 
 def random_positions(game, count, seed, max_plies=14):
     """Non-terminal positions reached by random play, with at least a few extra-turn positions."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, max_plies)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not game.is_terminal(state):
-            positions.append(state)
-    return positions
+    return playout_positions(game, count, seed, longest=max_plies)
 
 
 def has_extra_turn(game, state):

@@ -22,24 +22,11 @@ from ai.search import PVSEngine
 from rules import get_game
 from tests.cores import compiled_only
 from tests.perft import counts as perft_counts, entry as perft_entry
+from tests.playouts import playout_positions as random_positions
 
 ROOT = Path(__file__).resolve().parents[2]
 KALAH_VARIANTS = [dict(), dict(pits=3, seeds=3), dict(pits=4, seeds=3, empty_capture=False), dict(pits=6, seeds=6),
                   dict(pits=12, seeds=2), dict(pits=1, seeds=5)]
-
-
-def random_positions(game, count, seed, longest=60):
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, longest)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
 
 
 def rules_perft(game, state, depth):

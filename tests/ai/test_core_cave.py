@@ -27,6 +27,7 @@ from ai.fast.magnetic_cave import CaveKernel
 from ai.search import Budget, _Run
 from ai.transposition import TranspositionTable
 from rules.magnetic_cave import FULL, CaveState, MagneticCave
+from tests.playouts import playout_positions
 
 if core.module() is None:
     if os.environ.get("CI") == "true":
@@ -52,17 +53,7 @@ def random_states(count: int, seed: int) -> list[CaveState]:
 
 def middle_states(count: int, seed: int, low: int = 10, high: int = 30) -> list[CaveState]:
     """Non-terminal positions ``low..high`` plies into random games (one a game)."""
-    rng = random.Random(seed)
-    states: list[CaveState] = []
-    while len(states) < count:
-        state = GAME.initial_state()
-        for _ in range(rng.randint(low, high)):
-            if GAME.is_terminal(state):
-                break
-            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
-        if not GAME.is_terminal(state):
-            states.append(state)
-    return states
+    return playout_positions(GAME, count, seed, longest=high + 1, shortest=low)
 
 
 def as_int(children: list[tuple]) -> list[tuple]:

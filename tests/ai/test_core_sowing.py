@@ -23,24 +23,10 @@ from ai.registry import make_engine
 from rules import Reason, get_game
 from tests.cores import compiled_only
 from tests.perft import counts as perft_counts, entry as perft_entry, tables as perft_tables
+from tests.playouts import playout_positions
 
 CORE = ai.core.module()
 pytestmark = compiled_only  # skipped where the extension is not built, except under CI
-
-
-def playout_positions(game, count, seed, longest=240):
-    """Non-terminal positions from random games of random length (histories and counters set)."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, longest)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
 
 
 def game_positions(game, count, seed):

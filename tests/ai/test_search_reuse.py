@@ -3,8 +3,6 @@ what an earlier search of the game proved deeper is not searched again; a depth-
 does, and stays the plain minimax value.  Both cores (the compiled search and the Python ``_Run``)."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from ai.alphabeta import alphabeta_value
@@ -13,20 +11,7 @@ from ai.evaluators import get_evaluator
 from ai.registry import make_engine
 from rules import get_game
 from tests.cores import CORES
-
-
-def positions(game, count, seed):
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(4, 20)):
-            if game.is_terminal(state):
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
+from tests.playouts import playout_positions
 
 
 def nodes_to(engine, state, depth, seconds=30.0):
@@ -49,7 +34,7 @@ def nodes_to(engine, state, depth, seconds=30.0):
 def test_a_depth_limited_search_stays_exact_with_deeper_entries_in_the_table(name, compiled):
     game = get_game(name)
     fast = "true" if compiled else "false"
-    for state in positions(game, 2, seed=4):
+    for state in playout_positions(game, 2, seed=4, longest=20, shortest=4):
         engine = make_engine(game, f"pvs:time=0.3,reuse=true,fast={fast}")
         engine.search(state)                       # a timed search: deep entries in the table
         for child in (game.apply(state, move) for move in game.legal_moves(state)[:3]):
@@ -66,7 +51,7 @@ def test_a_timed_search_reuses_a_deeper_search_of_the_position_only_with_reuse(n
     game = get_game(name)
     fast = "true" if compiled else "false"
     depth, deeper = (6, 9) if not compiled else (10, 14)
-    for state in positions(game, 2, seed=8):
+    for state in playout_positions(game, 2, seed=8, longest=20, shortest=4):
         fresh = nodes_to(make_engine(game, f"pvs:time=30,reuse=true,fast={fast}"), state, depth)
         for reuse in (True, False):
             engine = make_engine(game, f"pvs:time=30,reuse={str(reuse).lower()},fast={fast}")

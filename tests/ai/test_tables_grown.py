@@ -44,6 +44,22 @@ def grown(monkeypatch):
     tables.auto_seeds.cache_clear()
 
 
+def watch_stages(monkeypatch, key, priorities: list[int] | None = None) -> list[tuple[int, int | None]]:
+    """Each stage the background build of ``key`` starts: (its seeds, the top of the set in memory then); with
+    ``priorities``, also the build thread's scheduling priority at each (where the system has one)."""
+    seen: list[tuple[int, int | None]] = []
+    real = tables.build_claimed
+
+    def watched(folder, variant, empty_capture, seeds, *args, **kwargs):
+        seen.append((seeds, tables._cache[key].top if key in tables._cache else None))
+        if priorities is not None and hasattr(os, "getpriority"):
+            priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(folder, variant, empty_capture, seeds, *args, **kwargs)
+
+    monkeypatch.setattr(tables, "build_claimed", watched)
+    return seen
+
+
 def test_kalah_grows_from_the_first_use_set_to_twenty_seeds_and_oware_by_twenty_to_twenty_two(grown):
     grown()
     for game, stages, budget in ((get_game("kalah"), (14, 20), table_games.GROWN_BYTES),
@@ -84,18 +100,8 @@ def test_the_first_use_goes_on_to_the_bigger_set_and_plays_with_the_first_meanwh
     tables.auto_seeds.cache_clear()
     game = get_game("oware")
     key = (tmp_path, "oware", 0)
-    in_memory_at_each_stage = []
-    real = tables.build_claimed
-
-    priorities = []
-
-    def watched(folder, variant, empty_capture, seeds, *args, **kwargs):
-        in_memory_at_each_stage.append((seeds, tables._cache[key].top if key in tables._cache else None))
-        if hasattr(os, "getpriority"):
-            priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-        return real(folder, variant, empty_capture, seeds, *args, **kwargs)
-
-    monkeypatch.setattr(tables, "build_claimed", watched)
+    priorities: list[int] = []
+    in_memory_at_each_stage = watch_stages(monkeypatch, key, priorities)
     tables.configure(tmp_path)
     engine = PVSEngine(game, time=None, depth=2, tables=True)
     engine.search(game.initial_state())
@@ -124,14 +130,7 @@ def test_a_step_between_is_a_stage_of_its_own_and_plays_before_the_last(grown, t
     game = get_game("oware")
     assert tables.first_use_stages(game) == (7, 9, 10)   # a step at or past the last stage is no stage
     key = (tmp_path, "oware", 0)
-    in_memory = []
-    real = tables.build_claimed
-
-    def watched(folder, variant, empty_capture, seeds, *args, **kwargs):
-        in_memory.append((seeds, tables._cache[key].top if key in tables._cache else None))
-        return real(folder, variant, empty_capture, seeds, *args, **kwargs)
-
-    monkeypatch.setattr(tables, "build_claimed", watched)
+    in_memory = watch_stages(monkeypatch, key)
     tables.configure(tmp_path)
     engine = PVSEngine(game, time=None, depth=2, tables=True)
     engine.search(game.initial_state())
