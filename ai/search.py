@@ -28,7 +28,7 @@
 
 A table cut-off needs an entry of exactly the depth asked (or a resolved one), so a depth-limited search
 returns exactly the plain minimax value with the same evaluator: ``tests/ai/test_ai_search.py`` checks this.
-A timed search with ``reuse`` (the default) also cuts on an entry of a deeper search (``Budget.deeper_cutoffs``),
+A timed search with ``reuse`` (off by default) also cuts on an entry of a deeper search (``Budget.deeper_cutoffs``),
 so what the engine's earlier searches proved deeper is not searched again (``tests/ai/test_search_reuse.py``).
 The search runs on a kernel (``ai.fast.kernel_for``).  Where the compiled core is built (``ai.core``), a
 game's compiled kernel offers ``make_run``: this same search in C (``ai/core/search.pxi``), one iteration per
@@ -244,7 +244,7 @@ class PVSEngine(Engine):
         fast: bool = True,
         tables: bool = False,
         table_seeds: int | None = None,
-        reuse: bool = True,
+        reuse: bool = False,
     ) -> None:
         check_two_player(self.name, game)
         super().__init__(game, time=time, depth=depth, nodes=nodes, memory=memory, poll=poll, eval=eval, fast=fast,
