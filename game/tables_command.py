@@ -10,8 +10,9 @@ set the Strongest presets grow to by themselves in the background (``TableGame.g
 225.8 MB, for 6-pit Kalah; 0..22 seeds, 548.4 MB, for Oware; at least the full set, ``ai.tables.FULL_BYTES``, for
 other boards), on every core and at once; the presets' own first use builds the 9.7 MB first-use set (0..14 seeds)
 first and then goes on to it on one core (Oware by way of 0..20).  ``status`` shows the layers there are and a
-build's progress (without a game: Kalah's and Oware's default variants).  One build runs per variant and folder.  An Oware layer is solved by repeated
-passes (value iteration), so its progress bar counts the entries evaluated and grows as passes are added.
+build's progress (without a game: Kalah's and Oware's default variants).  One build runs per variant and folder.
+An Oware layer is solved by repeated passes (value iteration), so its progress bar counts the entries evaluated
+and grows as passes are added.
 
 Before it starts, ``build`` checks that the layers fit: every layer is held in memory while the next is solved,
 and the new ones are written to the folder's disk; a set that does not fit the machine's available memory or the

@@ -184,9 +184,10 @@ against the first-use set (0..14), the same search at 0.05 s a move from 100 bal
 
 OWARE_GROWN_BYTES = 600_000_000
 """Oware's first use goes on past 0..20 to layers 0..22, 548.4 MB (layers 21 and 22 took 768 s on one thread at
-nice 19, as the first use builds them, beside other work: 13 minutes more after 0..20's 9).  Accepted by SPRT against 0..20, the same search from 100 balanced openings with both colours
-(``pvs:table_seeds=20``): at 0.05 s a move 59.4% (+66 Elo, H1 after 122 games), at 0.25 s 61.5% (+82 Elo, H1 after
-130); BENCHMARKS.md, "Endgame tables in play".  Kalah stays at 0..20: its 0..22 set was not measured in play."""
+nice 19, as the first use builds them, beside other work: 13 minutes more after 0..20's 9).  Accepted by SPRT
+against 0..20, the same search from 100 balanced openings with both colours (``pvs:table_seeds=20``): at 0.05 s a
+move 59.4% (+66 Elo, H1 after 122 games), at 0.25 s 61.5% (+82 Elo, H1 after 130); BENCHMARKS.md, "Endgame tables
+in play".  Kalah stays at 0..20: its 0..22 set was not measured in play."""
 
 KALAH = TableGame(
     name="kalah",
